@@ -1,0 +1,38 @@
+# Two commands set everything up on a fresh machine: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: install run test migrate seed bench clean-data
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	touch $(STAMP)
+
+install: $(STAMP)
+
+migrate: install
+	$(BIN)/python manage.py migrate --noinput
+
+seed: migrate
+	$(BIN)/python manage.py seed_demo
+
+run: seed
+	@echo "memory-site at http://$(HOST):$(PORT)/  (demo sign-in: see README)"
+	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+test: install
+	$(BIN)/python -m pytest
+
+bench: migrate
+	$(BIN)/python bench/ingest.py
+
+# Stops the embedded PostgreSQL and deletes its data folder.
+clean-data:
+	-$(BIN)/python -c "from memory_site.embedded_db import embedded_stop; embedded_stop()"
+	rm -rf .data

@@ -1,0 +1,146 @@
+"""What a caller asks to remember, checked before anything touches the database."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import zoneinfo
+from dataclasses import dataclass, field
+
+from dateutil.relativedelta import relativedelta
+from django.utils import timezone
+
+from .errors import InvalidCard
+from .models import CardKind, Entity, Precision, Tag, TimeSource
+
+MAX_VALUE = 2_000
+MAX_TEXT = 10_000
+MAX_REF = 200
+
+# How long an event given at each precision lasts, from its start.
+PRECISION_SPAN = {
+    Precision.DAY: relativedelta(days=1),
+    Precision.WEEK: relativedelta(weeks=1),
+    Precision.MONTH: relativedelta(months=1),
+    Precision.YEAR: relativedelta(years=1),
+}
+
+
+@dataclass
+class CardDraft:
+    """One card to remember. `subject` is "me", an Entity, or a name bound in the scope."""
+
+    kind: str
+    label: str
+    subject: Entity | str
+    value: str = ""
+    object: Entity | str | None = None
+    text: str = ""
+    tag: str = Tag.FACT
+    effective_at: dt.datetime | None = None
+    reference_time: dt.datetime | None = None
+    time_zone: str | None = None
+    occurred_at: dt.datetime | None = None
+    occurred_end: dt.datetime | None = None
+    precision: str = ""
+    time_source: str = ""
+    source_session: str = ""
+    source_message: str = ""
+    source_quote: str = ""
+    confidence: float | None = None
+    impact: int = 2
+    consent: bool = False
+    perspectives: dict[str, str] = field(default_factory=dict)
+
+
+def _check_text(errors: dict, name: str, value, limit: int) -> None:
+    if not isinstance(value, str):
+        errors.setdefault(name, []).append("must be text")
+    elif "\x00" in value:
+        errors.setdefault(name, []).append("must not contain NUL characters")
+    elif len(value) > limit:
+        errors.setdefault(name, []).append(f"must be at most {limit} characters")
+
+
+def _check_time(errors: dict, name: str, value) -> None:
+    if value is not None and not isinstance(value, dt.datetime):
+        errors.setdefault(name, []).append("must be a datetime")
+
+
+def draft_validate(draft: CardDraft) -> None:
+    """Single-draft rules; raises InvalidCard listing every problem at once."""
+    errors: dict[str, list[str]] = {}
+    if draft.kind not in CardKind.values:
+        errors.setdefault("kind", []).append(f"must be one of {', '.join(CardKind.values)}")
+    if draft.tag not in Tag.values:
+        errors.setdefault("tag", []).append(f"must be one of {', '.join(Tag.values)}")
+    for name, limit in (("value", MAX_VALUE), ("text", MAX_TEXT), ("source_quote", MAX_TEXT),
+                        ("source_session", MAX_REF), ("source_message", MAX_REF), ("label", 64)):
+        _check_text(errors, name, getattr(draft, name), limit)
+    if isinstance(draft.subject, str):
+        _check_text(errors, "subject", draft.subject, MAX_REF)
+        if not draft.subject.strip():
+            errors.setdefault("subject", []).append("must not be empty")
+    if isinstance(draft.object, str):
+        _check_text(errors, "object", draft.object, MAX_REF)
+    for name in ("effective_at", "reference_time", "occurred_at", "occurred_end"):
+        _check_time(errors, name, getattr(draft, name))
+    has_value = isinstance(draft.value, str) and draft.value.strip()
+    if draft.kind == CardKind.STATE and not has_value and draft.object in (None, ""):
+        errors.setdefault("value", []).append("a state card needs a value or an object")
+    if not has_value and draft.object in (None, "") and not (isinstance(draft.text, str) and draft.text.strip()):
+        errors.setdefault("value", []).append("give a value, an object or a text")
+    if isinstance(draft.impact, bool) or not isinstance(draft.impact, int) or not 1 <= draft.impact <= 3:
+        errors.setdefault("impact", []).append("must be 1, 2 or 3")
+    if draft.confidence is not None and (
+            isinstance(draft.confidence, bool) or not isinstance(draft.confidence, (int, float))
+            or not math.isfinite(draft.confidence) or not 0 <= draft.confidence <= 1):
+        errors.setdefault("confidence", []).append("must be between 0 and 1")
+    if draft.kind != CardKind.EVENT and (draft.occurred_at or draft.occurred_end or draft.precision):
+        errors.setdefault("occurred_at", []).append("only events have an occurrence time; states take effective_at")
+    if draft.precision and draft.precision not in Precision.values:
+        errors.setdefault("precision", []).append(f"must be one of {', '.join(Precision.values)}")
+    if draft.time_source and draft.time_source not in TimeSource.values:
+        errors.setdefault("time_source", []).append(f"must be one of {', '.join(TimeSource.values)}")
+    if draft.occurred_end is not None and draft.occurred_at is None:
+        errors.setdefault("occurred_end", []).append("needs occurred_at")
+    if draft.time_zone is not None and draft.time_zone not in zoneinfo.available_timezones():
+        errors.setdefault("time_zone", []).append("must be an IANA time zone name")
+    if errors:
+        raise InvalidCard("The card has invalid fields; see `fields`.", fields=errors)
+
+
+@dataclass(frozen=True)
+class Occurrence:
+    """An event's resolved time: [start, end) at a precision, or undated (start None)."""
+
+    start: dt.datetime | None
+    end: dt.datetime | None
+    precision: str
+    source: str
+
+
+def occurrence_from(draft: CardDraft, tz: dt.tzinfo) -> Occurrence:
+    if draft.occurred_at is None:
+        return Occurrence(None, None, "", TimeSource.NONE)
+    start = _aware(draft.occurred_at, tz)
+    precision = draft.precision or Precision.DATETIME
+    end = _aware(draft.occurred_end, tz) if draft.occurred_end else None
+    if end is None and precision in PRECISION_SPAN:
+        # Spans are counted in local calendar units, then stored in UTC.
+        end = (start.astimezone(tz) + PRECISION_SPAN[precision]).astimezone(dt.timezone.utc)
+    if end is not None and end <= start:
+        raise InvalidCard("occurred_end must be after occurred_at.", fields={"occurred_end": ["must be after occurred_at"]})
+    return Occurrence(start, end, precision, draft.time_source or TimeSource.STATED)
+
+
+def _aware(value: dt.datetime, tz: dt.tzinfo) -> dt.datetime:
+    return value if timezone.is_aware(value) else value.replace(tzinfo=tz)
+
+
+def reference_time_of(draft: CardDraft, tz: dt.tzinfo) -> dt.datetime:
+    return _aware(draft.reference_time, tz) if draft.reference_time else timezone.now()
+
+
+def aware(value: dt.datetime, tz: dt.tzinfo) -> dt.datetime:
+    return _aware(value, tz)

@@ -1,0 +1,77 @@
+"""The label registry: resolving a key or synonym to its Label, and suggesting
+close labels when nothing matches. The registry is small and read on every
+write, so it is cached per process and dropped whenever a label changes."""
+
+from __future__ import annotations
+
+from django.db import connection, transaction
+
+from .errors import UnknownLabel
+from .models import Label
+from .text import normalize
+
+_by_name: dict[str, Label] | None = None
+
+
+def _name_key(name: str) -> str:
+    # "Home Address", "home_address" and "home-address" all name the same thing.
+    return normalize(name).replace("_", " ").replace("-", " ")
+
+
+def registry() -> dict[str, Label]:
+    global _by_name
+    if _by_name is None:
+        table: dict[str, Label] = {}
+        for label in Label.objects.all():
+            table[_name_key(label.key)] = label
+            for synonym in label.synonyms:
+                table.setdefault(_name_key(synonym), label)
+        _by_name = table
+    return _by_name
+
+
+def registry_clear() -> None:
+    global _by_name
+    _by_name = None
+
+
+def label_suggestions(name: str, limit: int = 5) -> list[str]:
+    """Up to `limit` registered labels whose key or a synonym is close by trigram similarity."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            SELECT l.key, max(similarity(n, %s)) AS score
+              FROM cards_label l, unnest(array_append(l.synonyms, replace(l.key, '_', ' '))) AS n
+             GROUP BY l.key
+            HAVING max(similarity(n, %s)) > 0.15
+             ORDER BY score DESC, l.key
+             LIMIT %s
+            """,
+            [_name_key(name), _name_key(name), limit],
+        )
+        return [row[0] for row in cursor.fetchall()]
+
+
+def label_resolve(name: str) -> Label:
+    label = registry().get(_name_key(name))
+    if label is None:
+        suggestions = label_suggestions(name)
+        hint = f" Close registered labels: {', '.join(suggestions)}." if suggestions else ""
+        raise UnknownLabel(
+            f"{name!r} is not a registered label.{hint} Use one of them, or ask an admin to register it.",
+            label=name, suggestions=suggestions)
+    return label
+
+
+@transaction.atomic
+def label_register(*, key: str, kind: str, cardinality: str, decay_lambda: float,
+                   description: str, synonyms: list[str] | None = None,
+                   takes_object: bool = False, sensitive: bool = False) -> Label:
+    label = Label(key=key, kind=kind, cardinality=cardinality, decay_lambda=decay_lambda,
+                  description=description, synonyms=synonyms or [], takes_object=takes_object,
+                  sensitive=sensitive)
+    label.full_clean()
+    label.save()
+    transaction.on_commit(registry_clear)
+    registry_clear()
+    return label

@@ -1,0 +1,267 @@
+"""Entities, the label registry, cards and what hangs off them."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.postgres.fields import ArrayField
+from django.db import models
+from django.db.models import Q
+from pgvector.django import VectorField
+
+from .text import normalize
+
+EMBEDDING_DIMENSIONS = 384
+
+
+class EntityKind(models.TextChoices):
+    PERSON = "person"
+    PLACE = "place"
+    ORGANIZATION = "organization"
+    THING = "thing"
+    KIND = "kind", "kind (a category things belong to)"
+    EVENT = "event"
+    CONCEPT = "concept"
+
+
+class Entity(models.Model):
+    """Something cards are about. A user's own entity ("me") has `user` set and
+    lives in their personal scope, but is the subject of their cards everywhere."""
+
+    scope = models.ForeignKey("scopes.Scope", on_delete=models.CASCADE, related_name="entities")
+    name = models.CharField(max_length=200)
+    name_norm = models.CharField(max_length=200, editable=False)
+    kind = models.CharField(max_length=16, choices=EntityKind.choices, default=EntityKind.THING)
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                on_delete=models.CASCADE, related_name="entity")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name_plural = "entities"
+        constraints = [
+            models.UniqueConstraint(fields=["scope", "name_norm"], name="entity_name_unique_in_scope"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def save(self, *args, **kwargs):
+        # Derived column, kept with the row so lookups and the unique index agree.
+        self.name_norm = normalize(self.name)
+        super().save(*args, **kwargs)
+
+
+class Alias(models.Model):
+    """Another name for an entity, registered by someone; binding uses only exact names and aliases."""
+
+    entity = models.ForeignKey(Entity, on_delete=models.CASCADE, related_name="aliases")
+    scope = models.ForeignKey("scopes.Scope", on_delete=models.CASCADE, related_name="aliases")
+    name = models.CharField(max_length=200)
+    name_norm = models.CharField(max_length=200, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name_plural = "aliases"
+        constraints = [
+            models.UniqueConstraint(fields=["scope", "name_norm"], name="alias_unique_in_scope"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} → {self.entity}"
+
+    def save(self, *args, **kwargs):
+        self.name_norm = normalize(self.name)
+        super().save(*args, **kwargs)
+
+
+class CardKind(models.TextChoices):
+    STATE = "state"
+    EVENT = "event"
+    KNOWLEDGE = "knowledge"
+
+
+class Cardinality(models.TextChoices):
+    SINGLE = "single"
+    MULTI = "multi"
+
+
+class Label(models.Model):
+    """A registered attribute. Its cardinality, not the caller, decides whether a
+    new value supersedes the old one or stands beside it."""
+
+    key = models.SlugField(max_length=64, unique=True)
+    kind = models.CharField(max_length=16, choices=CardKind.choices)
+    cardinality = models.CharField(max_length=8, choices=Cardinality.choices)
+    decay_lambda = models.FloatField(help_text="Per-day decay rate λ in e^(−λ·Δt).")
+    synonyms = ArrayField(models.CharField(max_length=64), default=list, blank=True)
+    description = models.CharField(max_length=300)
+    takes_object = models.BooleanField(default=False, help_text="Relates the subject to another entity.")
+    sensitive = models.BooleanField(default=False, help_text="Needs explicit consent to store.")
+
+    class Meta:
+        ordering = ["key"]
+        constraints = [
+            models.CheckConstraint(name="label_lambda_not_negative", condition=Q(decay_lambda__gte=0)),
+            # Events and knowledge accumulate; only states can be single-valued.
+            models.CheckConstraint(name="label_single_only_for_states",
+                                   condition=Q(kind="state") | Q(cardinality="multi")),
+        ]
+
+    def __str__(self) -> str:
+        return self.key
+
+
+class Tag(models.TextChoices):
+    FACT = "fact"
+    PREFERENCE = "preference"
+    GOAL = "goal"
+    BOUNDARY = "boundary"
+    HYPOTHESIS = "hypothesis"
+
+
+class Precision(models.TextChoices):
+    DATETIME = "datetime"
+    DAY = "day"
+    WEEK = "week"
+    MONTH = "month"
+    YEAR = "year"
+
+
+class TimeSource(models.TextChoices):
+    STATED = "stated"
+    RESOLVED = "resolved"
+    MESSAGE = "message"
+    SERVER = "server"
+    NONE = "none"
+
+
+# Fields an event may never change once written (also enforced by a trigger).
+EVENT_IMMUTABLE_FIELDS = ("scope", "kind", "subject", "label", "value", "object",
+                          "occurred_at", "occurred_end", "precision")
+
+
+class Card(models.Model):
+    """One atomic memory: a state, an event or a piece of knowledge."""
+
+    scope = models.ForeignKey("scopes.Scope", on_delete=models.CASCADE, related_name="cards")
+    kind = models.CharField(max_length=16, choices=CardKind.choices)
+    tag = models.CharField(max_length=16, choices=Tag.choices, default=Tag.FACT)
+    subject = models.ForeignKey(Entity, on_delete=models.PROTECT, related_name="cards")
+    label = models.ForeignKey(Label, on_delete=models.PROTECT, related_name="cards")
+    # Copied from the label at write time so the partial unique index can see it.
+    cardinality = models.CharField(max_length=8, choices=Cardinality.choices)
+    value = models.TextField(blank=True)
+    value_norm = models.TextField(blank=True, editable=False)
+    object = models.ForeignKey(Entity, null=True, blank=True, on_delete=models.PROTECT,
+                               related_name="object_of")
+    text = models.TextField(blank=True, help_text="The human-readable description.")
+
+    effective_at = models.DateTimeField(help_text="Valid time: when this became true.")
+    superseded_at = models.DateTimeField(null=True, blank=True, help_text="Valid time: when it stopped being true.")
+    superseded_by = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL,
+                                      related_name="supersedes")
+    recorded_at = models.DateTimeField(help_text="Record time: when we learned it.")
+    verified_at = models.DateTimeField(help_text="Last time someone confirmed it.")
+
+    occurred_at = models.DateTimeField(null=True, blank=True)
+    occurred_end = models.DateTimeField(null=True, blank=True)
+    precision = models.CharField(max_length=8, choices=Precision.choices, blank=True)
+    time_source = models.CharField(max_length=8, choices=TimeSource.choices, default=TimeSource.NONE)
+
+    source_actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                     on_delete=models.SET_NULL, related_name="+")
+    source_session = models.CharField(max_length=200, blank=True)
+    source_message = models.CharField(max_length=200, blank=True)
+    source_quote = models.TextField(blank=True)
+
+    confidence = models.FloatField(null=True, blank=True)
+    impact = models.PositiveSmallIntegerField(default=2)
+    embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS, null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["scope", "subject", "label", "effective_at"], name="card_timeline"),
+            models.Index(fields=["scope", "label", "occurred_at"], name="card_occurred"),
+            models.Index(fields=["scope", "kind"], condition=Q(superseded_at__isnull=True),
+                         name="card_current_by_scope"),
+        ]
+        constraints = [
+            # Hard rule 2: at most one current card per single-value (scope, subject, label).
+            models.UniqueConstraint(
+                fields=["scope", "subject", "label"],
+                condition=Q(kind="state", cardinality="single", superseded_at__isnull=True),
+                name="one_current_single_value"),
+            # A multi-value label never holds the same current value twice.
+            models.UniqueConstraint(
+                fields=["scope", "subject", "label", "value_norm"],
+                condition=Q(kind="state", cardinality="multi", superseded_at__isnull=True),
+                name="one_current_per_multi_value"),
+            models.CheckConstraint(name="card_impact_range", condition=Q(impact__gte=1, impact__lte=3)),
+            models.CheckConstraint(name="card_confidence_range",
+                                   condition=Q(confidence__isnull=True) | Q(confidence__gte=0, confidence__lte=1)),
+            models.CheckConstraint(name="card_supersede_pair",
+                                   condition=Q(superseded_by__isnull=True) | Q(superseded_at__isnull=False)),
+            models.CheckConstraint(name="card_events_never_superseded",
+                                   condition=~Q(kind="event") | Q(superseded_at__isnull=True)),
+            models.CheckConstraint(name="card_only_events_occur",
+                                   condition=Q(kind="event") | Q(occurred_at__isnull=True)),
+            models.CheckConstraint(
+                name="card_dated_has_precision",
+                condition=((Q(occurred_at__isnull=True, precision="")
+                            & (~Q(kind="event") | Q(time_source="none")))
+                           | (Q(occurred_at__isnull=False) & ~Q(precision="") & ~Q(time_source="none")))),
+            models.CheckConstraint(name="card_interval_ordered",
+                                   condition=Q(occurred_end__isnull=True) | Q(occurred_end__gt=models.F("occurred_at"))),
+            models.CheckConstraint(name="card_has_content",
+                                   condition=~Q(value="") | Q(object__isnull=False) | ~Q(text="")),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.label_id}={self.value or self.object_id}"
+
+    @property
+    def is_current(self) -> bool:
+        return self.superseded_at is None
+
+
+class CardRevision(models.Model):
+    """One correction of a card's description (or a knowledge rename/merge), kept forever with the card."""
+
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="revisions")
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                              related_name="+")
+    at = models.DateTimeField()
+    field = models.CharField(max_length=32)
+    before = models.TextField(blank=True)
+    after = models.TextField(blank=True)
+    reason = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["at", "id"]
+
+
+class CardPerspective(models.Model):
+    """How one member of a shared scope phrases a card ("wife's birthday — prepare a gift")."""
+
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="perspectives")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    text = models.TextField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["card", "user"], name="one_perspective_per_member")]
+
+
+class AuditEvent(models.Model):
+    """That something happened, by whom and when — never the forgotten content itself."""
+
+    at = models.DateTimeField(auto_now_add=True)
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                              related_name="+")
+    action = models.CharField(max_length=64)
+    scope = models.ForeignKey("scopes.Scope", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    object_type = models.CharField(max_length=32)
+    object_id = models.BigIntegerField(null=True)
+    detail = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["-at"]
+        indexes = [models.Index(fields=["scope", "at"], name="audit_by_scope")]

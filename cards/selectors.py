@@ -1,0 +1,35 @@
+"""Reads of cards. Principal-aware visibility arrives with the API; these take a
+scope the caller already holds."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.db.models import Q, QuerySet
+
+from scopes.models import Scope
+
+from .models import Card, Entity, Label
+
+
+def cards_current(*, scope: Scope) -> QuerySet[Card]:
+    return Card.objects.filter(scope=scope, superseded_at__isnull=True)
+
+
+def cards_valid_at(*, scope: Scope, at: dt.datetime) -> QuerySet[Card]:
+    """Cards true at `at` in valid time: started by then and not yet superseded."""
+    return Card.objects.filter(scope=scope, effective_at__lte=at).filter(
+        Q(superseded_at__isnull=True) | Q(superseded_at__gt=at))
+
+
+def card_as_of(*, scope: Scope, subject: Entity, label: Label, at: dt.datetime) -> list[Card]:
+    """The card(s) valid at `at` for (scope, subject, label): one for a single-value label."""
+    return list(cards_valid_at(scope=scope, at=at).filter(subject=subject, label=label)
+                .order_by("effective_at", "id"))
+
+
+def card_history(*, card: Card) -> list[Card]:
+    """The timeline the card belongs to, oldest first: for a single-value state
+    the whole supersede chain of its (scope, subject, label)."""
+    return list(Card.objects.filter(scope_id=card.scope_id, subject_id=card.subject_id, label_id=card.label_id,
+                                    kind=card.kind).order_by("effective_at", "id"))

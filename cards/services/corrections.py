@@ -1,0 +1,124 @@
+"""Corrections after a card is written: describe, verify, retract, knowledge
+merge/rename, and forget."""
+
+from __future__ import annotations
+
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+
+from scopes.models import User
+
+from ..errors import ImmutableEvent, InvalidCard, NotCurrent
+from ..models import AuditEvent, Card, CardKind, CardRevision, Cardinality
+from .remember import value_key
+
+MAX_TEXT = 10_000
+
+
+def _clean_text(text, field: str) -> str:
+    if not isinstance(text, str) or "\x00" in text or len(text) > MAX_TEXT or not text.strip():
+        raise InvalidCard(f"{field} must be a non-empty text of at most {MAX_TEXT} characters.",
+                          fields={field: ["invalid"]})
+    return text.strip()
+
+
+@transaction.atomic
+def card_describe(*, card: Card, actor: User, text: str, reason: str = "") -> Card:
+    """Correct a card's description; the old one is kept as a revision. For an
+    event this is the only change allowed — that it happened stays as written."""
+    text = _clean_text(text, "text")
+    card = Card.objects.select_for_update().get(pk=card.pk)
+    if text == card.text:
+        return card
+    CardRevision.objects.create(card=card, actor=actor, at=timezone.now(), field="text",
+                                before=card.text, after=text, reason=reason[:300])
+    Card.objects.filter(pk=card.pk).update(text=text)
+    card.text = text
+    return card
+
+
+@transaction.atomic
+def card_verify(*, card: Card, actor: User) -> Card:
+    """"Still true": moves verified_at to now."""
+    if card.superseded_at is not None:
+        raise NotCurrent("Only a current card can be confirmed; this one was superseded.",
+                         superseded_by=card.superseded_by_id)
+    now = timezone.now()
+    Card.objects.filter(pk=card.pk).update(verified_at=now)
+    card.verified_at = now
+    return card
+
+
+@transaction.atomic
+def card_retract(*, card: Card, actor: User, at=None) -> Card:
+    """A multi-value state stops being true ("I no longer play tennis"): it is
+    closed, not deleted."""
+    if card.kind != CardKind.STATE or card.cardinality != Cardinality.MULTI:
+        raise InvalidCard("Only multi-value states are retracted; single values are superseded by a new value.",
+                          fields={"card": ["not a multi-value state"]})
+    if card.superseded_at is not None:
+        raise NotCurrent("This card is already closed.")
+    at = at or timezone.now()
+    Card.objects.filter(pk=card.pk).update(superseded_at=at)
+    card.superseded_at = at
+    return card
+
+
+@transaction.atomic
+def knowledge_rename(*, card: Card, actor: User, value: str, reason: str = "") -> Card:
+    if card.kind != CardKind.KNOWLEDGE:
+        raise InvalidCard("Only knowledge cards are renamed.", fields={"card": ["not a knowledge card"]})
+    value = _clean_text(value, "value")
+    card = Card.objects.select_for_update().get(pk=card.pk)
+    CardRevision.objects.create(card=card, actor=actor, at=timezone.now(), field="value",
+                                before=card.value, after=value, reason=reason[:300])
+    card.value = value
+    card.value_norm = value_key(value, card.text, card.object_id)
+    Card.objects.filter(pk=card.pk).update(value=card.value, value_norm=card.value_norm)
+    return card
+
+
+@transaction.atomic
+def knowledge_merge(*, target: Card, others: list[Card], actor: User, text: str | None = None) -> Card:
+    """Fold knowledge cards into `target`: the others are closed and point to it,
+    and the target's revisions say what was merged."""
+    ids = [c.pk for c in others if c.pk != target.pk]
+    cards = list(Card.objects.select_for_update().filter(pk__in=[target.pk, *ids]))
+    problems = [c.pk for c in cards if c.kind != CardKind.KNOWLEDGE or c.scope_id != target.scope_id
+                or c.superseded_at is not None]
+    if problems or len(cards) != len(ids) + 1:
+        raise InvalidCard("Merge takes current knowledge cards of one scope.", fields={"cards": [str(problems)]})
+    now = timezone.now()
+    for other in (c for c in cards if c.pk != target.pk):
+        Card.objects.filter(pk=other.pk).update(superseded_at=now, superseded_by=target)
+        CardRevision.objects.create(card=target, actor=actor, at=now, field="merged",
+                                    before=f"#{other.pk}", after=other.value or other.text)
+    if text is not None:
+        target = card_describe(card=target, actor=actor, text=text, reason="merge")
+    return target
+
+
+@transaction.atomic
+def card_forget(*, card: Card, actor: User) -> None:
+    """Forget now and completely: the card, its revisions, perspectives and
+    embedding. The audit log keeps that a card was forgotten, by whom and when —
+    not what it said. A card it had superseded stays closed (we never revive a
+    stale value); its superseded_by is cleared."""
+    with connection.cursor() as cursor:
+        # The write-once trigger lets an event row go only inside this transaction.
+        cursor.execute("SET LOCAL memory_site.forgetting = 'on'")
+    AuditEvent.objects.create(actor=actor, action="card.forgotten", scope_id=card.scope_id,
+                              object_type="card", object_id=card.pk, detail={"kind": card.kind})
+    card.delete()
+
+
+def event_update_refused(error: IntegrityError) -> ImmutableEvent | None:
+    """The domain error for a write the write-once trigger refused, if it was that."""
+    if getattr(error.__cause__, "sqlstate", None) == "23M01":
+        return ImmutableEvent("That an event happened, when, to whom and what kind of event it was cannot "
+                              "change; only its description can be corrected.")
+    return None
+
+
+__all__ = ["card_describe", "card_verify", "card_retract", "knowledge_rename", "knowledge_merge",
+           "card_forget", "event_update_refused"]

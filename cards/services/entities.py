@@ -1,0 +1,72 @@
+"""Entities and aliases: creating them and binding a name to one."""
+
+from __future__ import annotations
+
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+
+from scopes.models import Scope, User
+
+from ..errors import InvalidCard
+from ..models import Alias, Entity, EntityKind
+from ..text import normalize
+
+ME = "me"
+
+
+def entity_of_user(user: User) -> Entity:
+    # The OneToOne accessor caches on the user object: one query per actor, not per card.
+    return user.entity
+
+
+def entity_bind(*, scope: Scope, name: str) -> Entity | None:
+    """The entity named exactly `name` (or by a registered alias) in `scope`; never a fuzzy match."""
+    norm = normalize(name)
+    return (Entity.objects.filter(Q(scope=scope, name_norm=norm) | Q(aliases__scope=scope, aliases__name_norm=norm))
+            .order_by("id").first())
+
+
+@transaction.atomic
+def entity_create(*, scope: Scope, name: str, kind: str = EntityKind.THING) -> Entity:
+    if not normalize(name):
+        raise InvalidCard("An entity needs a name.", fields={"name": ["must not be empty"]})
+    if Alias.objects.filter(scope=scope, name_norm=normalize(name)).exists():
+        raise InvalidCard(f"{name!r} is already an alias in this scope.", fields={"name": ["already an alias"]})
+    try:
+        with transaction.atomic():
+            return Entity.objects.create(scope=scope, name=name.strip(), kind=kind)
+    except IntegrityError:
+        raise InvalidCard(f"An entity named {name!r} already exists in this scope.",
+                          fields={"name": ["already exists"]}) from None
+
+
+@transaction.atomic
+def alias_add(*, entity: Entity, name: str, scope: Scope | None = None) -> Alias:
+    scope = scope or entity.scope
+    norm = normalize(name)
+    clash = Entity.objects.filter(scope=scope, name_norm=norm).exclude(pk=entity.pk).exists()
+    if not norm or clash:
+        raise InvalidCard(f"{name!r} already names another entity here.", fields={"name": ["already taken"]})
+    alias, _ = Alias.objects.get_or_create(scope=scope, name_norm=norm, defaults={"entity": entity, "name": name})
+    if alias.entity_id != entity.pk:
+        raise InvalidCard(f"{name!r} is already an alias of another entity.", fields={"name": ["already taken"]})
+    return alias
+
+
+def entity_for_write(*, scope: Scope, actor: User, ref: Entity | str, kind: str = EntityKind.THING) -> Entity:
+    """Subject or object of a card being written: "me", an entity, or a name bound
+    (or created) in the card's scope."""
+    if isinstance(ref, Entity):
+        return ref
+    if normalize(ref) == ME:
+        return entity_of_user(actor)
+    bound = entity_bind(scope=scope, name=ref)
+    if bound is not None:
+        return bound
+    # Another writer may create the same name at the same moment: the unique
+    # index decides, and we bind to the winner.
+    try:
+        with transaction.atomic():
+            return Entity.objects.create(scope=scope, name=ref.strip(), kind=kind)
+    except IntegrityError:
+        return Entity.objects.get(scope=scope, name_norm=normalize(ref))

@@ -1,0 +1,272 @@
+"""The write path: card_remember. Cardinality comes from the label registry,
+never from the caller; every branch runs under a per-(scope, subject, label)
+transaction lock, and the partial unique indexes back it up."""
+
+from __future__ import annotations
+
+import datetime as dt
+import zoneinfo
+from dataclasses import dataclass, field
+
+from django.contrib.auth import get_user_model
+from django.db import connection, transaction
+from django.db.models import F
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from scopes.models import Membership, Scope, User
+
+from ..drafts import CardDraft, Occurrence, aware, draft_validate, occurrence_from, reference_time_of
+from ..errors import InvalidCard, LabelKindMismatch, NeedsConsent
+from ..labels import label_resolve
+from ..models import Card, CardKind, CardPerspective, Cardinality, Entity, EntityKind, Label, Precision
+from ..text import normalize
+from .entities import entity_for_write
+
+ONE_MICROSECOND = dt.timedelta(microseconds=1)
+
+
+class Outcome:
+    INSERTED = "inserted"
+    SUPERSEDED = "superseded"
+    REINFORCED = "reinforced"
+    DUPLICATE = "duplicate"
+
+
+@dataclass
+class WriteOutcome:
+    outcome: str
+    card: Card
+    superseded: list[int] = field(default_factory=list)
+
+    @property
+    def stored_something_new(self) -> bool:
+        return self.outcome in (Outcome.INSERTED, Outcome.SUPERSEDED)
+
+
+@dataclass
+class _Write:
+    """A validated draft with everything resolved, ready to place."""
+
+    scope: Scope
+    actor: User
+    draft: CardDraft
+    label: Label
+    subject: Entity
+    object: Entity | None
+    value_norm: str
+    reference: dt.datetime
+    now: dt.datetime
+    tz: dt.tzinfo
+
+    def new_card(self, **fields) -> Card:
+        d = self.draft
+        return Card(
+            scope=self.scope, kind=d.kind, tag=d.tag, subject=self.subject, label=self.label,
+            cardinality=self.label.cardinality, value=d.value.strip(), value_norm=self.value_norm,
+            object=self.object, text=d.text.strip(), recorded_at=self.now, verified_at=min(self.reference, self.now),
+            source_actor=self.actor, source_session=d.source_session, source_message=d.source_message,
+            source_quote=d.source_quote, confidence=d.confidence, impact=d.impact, **fields)
+
+
+def value_key(value: str, text: str, object_id: int | None) -> str:
+    """What "the same value" means: the normalised value (or text), plus the object if any."""
+    base = normalize(value) if value.strip() else normalize(text)
+    return f"{base} @{object_id}" if object_id else base
+
+
+@transaction.atomic
+def card_remember(*, scope: Scope, actor: User, draft: CardDraft) -> WriteOutcome:
+    write = _prepare(scope=scope, actor=actor, draft=draft)
+    _lock_timeline(write)
+    if draft.kind == CardKind.EVENT:
+        result = _remember_event(write)
+    elif draft.kind == CardKind.STATE and write.label.cardinality == Cardinality.SINGLE:
+        result = _remember_single(write)
+    else:
+        result = _remember_accumulating(write)
+    if draft.perspectives and result.stored_something_new:
+        perspectives_set(card=result.card, phrasings=draft.perspectives)
+    return result
+
+
+@transaction.atomic
+def card_remember_many(*, scope: Scope, actor: User, drafts: list[CardDraft]) -> list[WriteOutcome]:
+    """All or nothing: the first refusal rolls back every card of the batch."""
+    outcomes = []
+    for index, draft in enumerate(drafts):
+        try:
+            outcomes.append(card_remember(scope=scope, actor=actor, draft=draft))
+        except Exception as error:
+            if hasattr(error, "extra"):
+                error.extra.setdefault("index", index)
+            raise
+    return outcomes
+
+
+def _prepare(*, scope: Scope, actor: User, draft: CardDraft) -> _Write:
+    draft_validate(draft)
+    label = label_resolve(draft.label)
+    if label.kind != draft.kind:
+        raise LabelKindMismatch(
+            f"{label.key!r} is a {label.kind} label; a {draft.kind} card needs a {draft.kind} label.",
+            label=label.key, label_kind=label.kind)
+    if label.sensitive and not draft.consent:
+        raise NeedsConsent(
+            f"{label.key!r} is sensitive ({label.description}); store it only with the person's explicit consent "
+            "(consent: true).", rule="sensitive_attribute", label=label.key)
+    if label.takes_object and draft.object in (None, "") and not draft.value.strip():
+        raise InvalidCard(f"{label.key!r} relates two entities; give an object.", fields={"object": ["required"]})
+    tz = zoneinfo.ZoneInfo(draft.time_zone or actor.time_zone or "UTC")
+    subject = entity_for_write(scope=scope, actor=actor, ref=draft.subject, kind=EntityKind.PERSON
+                               if isinstance(draft.subject, str) and draft.subject.strip().lower() == "me"
+                               else EntityKind.THING)
+    obj = None
+    if draft.object not in (None, ""):
+        obj = entity_for_write(scope=scope, actor=actor, ref=draft.object)
+    return _Write(scope=scope, actor=actor, draft=draft, label=label, subject=subject, object=obj,
+                  value_norm=value_key(draft.value, draft.text, obj.pk if obj else None),
+                  reference=reference_time_of(draft, tz), now=timezone.now(), tz=tz)
+
+
+def _lock_timeline(write: _Write) -> None:
+    """Serialise writers of one (scope, subject, label) until commit."""
+    key = ((write.scope.pk * 1_000_003 + write.subject.pk) * 1_000_003 + write.label.pk) % (2**63)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
+
+
+def _timeline(write: _Write):
+    return Card.objects.filter(scope=write.scope, subject=write.subject, label=write.label, kind=write.draft.kind)
+
+
+def _reinforce(card: Card, write: _Write) -> WriteOutcome:
+    seen = min(write.reference, write.now)
+    if seen > card.verified_at:
+        card.verified_at = seen
+        Card.objects.filter(pk=card.pk).update(verified_at=seen)
+    return WriteOutcome(Outcome.REINFORCED, card)
+
+
+# --- single-value states: Supersede-Fork --------------------------------------------
+
+def _remember_single(write: _Write) -> WriteOutcome:
+    effective = aware(write.draft.effective_at, write.tz) if write.draft.effective_at else write.reference
+    current = _timeline(write).filter(superseded_at__isnull=True).first()
+    if current is not None and effective >= current.effective_at:
+        if current.value_norm == write.value_norm:
+            return _reinforce(current, write)
+        return _supersede_current(write, current, effective)
+    return _place_in_timeline(write, effective)
+
+
+def _supersede_current(write: _Write, current: Card, effective: dt.datetime) -> WriteOutcome:
+    """Close the current card and insert its successor in two statements: the
+    successor's id is drawn from the sequence while closing, so the old card
+    never stands without its superseded_by and the unique index never sees two
+    current cards."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "UPDATE cards_card SET superseded_at = %s,"
+            " superseded_by_id = nextval(pg_get_serial_sequence('cards_card', 'id'))"
+            " WHERE id = %s RETURNING superseded_by_id",
+            [effective, current.pk])
+        new_id = cursor.fetchone()[0]
+    card = write.new_card(id=new_id, effective_at=effective)
+    card.save(force_insert=True)
+    return WriteOutcome(Outcome.SUPERSEDED, card, [current.pk])
+
+
+def _place_in_timeline(write: _Write, effective: dt.datetime) -> WriteOutcome:
+    """A late-arriving fact (or the first one): put it where it belongs in valid time."""
+    history = list(_timeline(write).order_by("effective_at", "id"))
+    before = [c for c in history if c.effective_at <= effective]
+    after = [c for c in history if c.effective_at > effective]
+    predecessor = before[-1] if before else None
+    successor = after[0] if after else None
+    if predecessor and predecessor.value_norm == write.value_norm and (
+            predecessor.superseded_at is None or predecessor.superseded_at > effective):
+        return _reinforce(predecessor, write)
+    if successor and successor.value_norm == write.value_norm:
+        # The value we hold was already true earlier than we knew: move its start back.
+        Card.objects.filter(pk=successor.pk).update(effective_at=effective)
+        if predecessor and predecessor.superseded_by_id == successor.pk:
+            Card.objects.filter(pk=predecessor.pk).update(superseded_at=effective)
+        successor.effective_at = effective
+        return _reinforce(successor, write)
+    card = write.new_card(effective_at=effective,
+                          superseded_at=successor.effective_at if successor else None,
+                          superseded_by=successor)
+    card.save(force_insert=True)
+    closed: list[int] = []
+    if predecessor and (predecessor.superseded_at is None or predecessor.superseded_at > effective):
+        Card.objects.filter(pk=predecessor.pk).update(superseded_at=effective, superseded_by=card)
+        closed.append(predecessor.pk)
+    return WriteOutcome(Outcome.SUPERSEDED if closed else Outcome.INSERTED, card, closed)
+
+
+# --- multi-value states and knowledge: accumulate -------------------------------------
+
+def _remember_accumulating(write: _Write) -> WriteOutcome:
+    existing = _timeline(write).filter(superseded_at__isnull=True, value_norm=write.value_norm).first()
+    if existing is not None:
+        return _reinforce(existing, write)
+    effective = aware(write.draft.effective_at, write.tz) if write.draft.effective_at else write.reference
+    card = write.new_card(effective_at=effective)
+    card.save(force_insert=True)
+    return WriteOutcome(Outcome.INSERTED, card)
+
+
+# --- events: write-once ----------------------------------------------------------------
+
+def _remember_event(write: _Write) -> WriteOutcome:
+    when = occurrence_from(write.draft, write.tz)
+    same = _timeline(write).filter(value_norm=write.value_norm)
+    if when.start is None:
+        same = same.filter(occurred_at__isnull=True)
+    else:
+        start, end = _duplicate_window(when, write.tz)
+        same = same.annotate(ends=Coalesce(F("occurred_end"), F("occurred_at") + ONE_MICROSECOND)).filter(
+            occurred_at__lt=end, ends__gt=start)
+    existing = same.first()
+    if existing is not None:
+        return WriteOutcome(Outcome.DUPLICATE, existing)
+    card = write.new_card(effective_at=when.start or write.reference, occurred_at=when.start,
+                          occurred_end=when.end, precision=when.precision, time_source=when.source)
+    card.save(force_insert=True)
+    return WriteOutcome(Outcome.INSERTED, card)
+
+
+def _duplicate_window(when: Occurrence, tz: dt.tzinfo) -> tuple[dt.datetime, dt.datetime]:
+    """Two reports of one event on the same day are one event: an instant is widened to its local day."""
+    if when.precision == Precision.DATETIME or when.end is None:
+        local = when.start.astimezone(tz)
+        day = local.replace(hour=0, minute=0, second=0, microsecond=0)
+        next_day = (day + dt.timedelta(days=1)).replace(tzinfo=None)
+        return day, aware(next_day, tz)
+    return when.start, when.end
+
+
+# --- perspectives ------------------------------------------------------------------------
+
+@transaction.atomic
+def perspectives_set(*, card: Card, phrasings: dict[str, str]) -> list[CardPerspective]:
+    """Per-member phrasings of a card in a shared scope, keyed by username."""
+    users = {u.username: u for u in get_user_model().objects.filter(
+        username__in=list(phrasings),
+        pk__in=Membership.objects.filter(scope=card.scope_id).values("user_id"))}
+    unknown = sorted(set(phrasings) - set(users))
+    if unknown:
+        raise InvalidCard("Perspectives are for members of the card's scope.",
+                          fields={"perspectives": [f"not a member: {name}" for name in unknown]})
+    result = []
+    for username, text in phrasings.items():
+        if not isinstance(text, str) or not text.strip() or "\x00" in text or len(text) > 2_000:
+            raise InvalidCard("A perspective is a non-empty text of at most 2000 characters.",
+                              fields={"perspectives": [f"invalid phrasing for {username}"]})
+        perspective, _ = CardPerspective.objects.update_or_create(
+            card=card, user=users[username], defaults={"text": text.strip()})
+        result.append(perspective)
+    return result
+
+

@@ -1,0 +1,11 @@
+"""The Celery app. Without CELERY_BROKER_URL tasks run eagerly in-process."""
+
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "memory_site.settings")
+
+app = Celery("memory_site")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()

@@ -1,0 +1,171 @@
+"""Users, the scope ladder, memberships and per-scope object permissions."""
+
+from __future__ import annotations
+
+import zoneinfo
+
+from django.contrib.auth.models import AbstractUser, UserManager
+from django.core.exceptions import ValidationError
+from django.db import models, transaction
+from guardian.models import GroupObjectPermissionBase, UserObjectPermissionBase
+
+
+def validate_time_zone(value: str) -> None:
+    if value not in zoneinfo.available_timezones():
+        raise ValidationError(f"{value!r} is not an IANA time zone name.")
+
+
+class MemoryUserManager(UserManager):
+    """Every user gets their personal scope and their own person entity in the
+    same transaction, whichever path creates them (service, createsuperuser,
+    admin), so the invariant "exactly one personal scope" can never lapse."""
+
+    def _create_user(self, username, email, password, **extra_fields):
+        from .services import personal_scope_ensure
+
+        with transaction.atomic():
+            user = super()._create_user(username, email, password, **extra_fields)
+            personal_scope_ensure(user=user)
+        return user
+
+
+class User(AbstractUser):
+    """A person. Their own entity ("me") and personal scope are created with them."""
+
+    display_name = models.CharField(max_length=150, blank=True)
+    time_zone = models.CharField(max_length=64, default="UTC", validators=[validate_time_zone])
+
+    objects = MemoryUserManager()
+
+    def __str__(self) -> str:
+        return self.display_name or self.username
+
+    @property
+    def shown_name(self) -> str:
+        return self.display_name or self.username
+
+
+class ScopeKind(models.TextChoices):
+    PERSONAL = "personal"
+    PROJECT = "project"
+    FAMILY = "family"
+    TEAM = "team"
+    DEPARTMENT = "department"
+    ENTERPRISE = "enterprise"
+    GLOBAL = "global"
+
+
+# Which kinds may stand directly above a kind on the ladder.
+ALLOWED_PARENTS: dict[str, set[str]] = {
+    ScopeKind.PROJECT: {ScopeKind.PERSONAL, ScopeKind.FAMILY, ScopeKind.TEAM,
+                        ScopeKind.DEPARTMENT, ScopeKind.ENTERPRISE},
+    ScopeKind.TEAM: {ScopeKind.DEPARTMENT, ScopeKind.ENTERPRISE},
+    ScopeKind.DEPARTMENT: {ScopeKind.ENTERPRISE},
+    ScopeKind.FAMILY: set(),
+    ScopeKind.ENTERPRISE: set(),
+    ScopeKind.PERSONAL: set(),
+    ScopeKind.GLOBAL: set(),
+}
+MAX_LADDER_DEPTH = 8
+
+
+class Scope(models.Model):
+    """A container every card belongs to; scopes form a ladder through `parent`."""
+
+    name = models.CharField(max_length=200)
+    kind = models.CharField(max_length=16, choices=ScopeKind.choices)
+    parent = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT,
+                               related_name="children")
+    owner = models.OneToOneField("scopes.User", null=True, blank=True, on_delete=models.CASCADE,
+                                 related_name="personal_scope",
+                                 help_text="Set only on personal scopes.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        permissions = [
+            ("write_scope", "Write cards in the scope"),
+            ("review_scope", "Review candidates in the scope"),
+            ("manage_scope", "Manage members of the scope"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                name="personal_scope_has_owner",
+                condition=(models.Q(kind="personal", owner__isnull=False)
+                           | (~models.Q(kind="personal") & models.Q(owner__isnull=True))),
+            ),
+            models.UniqueConstraint(fields=["kind"], condition=models.Q(kind="global"),
+                                    name="one_global_scope"),
+            models.CheckConstraint(name="scope_not_own_parent",
+                                   condition=~models.Q(parent=models.F("id"))),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.kind})"
+
+    def clean(self) -> None:
+        if self.parent_id is None:
+            return
+        parent = self.parent
+        if parent.kind not in ALLOWED_PARENTS.get(self.kind, set()):
+            raise ValidationError({"parent": f"A {self.kind} scope cannot sit under a {parent.kind} scope."})
+        seen = {self.pk} if self.pk else set()
+        node, depth = parent, 0
+        while node is not None:
+            if node.pk in seen:
+                raise ValidationError({"parent": "The ladder would form a cycle."})
+            seen.add(node.pk)
+            node, depth = node.parent, depth + 1
+            if depth >= MAX_LADDER_DEPTH:
+                raise ValidationError({"parent": f"A ladder is at most {MAX_LADDER_DEPTH} scopes deep."})
+
+    def ancestor_ids(self) -> list[int]:
+        """Ids of the scopes above this one, nearest first."""
+        ids: list[int] = []
+        node = self.parent
+        while node is not None and len(ids) < MAX_LADDER_DEPTH:
+            ids.append(node.pk)
+            node = node.parent
+        return ids
+
+
+class Role(models.TextChoices):
+    OWNER = "owner"
+    ADMIN = "admin"
+    MEMBER = "member"
+    REVIEWER = "reviewer"
+    VIEWER = "viewer"
+
+
+ROLE_PERMISSIONS: dict[str, tuple[str, ...]] = {
+    Role.OWNER: ("view_scope", "write_scope", "review_scope", "manage_scope"),
+    Role.ADMIN: ("view_scope", "write_scope", "review_scope", "manage_scope"),
+    Role.MEMBER: ("view_scope", "write_scope"),
+    Role.REVIEWER: ("view_scope", "review_scope"),
+    Role.VIEWER: ("view_scope",),
+}
+
+
+class Membership(models.Model):
+    """A user's place in a scope: a role (what they may do) and a relation (who they are there)."""
+
+    user = models.ForeignKey("scopes.User", on_delete=models.CASCADE, related_name="memberships")
+    scope = models.ForeignKey(Scope, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=16, choices=Role.choices)
+    relation = models.CharField(max_length=100, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "scope"], name="one_membership_per_scope")]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.scope} as {self.role}"
+
+
+class ScopeUserObjectPermission(UserObjectPermissionBase):
+    """Direct-FK guardian grants: joins on an integer key, not a generic text pk."""
+
+    content_object = models.ForeignKey(Scope, on_delete=models.CASCADE)
+
+
+class ScopeGroupObjectPermission(GroupObjectPermissionBase):
+    content_object = models.ForeignKey(Scope, on_delete=models.CASCADE)

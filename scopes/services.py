@@ -1,0 +1,89 @@
+"""Writes on scopes and memberships. Guardian grants follow the role and are
+never edited by hand."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import Permission
+from django.contrib.contenttypes.models import ContentType
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from .errors import InvalidLadder, LastOwner
+from .models import ROLE_PERMISSIONS, Membership, Role, Scope, ScopeKind, ScopeUserObjectPermission, User
+
+
+def _permission_ids(codenames: tuple[str, ...]) -> list[int]:
+    content_type = ContentType.objects.get_for_model(Scope)
+    return list(Permission.objects.filter(content_type=content_type, codename__in=codenames)
+                .values_list("id", flat=True))
+
+
+@transaction.atomic
+def personal_scope_ensure(*, user: User) -> Scope:
+    """The user's personal scope and own person entity, created on first call."""
+    from cards.models import Entity, EntityKind
+
+    scope, created = Scope.objects.get_or_create(
+        owner=user, kind=ScopeKind.PERSONAL, defaults={"name": f"{user.shown_name} — personal"})
+    if created:
+        membership_set(scope=scope, user=user, role=Role.OWNER, relation="self")
+    Entity.objects.get_or_create(
+        user=user, defaults={"scope": scope, "name": user.shown_name, "kind": EntityKind.PERSON})
+    return scope
+
+
+def global_scope_get() -> Scope:
+    scope, _ = Scope.objects.get_or_create(kind=ScopeKind.GLOBAL, defaults={"name": "Common sense"})
+    return scope
+
+
+@transaction.atomic
+def scope_create(*, name: str, kind: str, creator: User, parent: Scope | None = None) -> Scope:
+    if kind in (ScopeKind.PERSONAL, ScopeKind.GLOBAL):
+        raise InvalidLadder(f"A {kind} scope cannot be created by hand.")
+    scope = Scope(name=name, kind=kind, parent=parent)
+    try:
+        scope.full_clean()
+    except ValidationError as error:
+        raise InvalidLadder("; ".join(m for ms in error.message_dict.values() for m in ms)) from error
+    scope.save()
+    membership_set(scope=scope, user=creator, role=Role.OWNER)
+    return scope
+
+
+@transaction.atomic
+def membership_set(*, scope: Scope, user: User, role: str, relation: str | None = None) -> Membership:
+    """Add a member or change their role/relation, keeping guardian grants in step."""
+    membership = Membership.objects.select_for_update().filter(scope=scope, user=user).first()
+    if membership and membership.role == Role.OWNER and role != Role.OWNER:
+        _refuse_if_last_owner(scope=scope)
+    if membership is None:
+        membership = Membership(scope=scope, user=user, role=role, relation=relation or "")
+    else:
+        membership.role = role
+        if relation is not None:
+            membership.relation = relation
+    membership.full_clean(exclude=["user", "scope"])
+    membership.save()
+    ScopeUserObjectPermission.objects.filter(content_object=scope, user=user).delete()
+    ScopeUserObjectPermission.objects.bulk_create(
+        ScopeUserObjectPermission(content_object=scope, user=user, permission_id=pid)
+        for pid in _permission_ids(ROLE_PERMISSIONS[role]))
+    return membership
+
+
+@transaction.atomic
+def membership_remove(*, scope: Scope, user: User) -> None:
+    membership = Membership.objects.select_for_update().filter(scope=scope, user=user).first()
+    if membership is None:
+        return
+    if membership.role == Role.OWNER:
+        _refuse_if_last_owner(scope=scope)
+    membership.delete()
+    ScopeUserObjectPermission.objects.filter(content_object=scope, user=user).delete()
+
+
+def _refuse_if_last_owner(*, scope: Scope) -> None:
+    owners = Membership.objects.select_for_update().filter(scope=scope, role=Role.OWNER)
+    if len(owners) <= 1:
+        raise LastOwner("A scope must keep at least one owner; make someone else owner first.")

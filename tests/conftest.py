@@ -1,0 +1,30 @@
+import datetime as dt
+
+import pytest
+
+from cards.labels import registry_clear
+from tests.factories import UserFactory
+
+
+@pytest.fixture(autouse=True)
+def _fresh_label_registry():
+    # Test transactions roll back labels a test registered; the per-process
+    # cache must not outlive them.
+    registry_clear()
+    yield
+    registry_clear()
+
+
+@pytest.fixture
+def alice(db):
+    return UserFactory(username="alice", time_zone="Asia/Taipei")
+
+
+@pytest.fixture
+def scope(alice):
+    return alice.personal_scope
+
+
+@pytest.fixture
+def t0():
+    return dt.datetime(2026, 5, 8, 16, 44, 10, tzinfo=dt.timezone(dt.timedelta(hours=8)))

@@ -1,0 +1,22 @@
+import factory
+
+from scopes.models import ScopeKind, User
+from scopes.services import scope_create
+
+
+class UserFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = User
+
+    username = factory.Sequence(lambda n: f"user{n}")
+    display_name = factory.LazyAttribute(lambda o: o.username.title())
+    password = factory.django.Password("correct horse battery staple")
+
+    @classmethod
+    def _create(cls, model_class, *args, **kwargs):
+        # Through the manager, so the personal scope and "me" entity come with the user.
+        return model_class.objects.create_user(*args, **kwargs)
+
+
+def family_scope(*, owner: User, name: str = "Family") -> "scopes.models.Scope":
+    return scope_create(name=name, kind=ScopeKind.FAMILY, creator=owner)
