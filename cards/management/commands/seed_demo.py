@@ -1,0 +1,214 @@
+"""Seed a small fictional household so the admin and the API have something to show.
+
+Every card goes through card_remember (and corrections through their services),
+so the demo data obeys the same rules as real writes: supersede chains,
+multi-value labels, write-once events, consent for sensitive labels.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import zoneinfo
+
+from dateutil.relativedelta import relativedelta
+from django.core.management.base import BaseCommand
+from django.db import transaction
+from django.db.models import Count
+from django.utils import timezone
+
+from cards.drafts import CardDraft
+from cards.models import Card, Entity
+from cards.services import card_describe, card_remember, card_verify
+from scopes.models import Role, Scope, ScopeKind, User
+from scopes.services import membership_set, scope_create
+
+DEMO_PASSWORD = "memory-demo"
+TIME_ZONE = "Europe/Lisbon"
+LOCAL = zoneinfo.ZoneInfo(TIME_ZONE)
+FAMILY_NAME = "Family (demo)"
+# username, display name, relation in the family scope, role there
+PEOPLE = [
+    ("dana", "Dana", "mother", Role.OWNER),
+    ("sam", "Sam", "father", Role.MEMBER),
+    ("kai", "Kai", "child", Role.VIEWER),
+]
+# The adults moved together twice; (months ago, address).
+ADDRESSES = [
+    (23, "Rua das Amoreiras 14, Porto"),
+    (14, "Avenida do Mar 3, Matosinhos"),
+    (3, "Travessa do Sol 7, Lisbon"),
+]
+
+
+def _local(day: dt.date, hour: int = 0, minute: int = 0) -> dt.datetime:
+    return dt.datetime(day.year, day.month, day.day, hour, minute, tzinfo=LOCAL)
+
+
+class _Household:
+    """Writes the demo cards, dated relative to `today` so the history always
+    falls within the last two years whenever the seed runs."""
+
+    def __init__(self, today: dt.date) -> None:
+        self.today = today
+        self.users: dict[str, User] = {}
+        self.family: Scope | None = None
+
+    # --- time --------------------------------------------------------------------
+    def day(self, months_ago: int, day_of_month: int = 1) -> dt.datetime:
+        return _local((self.today - relativedelta(months=months_ago)).replace(day=day_of_month))
+
+    def month(self, months_ago: int) -> dt.datetime:
+        return self.day(months_ago, 1)
+
+    def week(self, months_ago: int) -> dt.datetime:
+        date = (self.today - relativedelta(months=months_ago))
+        return _local(date - dt.timedelta(days=date.weekday()))
+
+    def next_sunday(self) -> dt.datetime:
+        return _local(self.today + dt.timedelta(days=(6 - self.today.weekday()) or 7))
+
+    # --- writes ------------------------------------------------------------------
+    def remember(self, username: str, scope: Scope | None = None, **fields) -> Card:
+        actor = self.users[username]
+        fields.setdefault("subject", "me")
+        return card_remember(scope=scope or actor.personal_scope, actor=actor, draft=CardDraft(**fields)).card
+
+    def state(self, username: str, label: str, value: str, since: dt.datetime, **fields) -> Card:
+        return self.remember(username, kind="state", label=label, value=value,
+                             effective_at=since, reference_time=since, **fields)
+
+    def states(self, username: str, label: str, values: list[str], since: dt.datetime) -> None:
+        for value in values:
+            self.state(username, label, value, since)
+
+    def event(self, username: str, label: str, value: str, **fields) -> Card:
+        return self.remember(username, kind="event", label=label, value=value, **fields)
+
+    def knowledge(self, username: str, label: str, value: str, text: str, **fields) -> Card:
+        return self.remember(username, kind="knowledge", label=label, value=value, text=text, **fields)
+
+    # --- the household -------------------------------------------------------------
+    def run(self) -> None:
+        for username, display_name, _, _ in PEOPLE:
+            self.users[username] = User.objects.create_user(
+                username=username, password=DEMO_PASSWORD, display_name=display_name, time_zone=TIME_ZONE,
+                email=f"{username}@example.invalid",
+                # One adult can open the admin; the others sign in as ordinary members.
+                is_staff=username == "dana", is_superuser=username == "dana")
+        self.family = scope_create(name=FAMILY_NAME, kind=ScopeKind.FAMILY, creator=self.users["dana"])
+        for username, _, relation, role in PEOPLE:
+            membership_set(scope=self.family, user=self.users[username], role=role, relation=relation)
+        self.dana()
+        self.sam()
+        self.kai()
+        self.family_cards()
+
+    def dana(self) -> None:
+        for months_ago, address in ADDRESSES:
+            current = self.state("dana", "address", address, self.day(months_ago, 15))
+        card_verify(card=current, actor=self.users["dana"])
+        self.state("dana", "employer", "Harbor Logistics", self.day(30, 1))
+        self.state("dana", "job_title", "Data analyst", self.day(20, 1))
+        self.state("dana", "job_title", "Senior data analyst", self.day(6, 1))
+        self.states("dana", "skill", ["SQL", "Python", "Public speaking"], self.day(18, 1))
+        self.states("dana", "language", ["Portuguese", "English", "Swedish"], self.day(24, 1))
+        self.states("dana", "hobby", ["Trail running", "Pottery"], self.day(12, 1))
+        self.state("dana", "diet", "Vegetarian", self.day(9, 1))
+        self.state("dana", "likes", "Black coffee", self.day(24, 1))
+        self.state("dana", "allergy", "Penicillin", self.day(24, 1), consent=True,
+                   source_quote="I'm allergic to penicillin — please remember that.")
+        self.state("dana", "birthday", f"1988-{self.next_sunday():%m-%d}", self.day(24, 1))
+        trip_start = self.day(7, 10)
+        self.event("dana", "trip", "Work trip to Hamburg", occurred_at=trip_start,
+                   occurred_end=trip_start + dt.timedelta(days=3), precision="day",
+                   text="Three days at the Hamburg office for the logistics data review.")
+        # Dana cannot remember when: an undated event stays undated rather than guessed.
+        self.event("dana", "milestone", "Ran a first marathon", text="Finished a first full marathon.")
+        self.knowledge("dana", "howto", "Descale the espresso machine", subject="Espresso machine",
+                       text="Monthly: one sachet of descaler in a litre of water, half through the steam "
+                            "wand, the rest through the group head, then rinse twice with clean water.")
+
+    def sam(self) -> None:
+        for months_ago, address in ADDRESSES:
+            self.state("sam", "address", address, self.day(months_ago, 15))
+        self.state("sam", "job_title", "Nurse", self.day(22, 1))
+        self.state("sam", "job_title", "Head nurse", self.day(8, 1))
+        self.state("sam", "car", "Diesel estate car", self.day(20, 1))
+        self.state("sam", "car", "Electric hatchback", self.day(4, 5))
+        self.event("sam", "purchase", "Electric hatchback", occurred_at=self.month(4), precision="month",
+                   text="Bought an electric hatchback and traded in the diesel estate car.")
+        self.states("sam", "skill", ["Cooking", "First aid"], self.day(20, 1))
+        self.states("sam", "language", ["Portuguese", "English"], self.day(24, 1))
+        self.states("sam", "hobby", ["Cycling", "Board games"], self.day(16, 1))
+        self.knowledge("sam", "note", "Gift ideas for Dana", subject=self.users["dana"].entity,
+                       text="A pottery wheel class; a trail-running vest; anything but another mug.")
+
+    def kai(self) -> None:
+        self.state("kai", "address", ADDRESSES[-1][1], self.day(ADDRESSES[-1][0], 15))
+        self.state("kai", "school", "Escola Básica Vale Verde", self.day(3, 16))
+        self.state("kai", "birthday", "2016-03-02", self.day(24, 1))
+        self.states("kai", "hobby", ["Drawing", "Football"], self.day(12, 1))
+        self.states("kai", "language", ["Portuguese", "English"], self.day(24, 1))
+        self.state("kai", "likes", "Dinosaurs", self.day(18, 1))
+        self.state("kai", "skill", "Swimming", self.day(10, 1))
+        self.event("kai", "trip", "School trip to the aquarium", occurred_at=self.day(2, 12), precision="day",
+                   text="Class trip to the aquarium; Kai's favourite was the sunfish.")
+        self.event("kai", "milestone", "Yellow belt in judo", occurred_at=self.day(1, 20), precision="day")
+
+    def family_cards(self) -> None:
+        dana, sam, kai = (self.users[name] for name in ("dana", "sam", "kai"))
+        self.event("dana", "wedding", "Wedding of Dana and Sam", scope=self.family, object=sam.entity,
+                   occurred_at=_local(dt.date(2014, 6, 14)), precision="day",
+                   text="Dana and Sam got married in a small ceremony by the sea.")
+        azores = self.event("sam", "trip", "Family trip to the Azores", scope=self.family,
+                            occurred_at=self.month(10), precision="month",
+                            text="Family trip to São Miguel, Azores — four days.")
+        # A person corrects the description; that the trip happened, and when, stays as written.
+        card_describe(card=azores, actor=dana, reason="It was five days, not four.",
+                      text="Family trip to São Miguel, Azores — five days, whale watching on day two.")
+        self.event("dana", "decision", "Move to Lisbon", scope=self.family, occurred_at=self.week(5),
+                   precision="week", text="Decided together to move to Lisbon for Dana's new role.")
+        self.event("sam", "move", "Moved to Travessa do Sol 7, Lisbon", scope=self.family,
+                   occurred_at=self.day(ADDRESSES[-1][0], 15), precision="day")
+        self.event("sam", "meeting", "Parent-teacher meeting", scope=self.family, subject=kai.entity,
+                   occurred_at=self.day(1, 8) + dt.timedelta(hours=18, minutes=30), precision="datetime",
+                   text="Kai is doing well; more reading at home is suggested.")
+        self.event("dana", "party", "Dana's birthday", scope=self.family, occurred_at=self.next_sunday(),
+                   precision="day", text="Dana's birthday on Sunday — lunch at home.",
+                   perspectives={"sam": "wife's birthday — prepare a gift", "kai": "mom's birthday — prepare a cake"})
+        self.state("dana", "is_a", "", self.day(12, 1), scope=self.family, subject="Miso", object="Cat")
+        self.state("sam", "likes", "Sunny windowsills", self.day(12, 1), scope=self.family, subject="Miso")
+        self.knowledge("sam", "howto", "Reset the home router", scope=self.family, subject="Home router",
+                       text="Hold the reset button for ten seconds, wait for the green light, then sign in "
+                            "with the password on the sticker underneath.")
+        self.knowledge("dana", "note", "School closes early on Wednesdays", scope=self.family, subject=kai.entity,
+                       text="Kai's school closes at 13:00 on Wednesdays; whoever works from home does pick-up.")
+
+
+class Command(BaseCommand):
+    help = (f"Seed a fictional demo household: users dana (superuser), sam and kai, all with the password "
+            f"{DEMO_PASSWORD!r}, a family scope and a few dozen cards with history. "
+            "Does nothing if any demo user already exists.")
+
+    def handle(self, *args, **options) -> None:
+        usernames = [person[0] for person in PEOPLE]
+        existing = sorted(User.objects.filter(username__in=usernames).values_list("username", flat=True))
+        if existing:
+            self.stdout.write(f"Demo household already exists ({', '.join(existing)}); nothing to do.")
+            return
+        household = _Household(today=timezone.localdate(timezone=LOCAL))
+        with transaction.atomic():
+            household.run()
+        self._summarise(household)
+
+    def _summarise(self, household: _Household) -> None:
+        scopes = [user.personal_scope for user in household.users.values()] + [household.family]
+        counts = dict(Card.objects.filter(scope__in=scopes).values_list("scope").annotate(n=Count("id")))
+        for scope in scopes:
+            self.stdout.write(f"  {scope.name}: {counts.get(scope.pk, 0)} cards")
+        entities = Entity.objects.filter(scope=household.family).count()
+        self.stdout.write(self.style.SUCCESS(
+            f"Seeded the demo household: {len(household.users)} users, {sum(counts.values())} cards, "
+            f"{entities} entities in {household.family.name}."))
+        self.stdout.write(f"Sign in at /admin/ as dana / {DEMO_PASSWORD} (superuser); "
+                          f"sam and kai use the same password.")
