@@ -161,6 +161,10 @@ class Card(models.Model):
                                       related_name="supersedes")
     recorded_at = models.DateTimeField(help_text="Record time: when we learned it.")
     verified_at = models.DateTimeField(help_text="Last time someone confirmed it.")
+    # Valid times at which this value was stated true (the latest STATED_AT_KEEP):
+    # a fact learned late that lands inside this card splits it at the first
+    # statement after it, so no reaffirmation is lost.
+    stated_at = ArrayField(models.DateTimeField(), default=list, blank=True)
 
     occurred_at = models.DateTimeField(null=True, blank=True)
     occurred_end = models.DateTimeField(null=True, blank=True)

@@ -10,7 +10,7 @@ from scopes.models import User
 
 from ..errors import ImmutableEvent, InvalidCard, NotCurrent
 from ..models import AuditEvent, Card, CardKind, CardRevision, Cardinality
-from .remember import value_key
+from .remember import card_stated_again, value_key
 
 MAX_TEXT = 10_000
 
@@ -43,9 +43,7 @@ def card_verify(*, card: Card, actor: User) -> Card:
     if card.superseded_at is not None:
         raise NotCurrent("Only a current card can be confirmed; this one was superseded.",
                          superseded_by=card.superseded_by_id)
-    now = timezone.now()
-    Card.objects.filter(pk=card.pk).update(verified_at=now)
-    card.verified_at = now
+    card_stated_again(card, timezone.now())
     return card
 
 

@@ -61,10 +61,11 @@ class _Write:
 
     def new_card(self, **fields) -> Card:
         d = self.draft
+        fields.setdefault("verified_at", min(self.reference, self.now))
         return Card(
             scope=self.scope, kind=d.kind, tag=d.tag, subject=self.subject, label=self.label,
             cardinality=self.label.cardinality, value=d.value.strip(), value_norm=self.value_norm,
-            object=self.object, text=d.text.strip(), recorded_at=self.now, verified_at=min(self.reference, self.now),
+            object=self.object, text=d.text.strip(), recorded_at=self.now,
             source_actor=self.actor, source_session=d.source_session, source_message=d.source_message,
             source_quote=d.source_quote, confidence=d.confidence, impact=d.impact, **fields)
 
@@ -140,69 +141,95 @@ def _timeline(write: _Write):
     return Card.objects.filter(scope=write.scope, subject=write.subject, label=write.label, kind=write.draft.kind)
 
 
-def _reinforce(card: Card, write: _Write) -> WriteOutcome:
-    seen = min(write.reference, write.now)
-    if seen > card.verified_at:
-        card.verified_at = seen
-        Card.objects.filter(pk=card.pk).update(verified_at=seen)
+STATED_AT_KEEP = 100
+
+
+def _reinforce(card: Card, write: _Write, *, seen: dt.datetime | None = None) -> WriteOutcome:
+    """Same value again: no new row; verified_at moves to when it was last stated true."""
+    card_stated_again(card, seen or min(write.reference, write.now))
     return WriteOutcome(Outcome.REINFORCED, card)
 
 
+def card_stated_again(card: Card, seen: dt.datetime) -> None:
+    """Record that the card's value was stated true at `seen` (one UPDATE, or none)."""
+    if card.kind == CardKind.STATE and card.cardinality == Cardinality.SINGLE:
+        if seen not in card.stated_at:
+            card.stated_at = sorted([*card.stated_at, seen])[-STATED_AT_KEEP:]
+            card.verified_at = max(card.verified_at, seen)
+            Card.objects.filter(pk=card.pk).update(verified_at=card.verified_at, stated_at=card.stated_at)
+    elif seen > card.verified_at:
+        card.verified_at = seen
+        Card.objects.filter(pk=card.pk).update(verified_at=seen)
+
+
+def _draw_ids(count: int) -> list[int]:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT nextval(pg_get_serial_sequence('cards_card', 'id'))"
+                       " FROM generate_series(1, %s)", [count])
+        return [row[0] for row in cursor.fetchall()]
+
+
 # --- single-value states: Supersede-Fork --------------------------------------------
+#
+# A statement says "value v was true at t" (t = effective_at, else the reference
+# time) and nothing about later: "we moved to Osaka in March", said in June,
+# does not confirm Osaka in June. The timeline is a chain of cards, each true over [effective_at,
+# superseded_at); verified_at is the latest time its value was stated true.
+# Statements may arrive in any order: a late one is placed where it belongs, and
+# if the card it lands in was stated true again after t, that card is split so
+# the later statement still holds.
 
 def _remember_single(write: _Write) -> WriteOutcome:
     effective = aware(write.draft.effective_at, write.tz) if write.draft.effective_at else write.reference
     current = _timeline(write).filter(superseded_at__isnull=True).first()
     if current is not None and effective >= current.effective_at:
         if current.value_norm == write.value_norm:
-            return _reinforce(current, write)
-        return _supersede_current(write, current, effective)
-    return _place_in_timeline(write, effective)
-
-
-def _supersede_current(write: _Write, current: Card, effective: dt.datetime) -> WriteOutcome:
-    """Close the current card and insert its successor in two statements: the
-    successor's id is drawn from the sequence while closing, so the old card
-    never stands without its superseded_by and the unique index never sees two
-    current cards."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "UPDATE cards_card SET superseded_at = %s,"
-            " superseded_by_id = nextval(pg_get_serial_sequence('cards_card', 'id'))"
-            " WHERE id = %s RETURNING superseded_by_id",
-            [effective, current.pk])
-        new_id = cursor.fetchone()[0]
-    card = write.new_card(id=new_id, effective_at=effective)
-    card.save(force_insert=True)
-    return WriteOutcome(Outcome.SUPERSEDED, card, [current.pk])
-
-
-def _place_in_timeline(write: _Write, effective: dt.datetime) -> WriteOutcome:
-    """A late-arriving fact (or the first one): put it where it belongs in valid time."""
+            return _reinforce(current, write, seen=min(effective, write.now))
+        return _fork(write, current, effective)
     history = list(_timeline(write).order_by("effective_at", "id"))
-    before = [c for c in history if c.effective_at <= effective]
-    after = [c for c in history if c.effective_at > effective]
-    predecessor = before[-1] if before else None
-    successor = after[0] if after else None
-    if predecessor and predecessor.value_norm == write.value_norm and (
-            predecessor.superseded_at is None or predecessor.superseded_at > effective):
-        return _reinforce(predecessor, write)
-    if successor and successor.value_norm == write.value_norm:
-        # The value we hold was already true earlier than we knew: move its start back.
-        Card.objects.filter(pk=successor.pk).update(effective_at=effective)
-        if predecessor and predecessor.superseded_by_id == successor.pk:
-            Card.objects.filter(pk=predecessor.pk).update(superseded_at=effective)
-        successor.effective_at = effective
-        return _reinforce(successor, write)
-    card = write.new_card(effective_at=effective,
-                          superseded_at=successor.effective_at if successor else None,
-                          superseded_by=successor)
+    covering = next((c for c in reversed(history) if c.effective_at <= effective
+                     and (c.superseded_at is None or c.superseded_at > effective)), None)
+    if covering is None:
+        # Earlier than anything we hold: true from t until the first card we know.
+        successor = next((c for c in history if c.effective_at > effective), None)
+        stated = min(effective, write.now)
+        card = write.new_card(effective_at=effective, verified_at=stated, stated_at=[stated],
+                              superseded_at=successor.effective_at if successor else None,
+                              superseded_by=successor)
+        card.save(force_insert=True)
+        return WriteOutcome(Outcome.INSERTED, card)
+    if covering.value_norm == write.value_norm:
+        return _reinforce(covering, write, seen=min(effective, write.now))
+    return _fork(write, covering, effective)
+
+
+def _fork(write: _Write, covering: Card, effective: dt.datetime) -> WriteOutcome:
+    """Close `covering` at `effective` and start the new value there. If
+    `covering`'s value was stated true again after `effective`, it resumes at
+    the first such statement. Ids are drawn first so the closed card never
+    stands without its superseded_by and the unique index never sees two
+    current cards (foreign keys are checked at commit)."""
+    earlier = [s for s in covering.stated_at if s < effective]
+    later = [s for s in covering.stated_at if s > effective]
+    ids = _draw_ids(2 if later else 1)
+    stated = min(effective, write.now)
+    # Closing first: while `covering` is current, the new current card cannot exist.
+    Card.objects.filter(pk=covering.pk).update(
+        superseded_at=effective, superseded_by_id=ids[0], stated_at=earlier,
+        verified_at=max(earlier, default=covering.effective_at))
+    card = write.new_card(
+        id=ids[0], effective_at=effective, verified_at=stated, stated_at=[stated],
+        superseded_at=later[0] if later else covering.superseded_at,
+        superseded_by_id=ids[1] if later else covering.superseded_by_id)
     card.save(force_insert=True)
-    closed: list[int] = []
-    if predecessor and (predecessor.superseded_at is None or predecessor.superseded_at > effective):
-        Card.objects.filter(pk=predecessor.pk).update(superseded_at=effective, superseded_by=card)
-        closed.append(predecessor.pk)
-    return WriteOutcome(Outcome.SUPERSEDED if closed else Outcome.INSERTED, card, closed)
+    if later:
+        rest = Card.objects.get(pk=covering.pk)
+        rest.pk = rest.id = ids[1]
+        rest.effective_at, rest.stated_at, rest.verified_at = later[0], later, later[-1]
+        rest.superseded_at, rest.superseded_by_id = covering.superseded_at, covering.superseded_by_id
+        rest.recorded_at = write.now
+        rest.save(force_insert=True)
+    return WriteOutcome(Outcome.SUPERSEDED, card, [covering.pk])
 
 
 # --- multi-value states and knowledge: accumulate -------------------------------------

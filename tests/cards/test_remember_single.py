@@ -101,15 +101,35 @@ def test_late_fact_before_everything_is_closed_by_its_successor(alice, scope, t0
     assert result.card.superseded_at == may
 
 
-def test_late_fact_with_the_current_value_moves_its_start_back(alice, scope, t0):
-    jan, mar, may = (t0.replace(month=m) for m in (1, 3, 5))
+def test_late_fact_with_the_current_value_is_kept_as_its_own_statement(alice, scope, t0):
+    """Kyoto was already true in March: April now reads Kyoto, and the May
+    statement stays, so a later-learned April move can still be placed."""
+    jan, mar, apr, may = (t0.replace(month=m) for m in (1, 3, 4, 5))
     taipei = card_remember(scope=scope, actor=alice, draft=address("Taipei", jan, effective_at=jan)).card
     kyoto = card_remember(scope=scope, actor=alice, draft=address("Kyoto", may, effective_at=may)).card
     result = card_remember(scope=scope, actor=alice, draft=address("Kyoto", may, effective_at=mar))
-    assert result.outcome == "reinforced" and result.card.pk == kyoto.pk
-    taipei.refresh_from_db()
-    kyoto.refresh_from_db()
-    assert kyoto.effective_at == mar and taipei.superseded_at == mar
+    assert result.outcome == "superseded" and result.superseded == [taipei.pk]
+    assert (result.card.superseded_at, result.card.superseded_by_id) == (may, kyoto.pk)
+    label = kyoto.label
+    assert [c.value for c in card_as_of(scope=scope, subject=alice.entity, label=label, at=apr)] == ["Kyoto"]
+    assert [c.value for c in card_history(card=kyoto)] == ["Taipei", "Kyoto", "Kyoto"]
+
+
+def test_late_fact_inside_a_reaffirmed_value_splits_it(alice, scope, t0):
+    """Taipei since January, said again in June; then we learn of Osaka from
+    March: Osaka holds March–June and Taipei resumes from the June statement."""
+    jan, mar, apr, jun, jul = (t0.replace(month=m) for m in (1, 3, 4, 6, 7))
+    taipei = card_remember(scope=scope, actor=alice, draft=address("Taipei", jan)).card
+    assert card_remember(scope=scope, actor=alice, draft=address("Taipei", jun)).outcome == "reinforced"
+    result = card_remember(scope=scope, actor=alice, draft=address("Osaka", jul, effective_at=mar))
+    assert result.outcome == "superseded" and result.superseded == [taipei.pk]
+    history = card_history(card=taipei)
+    assert [(c.value, c.effective_at, c.superseded_at) for c in history] == [
+        ("Taipei", jan, mar), ("Osaka", mar, jun), ("Taipei", jun, None)]
+    assert [c.superseded_by_id for c in history] == [history[1].pk, history[2].pk, None]
+    label = taipei.label
+    assert [c.value for c in card_as_of(scope=scope, subject=alice.entity, label=label, at=apr)] == ["Osaka"]
+    assert [c.value for c in card_as_of(scope=scope, subject=alice.entity, label=label, at=jul)] == ["Taipei"]
 
 
 def test_database_refuses_two_current_single_values(alice, scope, t0):

@@ -1,0 +1,136 @@
+"""Users, scopes and memberships in the admin. Memberships are changed through
+membership_set/membership_remove so guardian grants always follow the role;
+the grant tables themselves are deliberately not registered."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import admin
+from django.contrib.auth.admin import UserAdmin
+from django.http import HttpRequest
+
+from .models import Membership, Role, Scope, User
+from .services import membership_remove, membership_set, personal_scope_ensure
+
+
+@admin.register(User)
+class MemoryUserAdmin(UserAdmin):
+    fieldsets = (
+        *UserAdmin.fieldsets[:1],
+        ("Memory", {"fields": ("display_name", "time_zone")}),
+        *UserAdmin.fieldsets[1:],
+    )
+    add_fieldsets = (
+        (None, {"classes": ("wide",),
+                "fields": ("username", "display_name", "time_zone", "usable_password", "password1", "password2")}),
+    )
+    list_display = ("username", "display_name", "email", "time_zone", "is_staff", "is_active")
+    search_fields = ("username", "display_name", "email")
+
+    def save_model(self, request: HttpRequest, obj: User, form, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        if not change:
+            # The creation form saves the row directly, bypassing the manager that
+            # gives every user a personal scope and a "me" entity.
+            personal_scope_ensure(user=obj)
+
+
+class MembershipFormSet(forms.BaseInlineFormSet):
+    def clean(self) -> None:
+        super().clean()
+        kept = [form for form in self.forms
+                if (form.has_changed() or form.instance.pk) and not self._should_delete_form(form)
+                and form.cleaned_data.get("user")]
+        users = [form.cleaned_data["user"].pk for form in kept]
+        if len(users) != len(set(users)):
+            raise forms.ValidationError("A user can hold only one membership per scope.")
+        if self.instance.pk and not any(form.cleaned_data.get("role") == Role.OWNER for form in kept):
+            raise forms.ValidationError("A scope must keep at least one owner.")
+
+
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    formset = MembershipFormSet
+    fields = ("user", "role", "relation")
+    raw_id_fields = ("user",)
+    extra = 0
+
+
+@admin.register(Scope)
+class ScopeAdmin(admin.ModelAdmin):
+    """Scopes are created through scope_create (which makes the creator owner);
+    here they are renamed, moved on the ladder and given members."""
+
+    list_display = ("id", "name", "kind", "parent", "owner", "member_count", "created_at")
+    list_filter = ("kind",)
+    list_select_related = ("parent", "owner")
+    search_fields = ("name", "owner__username", "memberships__user__username")
+    raw_id_fields = ("parent",)
+    readonly_fields = ("kind", "owner", "created_at")
+    fields = ("name", "kind", "parent", "owner", "created_at")
+    inlines = (MembershipInline,)
+
+    @admin.display(description="members")
+    def member_count(self, scope: Scope) -> int:
+        return scope.memberships.count()
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Scope | None = None) -> bool:
+        # A personal scope belongs to its user; removing it would break "exactly one per user".
+        return obj is None or obj.owner_id is None
+
+    def get_actions(self, request: HttpRequest):
+        actions = super().get_actions(request)
+        actions.pop("delete_selected", None)
+        return actions
+
+    def save_formset(self, request: HttpRequest, form, formset, change: bool) -> None:
+        if formset.model is not Membership:
+            return super().save_formset(request, form, formset, change)
+        scope = form.instance
+        staying, leaving = [], []
+        for member_form in formset.forms:
+            if formset._should_delete_form(member_form):
+                if member_form.instance.pk:
+                    leaving.append(member_form.instance)
+            elif member_form.has_changed():
+                staying.append(member_form)
+        # New owners first and departures last, so a scope never passes through
+        # a moment without an owner (membership_set/remove refuse that).
+        staying.sort(key=lambda f: f.cleaned_data["role"] != Role.OWNER)
+        staying_users = {f.cleaned_data["user"].pk for f in staying}
+        formset.new_objects, formset.changed_objects, formset.deleted_objects = [], [], []
+        for member_form in staying:
+            data, previous = member_form.cleaned_data, member_form.initial.get("user")
+            membership = membership_set(scope=scope, user=data["user"], role=data["role"],
+                                        relation=data.get("relation", ""))
+            if previous is None:
+                formset.new_objects.append(membership)
+            else:
+                formset.changed_objects.append((membership, member_form.changed_data))
+                if previous != data["user"].pk:
+                    leaving.append(Membership(scope=scope, user_id=previous))
+        for membership in (m for m in leaving if m.user_id not in staying_users):
+            membership_remove(scope=scope, user=User.objects.get(pk=membership.user_id))
+            formset.deleted_objects.append(membership)
+
+
+@admin.register(Membership)
+class MembershipAdmin(admin.ModelAdmin):
+    """Read-only overview; memberships are edited on their scope's page."""
+
+    list_display = ("user", "scope", "role", "relation", "created_at")
+    list_filter = ("role", "scope__kind")
+    list_select_related = ("user", "scope")
+    search_fields = ("user__username", "user__display_name", "scope__name", "relation")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False

@@ -1,0 +1,182 @@
+"""The demo seed (idempotent, written through the services) and the admin pages it is meant for."""
+
+import io
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+from guardian.shortcuts import get_perms
+
+from cards.models import AuditEvent, Card, CardPerspective, CardRevision
+from cards.selectors import card_history
+from scopes.models import Membership, Scope, ScopeKind, User
+
+pytestmark = pytest.mark.django_db
+
+DEMO_USERS = {"dana", "sam", "kai"}
+
+
+def seed() -> str:
+    out = io.StringIO()
+    call_command("seed_demo", stdout=out)
+    return out.getvalue()
+
+
+@pytest.fixture
+def household():
+    seed()
+    return {user.username: user for user in User.objects.filter(username__in=DEMO_USERS)}
+
+
+@pytest.fixture
+def admin_client(client, household):
+    client.force_login(household["dana"])
+    return client
+
+
+def family() -> Scope:
+    return Scope.objects.get(kind=ScopeKind.FAMILY, memberships__user__username="dana")
+
+
+def test_seed_creates_three_users_with_personal_scopes(household):
+    assert set(household) == DEMO_USERS
+    for user in household.values():
+        assert user.time_zone == "Europe/Lisbon"
+        assert user.personal_scope.kind == ScopeKind.PERSONAL
+        assert user.check_password("memory-demo")
+    assert household["dana"].is_superuser and household["dana"].is_staff
+    assert not household["kai"].is_staff
+
+
+def test_family_scope_has_three_memberships_with_relations(household):
+    memberships = {m.user.username: m for m in Membership.objects.filter(scope=family()).select_related("user")}
+    assert set(memberships) == DEMO_USERS
+    assert {name: m.relation for name, m in memberships.items()} == {
+        "dana": "mother", "sam": "father", "kai": "child"}
+    assert memberships["dana"].role == "owner"
+    # Roles went through membership_set, so guardian grants match them.
+    assert "write_scope" not in get_perms(household["kai"], family())
+    assert "view_scope" in get_perms(household["kai"], family())
+
+
+def test_seed_writes_a_few_dozen_cards_of_every_kind(household):
+    cards = Card.objects.filter(source_actor__username__in=DEMO_USERS)
+    assert cards.count() >= 30
+    assert {"state", "event", "knowledge"} <= set(cards.values_list("kind", flat=True))
+    assert cards.filter(kind="event", occurred_at__isnull=True).count() == 1
+    assert cards.filter(kind="event", occurred_at__isnull=False).count() >= 5
+    assert cards.filter(label__key="skill", subject=household["dana"].entity).count() >= 2
+
+
+def test_address_chain_reads_in_order(household):
+    dana = household["dana"]
+    current = Card.objects.get(subject=dana.entity, label__key="address", superseded_at__isnull=True)
+    history = card_history(card=current)
+    assert len(history) == 3
+    assert [c.effective_at for c in history] == sorted(c.effective_at for c in history)
+    for older, newer in zip(history, history[1:]):
+        assert older.superseded_by_id == newer.pk
+        assert older.superseded_at == newer.effective_at
+    assert history[-1].pk == current.pk
+    assert history[-1].value.endswith("Lisbon")
+
+
+@pytest.mark.parametrize("username", ["dana", "sam"])
+def test_exactly_one_current_address_per_adult(household, username):
+    entity = household[username].entity
+    assert Card.objects.filter(subject=entity, label__key="address", superseded_at__isnull=True).count() == 1
+    assert Card.objects.filter(subject=entity, label__key="address").count() == 3
+
+
+def test_perspectives_and_corrected_description(household):
+    party = Card.objects.get(scope=family(), label__key="party")
+    phrasings = dict(CardPerspective.objects.filter(card=party).values_list("user__username", "text"))
+    assert phrasings == {"sam": "wife's birthday — prepare a gift", "kai": "mom's birthday — prepare a cake"}
+    revision = CardRevision.objects.get(card__scope=family(), card__label__key="trip")
+    assert "four days" in revision.before and "five days" in revision.after
+    assert revision.card.text == revision.after
+
+
+def test_running_the_seed_twice_changes_nothing(household):
+    cards, users = Card.objects.count(), User.objects.count()
+    output = seed()
+    assert "already exists" in output
+    assert (Card.objects.count(), User.objects.count()) == (cards, users)
+    assert Scope.objects.filter(kind=ScopeKind.FAMILY).count() == 1
+
+
+@pytest.mark.parametrize("model", ["cards_card", "scopes_scope", "cards_entity", "cards_label",
+                                   "scopes_user", "scopes_membership", "cards_alias", "cards_auditevent"])
+def test_admin_changelists_load_for_the_superuser(admin_client, model):
+    response = admin_client.get(reverse(f"admin:{model}_changelist"))
+    assert response.status_code == 200
+    assert admin_client.get(reverse(f"admin:{model}_changelist"), {"q": "dana"}).status_code == 200
+
+
+def test_admin_change_pages_load(admin_client):
+    event = Card.objects.filter(kind="event", perspectives__isnull=False).first()
+    for url in (reverse("admin:cards_card_change", args=[event.pk]),
+                reverse("admin:scopes_scope_change", args=[family().pk]),
+                reverse("admin:cards_entity_change", args=[event.subject_id]),
+                reverse("admin:cards_label_change", args=[event.label_id])):
+        assert admin_client.get(url).status_code == 200
+
+
+def form_data(response) -> dict:
+    """What the change form would post back unchanged, read from the rendered form."""
+    data = {}
+    forms = [response.context["adminform"].form]
+    for inline in response.context["inline_admin_formsets"]:
+        forms += [inline.formset.management_form, *inline.formset.forms]
+    for form in forms:
+        for field in form:
+            value = field.value()
+            if value is not None and value is not False:
+                data[field.html_name] = value
+    return data
+
+
+def test_admin_cannot_change_an_events_immutable_fields(admin_client):
+    event = Card.objects.get(scope=family(), label__key="wedding")
+    url = reverse("admin:cards_card_change", args=[event.pk])
+    data = form_data(admin_client.get(url))
+    assert not {"value", "occurred_at", "subject", "scope", "kind", "precision"} & set(data)
+    data.update(value="Someone else's wedding", occurred_at="2001-01-01 00:00:00", kind="state",
+                text="Dana and Sam got married by the sea, with Kai's grandparents there.")
+    response = admin_client.post(url, data)
+    assert response.status_code == 302, response.context and response.context["adminform"].form.errors
+    after = Card.objects.get(pk=event.pk)
+    assert (after.value, after.occurred_at, after.kind) == (event.value, event.occurred_at, "event")
+    # The description changed through card_describe, so the old one is kept.
+    assert after.text.startswith("Dana and Sam got married by the sea, with")
+    assert CardRevision.objects.filter(card=event, before=event.text).exists()
+
+
+def test_admin_cannot_add_cards_and_deleting_an_event_forgets_it(admin_client):
+    assert admin_client.get(reverse("admin:cards_card_add")).status_code == 403
+    event = Card.objects.filter(kind="event").first()
+    response = admin_client.post(reverse("admin:cards_card_delete", args=[event.pk]), {"post": "yes"})
+    assert response.status_code == 302
+    assert not Card.objects.filter(pk=event.pk).exists()
+    assert AuditEvent.objects.filter(action="card.forgotten", object_id=event.pk).exists()
+
+
+def test_admin_created_user_gets_personal_scope(admin_client):
+    response = admin_client.post(reverse("admin:scopes_user_add"), {
+        "username": "robin", "display_name": "Robin", "time_zone": "Europe/Lisbon",
+        "usable_password": "true", "password1": "a long demo passphrase", "password2": "a long demo passphrase"})
+    assert response.status_code == 302, response.context and response.context["adminform"].form.errors
+    robin = User.objects.get(username="robin")
+    assert robin.personal_scope.kind == ScopeKind.PERSONAL
+    assert robin.entity.name == "Robin"
+
+
+def test_admin_membership_edit_keeps_grants_in_step(admin_client, household):
+    url = reverse("admin:scopes_scope_change", args=[family().pk])
+    data = form_data(admin_client.get(url))
+    prefix = "memberships"
+    index = next(i for i in range(3) if str(data[f"{prefix}-{i}-user"]) == str(household["kai"].pk))
+    data[f"{prefix}-{index}-role"] = "member"
+    response = admin_client.post(url, data)
+    assert response.status_code == 302, response.context and response.context["inline_admin_formsets"]
+    assert "write_scope" in get_perms(household["kai"], family())
