@@ -1,0 +1,78 @@
+"""The embedded PostgreSQL starts from nothing, with no server installed or
+configured: DATABASE_URL unset, an empty data folder, no PG* variables."""
+
+import os
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from memory_site.embedded_db import embedded_stop
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PROBE = """
+import json, psycopg
+from memory_site.embedded_db import embedded_database_settings
+from pathlib import Path
+import sys
+db = embedded_database_settings(Path(sys.argv[1]))
+with psycopg.connect(dbname=db["NAME"], user=db["USER"], host=db["HOST"], port=db["PORT"]) as conn:
+    row = conn.execute("SELECT current_setting('server_version_num')::int, current_setting('data_directory'),"
+                       " (SELECT array_agg(name ORDER BY name) FROM pg_available_extensions"
+                       "   WHERE name IN ('vector', 'pg_trgm', 'btree_gist'))").fetchone()
+print(json.dumps({"version": row[0], "data_directory": row[1], "extensions": row[2]}))
+"""
+
+
+def clean_env(data_dir: Path) -> dict:
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL" and not k.startswith("PG")}
+    env["MEMORY_SITE_DATA_DIR"] = str(data_dir)
+    return env
+
+
+def run(args, env, timeout=300):
+    return subprocess.run([sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def test_embedded_postgres_starts_from_an_empty_folder_even_when_two_processes_race(tmp_path):
+    import json
+
+    data_dir = tmp_path / "data"
+    env = clean_env(data_dir)
+    try:
+        with ThreadPoolExecutor(2) as pool:
+            results = list(pool.map(lambda _: run(["-c", PROBE, str(data_dir)], env), range(2)))
+        for result in results:
+            assert result.returncode == 0, result.stderr
+        probes = [json.loads(r.stdout.strip().splitlines()[-1]) for r in results]
+        for probe in probes:
+            assert probe["version"] >= 180000
+            assert Path(probe["data_directory"]).resolve() == (data_dir / "postgres").resolve()
+            assert probe["extensions"] == ["btree_gist", "pg_trgm", "vector"]
+        migrate = run(["manage.py", "migrate", "--noinput"], env)
+        assert migrate.returncode == 0, migrate.stderr
+        check = run(["manage.py", "shell", "-v", "0", "-c",
+                     "from cards.models import Label; from django.db import connection;"
+                     "c = connection.cursor(); c.execute(\"SELECT extname FROM pg_extension ORDER BY 1\");"
+                     "print(Label.objects.count(), [r[0] for r in c.fetchall()])"], env)
+        assert check.returncode == 0, check.stderr
+        count, extensions = check.stdout.strip().splitlines()[-1].split(" ", 1)
+        assert int(count) >= 30
+        for name in ("vector", "pg_trgm", "btree_gist"):
+            assert name in extensions
+    finally:
+        embedded_stop(data_dir)
+
+
+@pytest.mark.django_db
+def test_tests_run_on_real_postgresql_with_pgvector():
+    from django.db import connection
+
+    assert connection.vendor == "postgresql"
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'")
+        assert cursor.fetchone() is not None
