@@ -4,6 +4,7 @@ transaction lock, and the partial unique indexes back it up."""
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 import zoneinfo
 from dataclasses import dataclass, field
@@ -162,71 +163,72 @@ def card_stated_again(card: Card, seen: dt.datetime) -> None:
         Card.objects.filter(pk=card.pk).update(verified_at=seen)
 
 
-def _draw_ids(count: int) -> list[int]:
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT nextval(pg_get_serial_sequence('cards_card', 'id'))"
-                       " FROM generate_series(1, %s)", [count])
-        return [row[0] for row in cursor.fetchall()]
-
-
 # --- single-value states: Supersede-Fork --------------------------------------------
 #
 # A statement says "value v was true at t" (t = effective_at, else the reference
 # time) and nothing about later: "we moved to Osaka in March", said in June,
-# does not confirm Osaka in June. The timeline is a chain of cards, each true over [effective_at,
-# superseded_at); verified_at is the latest time its value was stated true.
-# Statements may arrive in any order: a late one is placed where it belongs, and
-# if the card it lands in was stated true again after t, that card is split so
-# the later statement still holds.
+# does not confirm Osaka in June. The timeline is a gapless chain of cards, each
+# true over [effective_at, superseded_at); stated_at keeps when its value was
+# stated true. Statements may arrive in any order: a late one is placed where it
+# belongs, and if the card it lands in was stated true again after t, that card
+# is split so the later statement still holds.
 
 def _remember_single(write: _Write) -> WriteOutcome:
     effective = aware(write.draft.effective_at, write.tz) if write.draft.effective_at else write.reference
-    current = _timeline(write).filter(superseded_at__isnull=True).first()
-    if current is not None and effective >= current.effective_at:
-        if current.value_norm == write.value_norm:
-            return _reinforce(current, write, seen=min(effective, write.now))
-        return _fork(write, current, effective)
-    history = list(_timeline(write).order_by("effective_at", "id"))
-    covering = next((c for c in reversed(history) if c.effective_at <= effective
-                     and (c.superseded_at is None or c.superseded_at > effective)), None)
-    if covering is None:
-        # Earlier than anything we hold: true from t until the first card we know.
-        successor = next((c for c in history if c.effective_at > effective), None)
-        stated = min(effective, write.now)
-        card = write.new_card(effective_at=effective, verified_at=stated, stated_at=[stated],
-                              superseded_at=successor.effective_at if successor else None,
-                              superseded_by=successor)
-        card.save(force_insert=True)
-        return WriteOutcome(Outcome.INSERTED, card)
-    if covering.value_norm == write.value_norm:
+    covering, successor = _neighbours(write, effective)
+    if covering is not None and covering.value_norm == write.value_norm:
         return _reinforce(covering, write, seen=min(effective, write.now))
-    return _fork(write, covering, effective)
+    if covering is not None:
+        return _fork(write, covering, effective)
+    # Earlier than anything we hold (or nothing yet): true from t until the first card we know.
+    stated = min(effective, write.now)
+    card = write.new_card(effective_at=effective, verified_at=stated, stated_at=[stated],
+                          superseded_at=successor.effective_at if successor else None,
+                          superseded_by=successor)
+    card.save(force_insert=True)
+    return WriteOutcome(Outcome.INSERTED, card)
+
+
+def _neighbours(write: _Write, effective: dt.datetime) -> tuple[Card | None, Card | None]:
+    """In one query: the card true at `effective` (if any) and the first card after it."""
+    timeline = _timeline(write)
+    before = timeline.filter(effective_at__lte=effective).order_by("-effective_at", "-id")[:1]
+    after = timeline.filter(effective_at__gt=effective).order_by("effective_at", "id")[:1]
+    covering = successor = None
+    for card in before.union(after, all=True):
+        if card.effective_at > effective:
+            successor = card
+        elif card.superseded_at is None or card.superseded_at > effective:
+            covering = card
+    return covering, successor
 
 
 def _fork(write: _Write, covering: Card, effective: dt.datetime) -> WriteOutcome:
-    """Close `covering` at `effective` and start the new value there. If
+    """Close `covering` at `effective` and start the new value there; if
     `covering`'s value was stated true again after `effective`, it resumes at
-    the first such statement. Ids are drawn first so the closed card never
-    stands without its superseded_by and the unique index never sees two
-    current cards (foreign keys are checked at commit)."""
+    the first such statement. The closing UPDATE draws the new ids from the
+    sequence, so the closed card never stands without its superseded_by and the
+    unique index never sees two current cards (foreign keys are checked at commit)."""
     earlier = [s for s in covering.stated_at if s < effective]
     later = [s for s in covering.stated_at if s > effective]
-    ids = _draw_ids(2 if later else 1)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "UPDATE cards_card SET superseded_at = %s, stated_at = %s, verified_at = %s,"
+            " superseded_by_id = nextval(pg_get_serial_sequence('cards_card', 'id'))"
+            " WHERE id = %s RETURNING superseded_by_id,"
+            " CASE WHEN %s THEN nextval(pg_get_serial_sequence('cards_card', 'id')) END",
+            [effective, earlier, max(earlier, default=covering.effective_at), covering.pk, bool(later)])
+        new_id, rest_id = cursor.fetchone()
     stated = min(effective, write.now)
-    # Closing first: while `covering` is current, the new current card cannot exist.
-    Card.objects.filter(pk=covering.pk).update(
-        superseded_at=effective, superseded_by_id=ids[0], stated_at=earlier,
-        verified_at=max(earlier, default=covering.effective_at))
     card = write.new_card(
-        id=ids[0], effective_at=effective, verified_at=stated, stated_at=[stated],
+        id=new_id, effective_at=effective, verified_at=stated, stated_at=[stated],
         superseded_at=later[0] if later else covering.superseded_at,
-        superseded_by_id=ids[1] if later else covering.superseded_by_id)
+        superseded_by_id=rest_id if later else covering.superseded_by_id)
     card.save(force_insert=True)
     if later:
-        rest = Card.objects.get(pk=covering.pk)
-        rest.pk = rest.id = ids[1]
+        rest = copy.copy(covering)
+        rest.pk = rest.id = rest_id
         rest.effective_at, rest.stated_at, rest.verified_at = later[0], later, later[-1]
-        rest.superseded_at, rest.superseded_by_id = covering.superseded_at, covering.superseded_by_id
         rest.recorded_at = write.now
         rest.save(force_insert=True)
     return WriteOutcome(Outcome.SUPERSEDED, card, [covering.pk])

@@ -1,0 +1,51 @@
+"""The write path stays within 6 SQL queries per remembered card (issue target),
+whatever the outcome. Counts, not timings: timings live in bench/."""
+
+import datetime as dt
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from cards.drafts import CardDraft
+from cards.services import card_remember
+from cards.labels import registry
+
+pytestmark = pytest.mark.django_db
+BUDGET = 6
+
+
+def remember(alice, scope, **fields):
+    with CaptureQueriesContext(connection) as captured:
+        result = card_remember(scope=scope, actor=alice, draft=CardDraft(subject="me", **fields))
+    return result, len(captured.captured_queries)
+
+
+@pytest.fixture
+def warm(alice, scope):
+    registry()  # the label registry is loaded once per process, not per card
+    alice.entity  # and the actor's own entity once per actor
+    return alice
+
+
+def test_every_outcome_fits_the_query_budget(warm, scope, t0):
+    alice = warm
+    day = dt.timedelta(days=1)
+    cases = [
+        ("inserted", dict(kind="state", label="address", value="Taipei", reference_time=t0)),
+        ("superseded", dict(kind="state", label="address", value="Kyoto", reference_time=t0 + day)),
+        ("reinforced", dict(kind="state", label="address", value="Kyoto", reference_time=t0 + 2 * day)),
+        ("superseded", dict(kind="state", label="address", value="Osaka", reference_time=t0 + 3 * day,
+                            effective_at=t0 + day / 2)),
+        ("inserted", dict(kind="state", label="skill", value="Go", reference_time=t0)),
+        ("reinforced", dict(kind="state", label="skill", value="go", reference_time=t0 + day)),
+        ("inserted", dict(kind="event", label="trip", value="Lisbon", reference_time=t0, occurred_at=t0,
+                          precision="day")),
+        ("duplicate", dict(kind="event", label="trip", value="Lisbon", reference_time=t0, occurred_at=t0,
+                           precision="day")),
+        ("inserted", dict(kind="knowledge", label="howto", value="Descale the kettle", reference_time=t0)),
+    ]
+    for expected, fields in cases:
+        result, queries = remember(alice, scope, **fields)
+        assert result.outcome == expected, fields
+        assert queries <= BUDGET, (expected, fields["label"], queries)
