@@ -20,7 +20,7 @@ from .text import normalize
 CARD_READONLY_FIELDS = (
     "kind", "subject", "label", "cardinality", "value", "object", "occurred_at", "occurred_end", "precision",
     "time_source", "scope", "effective_at", "superseded_at", "superseded_by", "recorded_at", "verified_at",
-    "source_actor", "source_session", "source_message", "source_quote",
+    "stated_at", "source_actor", "source_session", "source_message", "source_quote",
 )
 
 
@@ -96,7 +96,7 @@ class CardAdmin(admin.ModelAdmin):
     fieldsets = (
         (None, {"fields": ("scope", "kind", "tag", "subject", "label", "cardinality", "value", "object", "text")}),
         ("Valid and record time", {"fields": ("effective_at", "superseded_at", "superseded_by", "recorded_at",
-                                              "verified_at")}),
+                                              "verified_at", "stated_at")}),
         ("Occurrence (events)", {"fields": ("occurred_at", "occurred_end", "precision", "time_source")}),
         ("Source", {"fields": ("source_actor", "source_session", "source_message", "source_quote")}),
         ("Scoring", {"fields": ("confidence", "impact")}),

@@ -1,8 +1,13 @@
 """The label registry: resolving a key or synonym to its Label, and suggesting
 close labels when nothing matches. The registry is small and read on every
-write, so it is cached per process and dropped whenever a label changes."""
+write, so it is cached per process: dropped at once when this process changes a
+label, and reloaded after REGISTRY_TTL seconds so other processes (web and
+worker) see a newly registered label soon. A label's key, kind and cardinality
+never change once cards use it, so a stale entry is never a wrong rule."""
 
 from __future__ import annotations
+
+import time
 
 from django.db import connection, transaction
 
@@ -10,7 +15,9 @@ from .errors import UnknownLabel
 from .models import Label
 from .text import normalize
 
+REGISTRY_TTL = 30.0
 _by_name: dict[str, Label] | None = None
+_loaded_at = 0.0
 
 
 def _name_key(name: str) -> str:
@@ -19,14 +26,14 @@ def _name_key(name: str) -> str:
 
 
 def registry() -> dict[str, Label]:
-    global _by_name
-    if _by_name is None:
+    global _by_name, _loaded_at
+    if _by_name is None or time.monotonic() - _loaded_at > REGISTRY_TTL:
         table: dict[str, Label] = {}
         for label in Label.objects.all():
             table[_name_key(label.key)] = label
             for synonym in label.synonyms:
                 table.setdefault(_name_key(synonym), label)
-        _by_name = table
+        _by_name, _loaded_at = table, time.monotonic()
     return _by_name
 
 

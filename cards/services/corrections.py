@@ -108,6 +108,9 @@ def card_forget(*, card: Card, actor: User) -> None:
     AuditEvent.objects.create(actor=actor, action="card.forgotten", scope_id=card.scope_id,
                               object_type="card", object_id=card.pk, detail={"kind": card.kind})
     card.delete()
+    with connection.cursor() as cursor:
+        # Inside a caller's longer transaction, the permission ends with this card.
+        cursor.execute("SET LOCAL memory_site.forgetting = 'off'")
 
 
 def event_update_refused(error: IntegrityError) -> ImmutableEvent | None:

@@ -40,10 +40,6 @@ class WriteOutcome:
     card: Card
     superseded: list[int] = field(default_factory=list)
 
-    @property
-    def stored_something_new(self) -> bool:
-        return self.outcome in (Outcome.INSERTED, Outcome.SUPERSEDED)
-
 
 @dataclass
 class _Write:
@@ -87,7 +83,7 @@ def card_remember(*, scope: Scope, actor: User, draft: CardDraft) -> WriteOutcom
         result = _remember_single(write)
     else:
         result = _remember_accumulating(write)
-    if draft.perspectives and result.stored_something_new:
+    if draft.perspectives:
         perspectives_set(card=result.card, phrasings=draft.perspectives)
     return result
 
