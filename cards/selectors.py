@@ -33,3 +33,36 @@ def card_history(*, card: Card) -> list[Card]:
     the whole supersede chain of its (scope, subject, label)."""
     return list(Card.objects.filter(scope_id=card.scope_id, subject_id=card.subject_id, label_id=card.label_id,
                                     kind=card.kind).order_by("effective_at", "id"))
+
+
+# --- principal-aware reads for the API ---------------------------------------------
+
+def cards_visible(*, principal, action: str = "view") -> QuerySet[Card]:
+    """Cards inherit their scope's permissions: one id__in subquery."""
+    from scopes.principals import scope_ids_for
+
+    return Card.objects.filter(scope_id__in=scope_ids_for(principal, action))
+
+
+def card_get(*, principal, card_id: int, action: str = "view") -> Card:
+    """The card if `principal` may view it (else 404) and `action` it (else 403)."""
+    from django.http import Http404
+    from rest_framework.exceptions import PermissionDenied
+
+    card = (cards_visible(principal=principal).select_related("label", "subject", "object", "scope")
+            .filter(pk=card_id).first())
+    if card is None:
+        raise Http404
+    if action != "view" and not cards_visible(principal=principal, action=action).filter(pk=card_id).exists():
+        raise PermissionDenied(f"You may not {action} this card.")
+    return card
+
+
+def with_perspective(cards: QuerySet[Card], *, user) -> QuerySet[Card]:
+    """Adds `perspective_text`: the caller's own phrasing, if they have one."""
+    from django.db.models import OuterRef, Subquery
+
+    from .models import CardPerspective
+
+    mine = CardPerspective.objects.filter(card=OuterRef("pk"), user_id=user.pk).values("text")[:1]
+    return cards.annotate(perspective_text=Subquery(mine))

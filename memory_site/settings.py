@@ -34,6 +34,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.postgres",
     "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
     "guardian",
     "scopes",
     "cards",
@@ -111,9 +113,39 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 
 REST_FRAMEWORK = {
-    "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        # First, so a request without credentials gets 401 with WWW-Authenticate.
+        "scopes.api_auth.AgentTokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer",
+                                 "rest_framework.renderers.BrowsableAPIRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PAGINATION_CLASS": "memory_site.api.common.Page",
+    "DEFAULT_THROTTLE_CLASSES": ["memory_site.api.common.AgentRateThrottle"],
+    "DEFAULT_THROTTLE_RATES": {"agent": os.environ.get("API_RATE_LIMIT", "1200/min")},
+    "EXCEPTION_HANDLER": "memory_site.api.errors.api_exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
 }
+SPECTACULAR_SETTINGS = {
+    "TITLE": "memory-site agent API",
+    "DESCRIPTION": "Structured long-term memory for AI agents. Every 4xx body is "
+                   '{"code": "<stable_snake_case>", "detail": "<what to do>", …}.',
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "CardKindEnum": "cards.models.CardKind",
+        "EntityKindEnum": "cards.models.EntityKind",
+        "CreatableScopeKindEnum": "scopes.api.serializers.CREATABLE_KINDS",
+    },
+}
+# Bulk writes of 1,000 cards fit; anything larger is refused with 413.
+DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("API_MAX_BODY_BYTES", str(5 * 1024 * 1024)))
 
 # --- Celery: eager in-process unless a broker is configured ----------------------
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")

@@ -69,6 +69,15 @@ ALLOWED_PARENTS: dict[str, set[str]] = {
 MAX_LADDER_DEPTH = 8
 
 
+class ScopeQuerySet(models.QuerySet):
+    def visible_to(self, principal, action: str = "view") -> "ScopeQuerySet":
+        """The one restriction primitive: scopes `principal` may `action`
+        (view, write, review, manage), as a single id__in subquery."""
+        from .principals import scope_ids_for
+
+        return self.filter(id__in=scope_ids_for(principal, action))
+
+
 class Scope(models.Model):
     """A container every card belongs to; scopes form a ladder through `parent`."""
 
@@ -80,6 +89,8 @@ class Scope(models.Model):
                                  related_name="personal_scope",
                                  help_text="Set only on personal scopes.")
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = ScopeQuerySet.as_manager()
 
     class Meta:
         permissions = [
@@ -169,3 +180,33 @@ class ScopeUserObjectPermission(UserObjectPermissionBase):
 
 class ScopeGroupObjectPermission(GroupObjectPermissionBase):
     content_object = models.ForeignKey(Scope, on_delete=models.CASCADE)
+
+
+
+
+class AgentToken(models.Model):
+    """An agent's credential. It acts for one user, on some of that user's
+    scopes, never beyond what the user may do at the moment of the request.
+    Only a SHA-256 of the token is stored; the secret is shown once."""
+
+    user = models.ForeignKey("scopes.User", on_delete=models.CASCADE, related_name="agent_tokens")
+    name = models.CharField(max_length=100)
+    prefix = models.CharField(max_length=16, unique=True, help_text="The identifying part, safe to show.")
+    secret_hash = models.CharField(max_length=64)
+    can_write = models.BooleanField(default=False)
+    all_scopes = models.BooleanField(default=False, help_text="Every scope the user can see, now and later.")
+    scopes = models.ManyToManyField(Scope, blank=True, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "created_at"], name="token_by_user")]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"
+
+    @property
+    def access(self) -> str:
+        return "read+write" if self.can_write else "read"

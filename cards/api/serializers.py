@@ -1,0 +1,175 @@
+"""Input serializers only validate; output serializers only shape (STYLE 5)."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from memory_site.api.common import IdField, StrictSerializer
+
+from ..drafts import MAX_REF, MAX_TEXT, MAX_VALUE
+from ..models import Card, CardKind, EntityKind, Precision, Tag
+
+
+class SourceIn(StrictSerializer):
+    session = serializers.CharField(max_length=MAX_REF, required=False, allow_blank=True, default="")
+    message = serializers.CharField(max_length=MAX_REF, required=False, allow_blank=True, default="")
+    quote = serializers.CharField(max_length=MAX_TEXT, required=False, allow_blank=True, default="",
+                                  trim_whitespace=False)
+
+
+class RememberIn(StrictSerializer):
+    scope = IdField()
+    kind = serializers.ChoiceField(choices=CardKind.choices)
+    subject = serializers.CharField(max_length=MAX_REF, help_text='"me", or the name of an entity in the scope.')
+    label = serializers.CharField(max_length=64, help_text="A registered label key or synonym.")
+    value = serializers.CharField(max_length=MAX_VALUE, required=False, allow_blank=True, default="")
+    object = serializers.CharField(max_length=MAX_REF, required=False, allow_null=True, default=None)
+    text = serializers.CharField(max_length=MAX_TEXT, required=False, allow_blank=True, default="")
+    tag = serializers.ChoiceField(choices=Tag.choices, required=False, default=Tag.FACT)
+    when = serializers.CharField(max_length=200, required=False, allow_null=True, default=None,
+                                 help_text="When it happened (events) or became true (states).")
+    reference_time = serializers.DateTimeField(required=False, allow_null=True, default=None,
+                                               help_text="The message's timestamp; default now.")
+    effective_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
+    tz = serializers.CharField(max_length=64, required=False, allow_null=True, default=None)
+    source = SourceIn(required=False, allow_null=True, default=None)
+    perspectives = serializers.DictField(child=serializers.CharField(max_length=2_000), required=False,
+                                         default=dict, help_text="Per-member phrasings keyed by username.")
+    confidence = serializers.FloatField(min_value=0, max_value=1, required=False, allow_null=True, default=None)
+    impact = serializers.IntegerField(min_value=1, max_value=3, required=False, default=2)
+    consent = serializers.BooleanField(required=False, default=False,
+                                       help_text="Explicit consent to store a sensitive attribute.")
+
+    def validate(self, data):
+        if not (data["value"].strip() or data["object"] or data["text"].strip()):
+            raise serializers.ValidationError({"value": ["give a value, an object or a text"]})
+        if data["when"] and data["effective_at"]:
+            raise serializers.ValidationError({"when": ["give when or effective_at, not both"]})
+        return data
+
+
+class BulkIn(StrictSerializer):
+    cards = serializers.ListField(child=serializers.DictField(), min_length=1, max_length=1_000)
+
+
+class CardPatchIn(StrictSerializer):
+    text = serializers.CharField(max_length=MAX_TEXT, required=False)
+    perspectives = serializers.DictField(child=serializers.CharField(max_length=2_000), required=False)
+    reason = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
+
+    def validate(self, data):
+        if "text" not in data and "perspectives" not in data:
+            raise serializers.ValidationError({"text": ["give text and/or perspectives"]})
+        return data
+
+
+class CardListQuery(StrictSerializer):
+    scope = IdField(required=False)
+    subject = serializers.CharField(max_length=MAX_REF, required=False)
+    label = serializers.CharField(max_length=64, required=False)
+    kind = serializers.ChoiceField(choices=CardKind.choices, required=False)
+    tag = serializers.ChoiceField(choices=Tag.choices, required=False)
+    current = serializers.BooleanField(required=False, default=True)
+    as_of = serializers.DateTimeField(required=False)
+    cursor = serializers.CharField(required=False)
+    limit = serializers.IntegerField(min_value=1, max_value=500, required=False)
+
+
+class SourceOut(serializers.Serializer):
+    actor = serializers.CharField(allow_null=True)
+    session = serializers.CharField()
+    message = serializers.CharField()
+    quote = serializers.CharField()
+
+
+class CardOut(serializers.Serializer):
+    """A card as agents see it: `text` in the caller's own phrasing where one exists."""
+
+    id = serializers.IntegerField()
+    scope = serializers.IntegerField(source="scope_id")
+    kind = serializers.ChoiceField(choices=CardKind.choices)
+    tag = serializers.ChoiceField(choices=Tag.choices)
+    subject = serializers.CharField(source="subject.name")
+    subject_id = serializers.IntegerField()
+    label = serializers.CharField(source="label.key")
+    cardinality = serializers.CharField()
+    value = serializers.CharField()
+    object = serializers.SerializerMethodField()
+    object_id = serializers.IntegerField(allow_null=True)
+    text = serializers.SerializerMethodField()
+    base_text = serializers.CharField(source="text")
+    effective_at = serializers.DateTimeField()
+    superseded_at = serializers.DateTimeField(allow_null=True)
+    superseded_by = serializers.IntegerField(source="superseded_by_id", allow_null=True)
+    recorded_at = serializers.DateTimeField()
+    verified_at = serializers.DateTimeField()
+    occurred_at = serializers.DateTimeField(allow_null=True)
+    occurred_end = serializers.DateTimeField(allow_null=True)
+    precision = serializers.ChoiceField(choices=Precision.choices, allow_blank=True)
+    time_source = serializers.CharField()
+    source = serializers.SerializerMethodField()
+    confidence = serializers.FloatField(allow_null=True)
+    impact = serializers.IntegerField()
+
+    def get_object(self, card: Card) -> str | None:
+        return card.object.name if card.object_id else None
+
+    def get_text(self, card: Card) -> str:
+        return getattr(card, "perspective_text", None) or card.text
+
+    def get_source(self, card: Card) -> dict:
+        return {"actor": card.source_actor.username if card.source_actor_id else None,
+                "session": card.source_session, "message": card.source_message, "quote": card.source_quote}
+
+    get_source.output_field = SourceOut()  # for the schema
+
+
+class RememberOut(serializers.Serializer):
+    outcome = serializers.ChoiceField(choices=["inserted", "superseded", "reinforced", "duplicate"])
+    card = CardOut()
+    superseded = serializers.ListField(child=serializers.IntegerField())
+
+
+class BulkOut(serializers.Serializer):
+    results = RememberOut(many=True)
+
+
+class EntityIn(StrictSerializer):
+    scope = IdField()
+    name = serializers.CharField(max_length=MAX_REF)
+    kind = serializers.ChoiceField(choices=EntityKind.choices, required=False, default=EntityKind.THING)
+
+
+class AliasIn(StrictSerializer):
+    name = serializers.CharField(max_length=MAX_REF)
+
+
+class ResolveIn(StrictSerializer):
+    scope = IdField()
+    name = serializers.CharField(max_length=MAX_REF)
+
+
+class EntityOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    scope = serializers.IntegerField(source="scope_id")
+    name = serializers.CharField()
+    kind = serializers.CharField()
+    aliases = serializers.SerializerMethodField()
+    is_person_of_user = serializers.SerializerMethodField()
+
+    def get_aliases(self, entity) -> list[str]:
+        return [alias.name for alias in entity.aliases.all()]
+
+    def get_is_person_of_user(self, entity) -> bool:
+        return entity.user_id is not None
+
+
+class CandidateOut(serializers.Serializer):
+    entity = EntityOut()
+    score = serializers.FloatField()
+
+
+class ResolveOut(serializers.Serializer):
+    entity = EntityOut(allow_null=True)
+    ambiguous = serializers.BooleanField()
+    candidates = CandidateOut(many=True)

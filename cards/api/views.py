@@ -1,0 +1,181 @@
+"""Card endpoints: thin — validate, call a selector or a service, shape."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.db.models import Q
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from memory_site.api.common import Page
+from memory_site.api.errors import error_responses
+from scopes.principals import principal_of
+from scopes.selectors import read_scope_ids, scope_get
+
+from ..errors import InvalidCard
+from ..labels import label_resolve
+from ..models import Card, Entity
+from ..selectors import card_get, card_history, cards_visible, with_perspective
+from ..services import (Outcome, card_describe, card_forget, card_remember, card_verify, entity_of_user,
+                        perspectives_set)
+from ..text import normalize
+from .drafts import draft_from_request
+from .serializers import (BulkIn, BulkOut, CardListQuery, CardOut, CardPatchIn, RememberIn, RememberOut)
+
+CARD_RELATED = ("label", "subject", "object", "source_actor")
+
+
+def _shown(principal, card_ids) -> list[Card]:
+    """Re-read written cards as the caller sees them (perspective included)."""
+    cards = with_perspective(Card.objects.filter(pk__in=card_ids).select_related(*CARD_RELATED),
+                             user=principal.user)
+    by_id = {card.pk: card for card in cards}
+    return [by_id[pk] for pk in card_ids]
+
+
+def _remember(principal, data: dict):
+    scope = scope_get(principal=principal, scope_id=data["scope"], action="write")
+    draft = draft_from_request(data, principal=principal)
+    return card_remember(scope=scope, actor=principal.user, draft=draft)
+
+
+def _outcome_body(result, card: Card) -> dict:
+    return {"outcome": result.outcome, "card": CardOut(card).data, "superseded": result.superseded}
+
+
+class CardListCreate(APIView):
+    @extend_schema(parameters=[CardListQuery], responses={200: CardOut(many=True), **error_responses(400, 401, 404)},
+                   summary="List cards: current by default, or valid at `as_of`, or with history (current=false)")
+    def get(self, request):
+        query = CardListQuery(data=request.query_params.dict())
+        query.is_valid(raise_exception=True)
+        params = query.validated_data
+        principal = principal_of(request)
+        if "scope" in params:
+            scope = scope_get(principal=principal, scope_id=params["scope"])
+            cards = Card.objects.filter(scope_id__in=read_scope_ids(principal=principal, scope=scope))
+        else:
+            cards = cards_visible(principal=principal)
+        if "subject" in params:
+            norm = normalize(params["subject"])
+            if norm == "me":
+                cards = cards.filter(subject=entity_of_user(principal.user))
+            else:
+                named = Entity.objects.filter(Q(name_norm=norm) | Q(aliases__name_norm=norm)).values("id")
+                cards = cards.filter(subject_id__in=named)
+        if "label" in params:
+            cards = cards.filter(label=label_resolve(params["label"]))
+        for name in ("kind", "tag"):
+            if name in params:
+                cards = cards.filter(**{name: params[name]})
+        if "as_of" in params:
+            at = params["as_of"]
+            cards = cards.filter(effective_at__lte=at).exclude(superseded_at__lte=at)
+        elif params["current"]:
+            cards = cards.filter(superseded_at__isnull=True)
+        cards = with_perspective(cards.select_related(*CARD_RELATED), user=principal.user)
+        paginator = Page()
+        page = paginator.paginate_queryset(cards, request, view=self)
+        return paginator.get_paginated_response(CardOut(page, many=True).data)
+
+    @extend_schema(request=RememberIn, responses={201: RememberOut, 200: RememberOut,
+                                                  **error_responses(400, 401, 403, 404, 409)},
+                   summary="Remember one card; the label registry decides supersede or accumulate")
+    def post(self, request):
+        data = RememberIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        principal = principal_of(request)
+        with transaction.atomic():
+            result = _remember(principal, data.validated_data)
+        card = _shown(principal, [result.card.pk])[0]
+        created = result.outcome in (Outcome.INSERTED, Outcome.SUPERSEDED)
+        return Response(_outcome_body(result, card), status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+
+
+class CardBulk(APIView):
+    @extend_schema(request=BulkIn, responses={201: BulkOut, **error_responses(400, 401, 403, 404, 409)},
+                   summary="Remember up to 1,000 cards, all or nothing")
+    def post(self, request):
+        envelope = BulkIn(data=request.data)
+        envelope.is_valid(raise_exception=True)
+        items, problems = [], {}
+        for index, raw in enumerate(envelope.validated_data["cards"]):
+            item = RememberIn(data=raw)
+            if item.is_valid():
+                items.append(item.validated_data)
+            else:
+                problems[str(index)] = item.errors
+        if problems:
+            raise InvalidCard("Some cards are invalid; nothing was stored. See `fields.cards`.",
+                              fields={"cards": problems})
+        principal = principal_of(request)
+        results = []
+        with transaction.atomic():
+            for index, data in enumerate(items):
+                try:
+                    results.append(_remember(principal, data))
+                except Exception as error:
+                    if hasattr(error, "extra"):
+                        error.extra.setdefault("index", index)
+                        error.detail = f"Card {index}: {error.detail} Nothing was stored."
+                    raise
+        shown = _shown(principal, list(dict.fromkeys(r.card.pk for r in results)))
+        by_id = {card.pk: card for card in shown}
+        return Response({"results": [_outcome_body(r, by_id[r.card.pk]) for r in results]},
+                        status=status.HTTP_201_CREATED)
+
+
+class CardDetail(APIView):
+    @extend_schema(responses={200: CardOut, **error_responses(401, 404)}, summary="One card")
+    def get(self, request, card_id: int):
+        principal = principal_of(request)
+        card = card_get(principal=principal, card_id=card_id)
+        return Response(CardOut(_shown(principal, [card.pk])[0]).data)
+
+    @extend_schema(request=CardPatchIn, responses={200: CardOut, **error_responses(400, 401, 403, 404)},
+                   summary="Correct the description (kept as a revision) and/or set perspectives")
+    def patch(self, request, card_id: int):
+        data = CardPatchIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        principal = principal_of(request)
+        with transaction.atomic():
+            card = card_get(principal=principal, card_id=card_id, action="write")
+            if "text" in data.validated_data:
+                card_describe(card=card, actor=principal.user, text=data.validated_data["text"],
+                              reason=data.validated_data["reason"])
+            if "perspectives" in data.validated_data:
+                perspectives_set(card=card, phrasings=data.validated_data["perspectives"])
+        return Response(CardOut(_shown(principal, [card.pk])[0]).data)
+
+    @extend_schema(responses={204: None, **error_responses(401, 403, 404)},
+                   summary="Forget now, completely (the audit log keeps only that it happened)")
+    def delete(self, request, card_id: int):
+        principal = principal_of(request)
+        with transaction.atomic():
+            card = card_get(principal=principal, card_id=card_id, action="write")
+            card_forget(card=card, actor=principal.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class CardHistory(APIView):
+    @extend_schema(responses={200: CardOut(many=True), **error_responses(401, 404)},
+                   summary="The card's timeline (supersede chain), oldest first")
+    def get(self, request, card_id: int):
+        principal = principal_of(request)
+        card = card_get(principal=principal, card_id=card_id)
+        chain = [c.pk for c in card_history(card=card)]
+        return Response({"results": CardOut(_shown(principal, chain), many=True).data, "next": None})
+
+
+class CardVerify(APIView):
+    @extend_schema(request=None, responses={200: CardOut, **error_responses(401, 403, 404, 409)},
+                   summary='"Still true": moves verified_at to now')
+    def post(self, request, card_id: int):
+        principal = principal_of(request)
+        with transaction.atomic():
+            card = card_get(principal=principal, card_id=card_id, action="write")
+            card_verify(card=card, actor=principal.user)
+        return Response(CardOut(_shown(principal, [card.pk])[0]).data)
+

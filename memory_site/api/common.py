@@ -1,0 +1,59 @@
+"""Pagination, throttling and the strict base serializer shared by the API."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+from rest_framework.pagination import CursorPagination
+from rest_framework.throttling import SimpleRateThrottle
+
+from scopes.models import AgentToken
+
+MAX_ID = 2**63 - 1
+
+
+class Page(CursorPagination):
+    """`{"results": [...], "next": url|null, "previous": url|null}`; no COUNT query."""
+
+    ordering = "-id"
+    page_size = 50
+    page_size_query_param = "limit"
+    max_page_size = 500
+
+
+class AgentRateThrottle(SimpleRateThrottle):
+    """One budget per token (agents), per user (dashboard sessions)."""
+
+    scope = "agent"
+
+    def get_cache_key(self, request, view):
+        if isinstance(request.auth, AgentToken):
+            ident = f"token:{request.auth.pk}"
+        elif request.user and request.user.is_authenticated:
+            ident = f"user:{request.user.pk}"
+        else:
+            ident = f"anon:{self.get_ident(request)}"
+        return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+class StrictSerializer(serializers.Serializer):
+    """Refuses fields it does not know: a typo must not silently drop data."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict):
+            unknown = sorted(set(data) - set(self.fields))
+            if unknown:
+                raise serializers.ValidationError({name: ["unknown field"] for name in unknown})
+        return super().to_internal_value(data)
+
+
+def IdField(**kwargs) -> serializers.IntegerField:  # noqa: N802 - reads like a field class
+    return serializers.IntegerField(min_value=1, max_value=MAX_ID, **kwargs)
+
+
+class ErrorSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="Stable snake_case code, e.g. unknown_label, validation_error.")
+    detail = serializers.CharField(help_text="What went wrong and what to do.")
+    fields = serializers.DictField(required=False, help_text="Per-field problems (validation_error).")
+    suggestions = serializers.ListField(child=serializers.CharField(), required=False,
+                                        help_text="Close registered labels (unknown_label).")
+    rule = serializers.CharField(required=False, help_text="The rule that refused (excluded, needs_consent).")

@@ -1,0 +1,45 @@
+from django.urls import path, register_converter
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+
+from cards.api import entities as entity_views
+from cards.api import views as card_views
+from scopes.api import views as scope_views
+
+
+class IdConverter:
+    """Positive ids that fit a bigint; anything else is simply not a route (404)."""
+
+    regex = "[1-9][0-9]{0,18}"
+
+    def to_python(self, value: str) -> int:
+        number = int(value)
+        if number >= 2**63:
+            raise ValueError
+        return number
+
+    def to_url(self, value) -> str:
+        return str(value)
+
+
+register_converter(IdConverter, "id")
+
+urlpatterns = [
+    path("scopes/", scope_views.ScopeListCreate.as_view(), name="scope-list"),
+    path("scopes/<id:scope_id>/", scope_views.ScopeDetail.as_view(), name="scope-detail"),
+    path("scopes/<id:scope_id>/members/", scope_views.ScopeMembers.as_view(), name="scope-members"),
+    path("scopes/<id:scope_id>/members/<str:username>/", scope_views.ScopeMember.as_view(), name="scope-member"),
+    path("cards/", card_views.CardListCreate.as_view(), name="card-list"),
+    path("cards/bulk/", card_views.CardBulk.as_view(), name="card-bulk"),
+    path("cards/<id:card_id>/", card_views.CardDetail.as_view(), name="card-detail"),
+    path("cards/<id:card_id>/history/", card_views.CardHistory.as_view(), name="card-history"),
+    path("cards/<id:card_id>/verify/", card_views.CardVerify.as_view(), name="card-verify"),
+    path("entities/", entity_views.EntityCreate.as_view(), name="entity-create"),
+    path("entities/resolve/", entity_views.EntityResolve.as_view(), name="entity-resolve"),
+    path("entities/<id:entity_id>/", entity_views.EntityDetail.as_view(), name="entity-detail"),
+    path("entities/<id:entity_id>/aliases/", entity_views.EntityAliases.as_view(), name="entity-aliases"),
+    path("tokens/", scope_views.TokenListCreate.as_view(), name="token-list"),
+    path("tokens/<id:token_id>/", scope_views.TokenDetail.as_view(), name="token-detail"),
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    path("redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
+]

@@ -1,0 +1,40 @@
+"""`Authorization: Bearer memsite_…` for agents."""
+
+from __future__ import annotations
+
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from rest_framework import authentication, exceptions
+
+from .tokens import TokenRefused, token_authenticate
+
+
+class AgentTokenAuthentication(authentication.BaseAuthentication):
+    keyword = "Bearer"
+
+    def authenticate(self, request):
+        header = authentication.get_authorization_header(request).split()
+        if not header or header[0].lower() != self.keyword.lower().encode():
+            return None
+        if len(header) != 2:
+            raise exceptions.AuthenticationFailed("Send `Authorization: Bearer <token>`.", code="invalid_token")
+        try:
+            raw = header[1].decode("ascii")
+        except UnicodeDecodeError:
+            raise exceptions.AuthenticationFailed("The token is malformed.", code="invalid_token") from None
+        try:
+            token = token_authenticate(raw)
+        except TokenRefused as refused:
+            raise exceptions.AuthenticationFailed(refused.detail, code=refused.code) from None
+        return token.user, token
+
+    def authenticate_header(self, request):
+        # Makes DRF answer 401 (not 403) to a request without credentials.
+        return f'{self.keyword} realm="api"'
+
+
+class AgentTokenScheme(OpenApiAuthenticationExtension):
+    target_class = "scopes.api_auth.AgentTokenAuthentication"
+    name = "agentToken"
+
+    def get_security_definition(self, auto_schema):
+        return {"type": "http", "scheme": "bearer", "bearerFormat": "memsite_<id>_<secret>"}

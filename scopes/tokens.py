@@ -1,0 +1,101 @@
+"""Agent tokens: `memsite_<id>_<secret>`. The id finds the row; the secret (32
+random bytes) is checked against a stored SHA-256 and never stored itself."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import hmac
+import secrets
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from .errors import DomainError, InvalidInput
+from .models import AgentToken, Scope, User
+from .principals import Principal
+
+TOKEN_PREFIX = "memsite"
+DEFAULT_DAYS = 90
+MAX_DAYS = 366
+LAST_USED_RESOLUTION = dt.timedelta(minutes=1)
+
+
+class TokenRefused(DomainError):
+    """Raised by authentication; the API turns it into a 401 with this code."""
+
+    status = 401
+
+    def __init__(self, code: str, detail: str) -> None:
+        super().__init__(detail)
+        self.code = code
+
+
+def _digest(raw: str) -> str:
+    return hashlib.sha256(raw.encode()).hexdigest()
+
+
+@transaction.atomic
+def token_create(*, user: User, name: str, can_write: bool = False, scopes: list[Scope] | None = None,
+                 all_scopes: bool = False, days: int = DEFAULT_DAYS) -> tuple[AgentToken, str]:
+    """Returns the token row and the raw token, which is shown once and never again."""
+    problems: dict[str, list[str]] = {}
+    if not isinstance(days, int) or isinstance(days, bool) or not 1 <= days <= MAX_DAYS:
+        problems["days"] = [f"must be between 1 and {MAX_DAYS}; tokens always expire"]
+    if not all_scopes and not scopes:
+        problems["scopes"] = ["choose at least one scope, or all"]
+    if scopes:
+        allowed = set(Scope.objects.visible_to(Principal(user), "view")
+                      .filter(pk__in=[s.pk for s in scopes]).values_list("pk", flat=True))
+        missing = sorted(s.pk for s in scopes if s.pk not in allowed)
+        if missing:
+            problems["scopes"] = [f"not a scope of this user: {', '.join(map(str, missing))}"]
+    if not isinstance(name, str) or not name.strip() or len(name) > 100 or "\x00" in name:
+        problems["name"] = ["must be a non-empty text of at most 100 characters"]
+    if problems:
+        raise InvalidInput("The token request has invalid fields; see `fields`.", fields=problems)
+    for _ in range(5):
+        prefix = secrets.token_hex(4)
+        raw = f"{TOKEN_PREFIX}_{prefix}_{secrets.token_urlsafe(32)}"
+        try:
+            with transaction.atomic():
+                token = AgentToken.objects.create(
+                    user=user, name=name.strip(), prefix=prefix, secret_hash=_digest(raw), can_write=can_write,
+                    all_scopes=all_scopes, expires_at=timezone.now() + dt.timedelta(days=days))
+            break
+        except IntegrityError:  # an id collision: draw again
+            continue
+    else:
+        raise RuntimeError("could not draw a unique token id")
+    if scopes and not all_scopes:
+        token.scopes.set(scopes)
+    return token, raw
+
+
+def token_revoke(*, token: AgentToken) -> AgentToken:
+    if token.revoked_at is None:
+        token.revoked_at = timezone.now()
+        AgentToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(revoked_at=token.revoked_at)
+    return token
+
+
+def token_authenticate(raw: str) -> AgentToken:
+    parts = raw.split("_", 2)
+    if len(parts) != 3 or parts[0] != TOKEN_PREFIX or len(parts[1]) != 8 or len(raw) > 200:
+        raise TokenRefused("invalid_token", "The token is malformed; it looks like memsite_<id>_<secret>.")
+    token = AgentToken.objects.select_related("user").filter(prefix=parts[1]).first()
+    # Compare digests in constant time; an unknown id still pays for a digest.
+    if token is None or not hmac.compare_digest(token.secret_hash, _digest(raw)):
+        raise TokenRefused("invalid_token", "The token is not valid.")
+    now = timezone.now()
+    if token.revoked_at is not None:
+        raise TokenRefused("token_revoked", "The token was revoked; create a new one.")
+    if token.expires_at <= now:
+        raise TokenRefused("token_expired", "The token has expired; create a new one.")
+    if not token.user.is_active:
+        raise TokenRefused("invalid_token", "The token's user is inactive.")
+    if token.last_used_at is None or now - token.last_used_at >= LAST_USED_RESOLUTION:
+        # At most one write a minute per token, however busy the agent.
+        AgentToken.objects.filter(pk=token.pk).update(last_used_at=now)
+        token.last_used_at = now
+    return token
