@@ -14,11 +14,11 @@ from memory_site.api.errors import error_responses
 from scopes.principals import principal_of
 from scopes.selectors import read_scope_ids, scope_get
 
-from ..errors import InvalidCard
+from ..errors import DomainError, InvalidCard
 from ..labels import label_resolve
 from ..models import Card, Entity
 from ..selectors import card_get, card_history, cards_visible, with_perspective
-from ..services import (Outcome, card_describe, card_forget, card_remember, card_verify, entity_of_user,
+from ..services import (Outcome, card_describe, card_remember_batch, card_forget, card_remember, card_verify, entity_of_user,
                         perspectives_set)
 from ..text import normalize
 from .drafts import draft_from_request
@@ -111,16 +111,22 @@ class CardBulk(APIView):
             raise InvalidCard("Some cards are invalid; nothing was stored. See `fields.cards`.",
                               fields={"cards": problems})
         principal = principal_of(request)
-        results = []
         with transaction.atomic():
+            scopes: dict[int, object] = {}
+            pairs = []
             for index, data in enumerate(items):
                 try:
-                    results.append(_remember(principal, data))
-                except Exception as error:
-                    if hasattr(error, "extra"):
-                        error.extra.setdefault("index", index)
-                        error.detail = f"Card {index}: {error.detail} Nothing was stored."
+                    if data["scope"] not in scopes:
+                        scopes[data["scope"]] = scope_get(principal=principal, scope_id=data["scope"], action="write")
+                    pairs.append((scopes[data["scope"]], draft_from_request(data, principal=principal)))
+                except DomainError as error:
+                    error.extra.setdefault("index", index)
                     raise
+            try:
+                results = card_remember_batch(actor=principal.user, items=pairs)
+            except DomainError as error:
+                error.detail = f"Card {error.extra.get('index')}: {error.detail} Nothing was stored."
+                raise
         shown = _shown(principal, list(dict.fromkeys(r.card.pk for r in results)))
         by_id = {card.pk: card for card in shown}
         return Response({"results": [_outcome_body(r, by_id[r.card.pk]) for r in results]},

@@ -11,3 +11,7 @@ __all__ = [
     "entity_of_user", "event_update_refused", "knowledge_merge", "knowledge_rename", "perspectives_set",
     "value_key",
 ]
+
+from .batch import card_remember_batch  # noqa: E402  (needs remember's internals loaded first)
+
+__all__ += ["card_remember_batch"]

@@ -53,13 +53,19 @@ def alias_add(*, entity: Entity, name: str, scope: Scope | None = None) -> Alias
     return alias
 
 
-def entity_for_write(*, scope: Scope, actor: User, ref: Entity | str, kind: str = EntityKind.THING) -> Entity:
+def entity_for_write(*, scope: Scope, actor: User, ref: Entity | str, kind: str = EntityKind.THING,
+                     memo: dict | None = None) -> Entity:
     """Subject or object of a card being written: "me", an entity, or a name bound
-    (or created) in the card's scope."""
+    (or created) in the card's scope. `memo` lets a batch bind each name once."""
     if isinstance(ref, Entity):
         return ref
     if normalize(ref) == ME:
         return entity_of_user(actor)
+    if memo is not None:
+        key = (scope.pk, normalize(ref))
+        if key not in memo:
+            memo[key] = entity_for_write(scope=scope, actor=actor, ref=ref, kind=kind)
+        return memo[key]
     bound = entity_bind(scope=scope, name=ref)
     if bound is not None:
         return bound

@@ -88,21 +88,14 @@ def card_remember(*, scope: Scope, actor: User, draft: CardDraft) -> WriteOutcom
     return result
 
 
-@transaction.atomic
 def card_remember_many(*, scope: Scope, actor: User, drafts: list[CardDraft]) -> list[WriteOutcome]:
-    """All or nothing: the first refusal rolls back every card of the batch."""
-    outcomes = []
-    for index, draft in enumerate(drafts):
-        try:
-            outcomes.append(card_remember(scope=scope, actor=actor, draft=draft))
-        except Exception as error:
-            if hasattr(error, "extra"):
-                error.extra.setdefault("index", index)
-            raise
-    return outcomes
+    """All or nothing, set-based: see batch.card_remember_batch."""
+    from .batch import card_remember_batch
+
+    return card_remember_batch(actor=actor, items=[(scope, draft) for draft in drafts])
 
 
-def _prepare(*, scope: Scope, actor: User, draft: CardDraft) -> _Write:
+def _prepare(*, scope: Scope, actor: User, draft: CardDraft, entities: dict | None = None) -> _Write:
     draft_validate(draft)
     label = label_resolve(draft.label)
     if label.kind != draft.kind:
@@ -116,22 +109,24 @@ def _prepare(*, scope: Scope, actor: User, draft: CardDraft) -> _Write:
     if label.takes_object and draft.object in (None, "") and not draft.value.strip():
         raise InvalidCard(f"{label.key!r} relates two entities; give an object.", fields={"object": ["required"]})
     tz = zoneinfo.ZoneInfo(draft.time_zone or actor.time_zone or "UTC")
-    subject = entity_for_write(scope=scope, actor=actor, ref=draft.subject, kind=EntityKind.PERSON
-                               if isinstance(draft.subject, str) and draft.subject.strip().lower() == "me"
-                               else EntityKind.THING)
+    subject = entity_for_write(scope=scope, actor=actor, ref=draft.subject, memo=entities)
     obj = None
     if draft.object not in (None, ""):
-        obj = entity_for_write(scope=scope, actor=actor, ref=draft.object)
+        obj = entity_for_write(scope=scope, actor=actor, ref=draft.object, memo=entities)
     return _Write(scope=scope, actor=actor, draft=draft, label=label, subject=subject, object=obj,
                   value_norm=value_key(draft.value, draft.text, obj.pk if obj else None),
                   reference=reference_time_of(draft, tz), now=timezone.now(), tz=tz)
 
 
+def timeline_lock_key(scope_id: int, subject_id: int, label_id: int) -> int:
+    return ((scope_id * 1_000_003 + subject_id) * 1_000_003 + label_id) % (2**63)
+
+
 def _lock_timeline(write: _Write) -> None:
     """Serialise writers of one (scope, subject, label) until commit."""
-    key = ((write.scope.pk * 1_000_003 + write.subject.pk) * 1_000_003 + write.label.pk) % (2**63)
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)",
+                       [timeline_lock_key(write.scope.pk, write.subject.pk, write.label.pk)])
 
 
 def _timeline(write: _Write):

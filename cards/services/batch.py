@@ -1,0 +1,246 @@
+"""Set-based remember for bulk writes: the same rules as card_remember, decided
+in memory over one read of every affected timeline, then written with a few
+statements per batch instead of a few per card.
+
+A timeline that needs the careful path — a single-value fact older than what we
+hold, or one landing inside a reaffirmed value — is handed to card_remember,
+card by card, under the same lock."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+from django.db import connection, transaction
+
+from scopes.errors import DomainError
+from scopes.models import Scope, User
+
+from ..drafts import CardDraft, aware, occurrence_from
+from ..models import Card, CardKind, Cardinality
+from .remember import (ONE_MICROSECOND, STATED_AT_KEEP, Outcome, WriteOutcome, _duplicate_window, _prepare,
+                       _Write, card_remember, perspectives_set, timeline_lock_key)
+
+Key = tuple[int, int, int, str]  # scope, subject, label, kind
+COLUMNS = [f.column for f in Card._meta.concrete_fields if f.name != "embedding"]
+
+
+def _key(write: _Write) -> Key:
+    return write.scope.pk, write.subject.pk, write.label.pk, write.draft.kind
+
+
+def _is_single(write: _Write) -> bool:
+    return write.draft.kind == CardKind.STATE and write.label.cardinality == Cardinality.SINGLE
+
+
+def _effective(write: _Write) -> dt.datetime:
+    return aware(write.draft.effective_at, write.tz) if write.draft.effective_at else write.reference
+
+
+@dataclass
+class _Timeline:
+    latest: Card | None = None                       # single: the card with the latest start
+    by_value: dict[str, Card] = field(default_factory=dict)   # multi/knowledge: current cards
+    events: list[Card] = field(default_factory=list)          # events with a value in this batch
+
+
+class _Plan:
+    """What the batch will write, decided in memory."""
+
+    def __init__(self, existing_ids: set[int]) -> None:
+        self.existing_ids = existing_ids
+        self.new: list[Card] = []
+        self.closed: dict[int, Card] = {}       # existing cards closed by a new one
+        self.reinforced: dict[int, Card] = {}   # existing cards stated true again
+
+    def insert(self, write: _Write, **fields) -> Card:
+        card = write.new_card(**fields)
+        self.new.append(card)
+        return card
+
+    def stated_again(self, card: Card, seen: dt.datetime, *, single: bool) -> None:
+        if single and seen not in card.stated_at:
+            card.stated_at = sorted([*card.stated_at, seen])[-STATED_AT_KEEP:]
+        card.verified_at = max(card.verified_at, seen)
+        if card.pk in self.existing_ids:
+            self.reinforced[card.pk] = card
+
+
+@transaction.atomic
+def card_remember_batch(*, actor: User, items: list[tuple[Scope, CardDraft]]) -> list[WriteOutcome]:
+    """All or nothing; outcomes in the order of `items`. A refusal names its index."""
+    entities: dict = {}
+    writes: list[_Write] = []
+    for index, (scope, draft) in enumerate(items):
+        try:
+            writes.append(_prepare(scope=scope, actor=actor, draft=draft, entities=entities))
+        except DomainError as error:
+            error.extra.setdefault("index", index)
+            raise
+    _lock(writes)
+    timelines = _load(writes)
+    careful = _careful_keys(writes, timelines)
+    plan = _Plan({card.pk for t in timelines.values() for card in _cards_of(t)})
+    decided: list[tuple[str, Card, list[Card]] | None] = []
+    for write in writes:
+        key = _key(write)
+        decided.append(None if key in careful else _decide(write, timelines.setdefault(key, _Timeline()), plan))
+    _flush(plan)
+    results: list[WriteOutcome] = []
+    for index, (write, choice) in enumerate(zip(writes, decided)):
+        try:
+            if choice is None:
+                results.append(card_remember(scope=write.scope, actor=actor, draft=write.draft))
+                continue
+            outcome, card, closed = choice
+            if write.draft.perspectives:
+                perspectives_set(card=card, phrasings=write.draft.perspectives)
+            results.append(WriteOutcome(outcome, card, [c.pk for c in closed]))
+        except DomainError as error:
+            error.extra.setdefault("index", index)
+            raise
+    return results
+
+
+def _cards_of(timeline: _Timeline) -> list[Card]:
+    return [c for c in (timeline.latest, *timeline.by_value.values(), *timeline.events) if c is not None]
+
+
+def _lock(writes: list[_Write]) -> None:
+    # Sorted, so two batches touching the same timelines cannot deadlock.
+    keys = sorted({timeline_lock_key(w.scope.pk, w.subject.pk, w.label.pk) for w in writes})
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(pg_advisory_xact_lock(k)) FROM unnest(%s::bigint[]) AS k", [keys])
+
+
+def _load(writes: list[_Write]) -> dict[Key, _Timeline]:
+    """Every card the batch's decisions depend on, in one round trip."""
+    single = {(w.scope.pk, w.subject.pk, w.label.pk) for w in writes if _is_single(w)}
+    multi = {(w.scope.pk, w.subject.pk, w.label.pk) for w in writes
+             if not _is_single(w) and w.draft.kind != CardKind.EVENT}
+    events = {(w.scope.pk, w.subject.pk, w.label.pk, w.value_norm) for w in writes if w.draft.kind == CardKind.EVENT}
+    cols = ", ".join(f"c.{column}" for column in COLUMNS)
+    join3 = "JOIN unnest(%s::bigint[], %s::bigint[], %s::bigint[]) AS k(s, su, l)" \
+            " ON c.scope_id = k.s AND c.subject_id = k.su AND c.label_id = k.l"
+    sql = (
+        f"(SELECT DISTINCT ON (c.scope_id, c.subject_id, c.label_id) {cols} FROM cards_card c {join3}"
+        "  WHERE c.kind = 'state' AND c.cardinality = 'single'"
+        "  ORDER BY c.scope_id, c.subject_id, c.label_id, c.effective_at DESC, c.id DESC)"
+        f" UNION ALL (SELECT {cols} FROM cards_card c {join3}"
+        "  WHERE c.kind <> 'event' AND c.cardinality = 'multi' AND c.superseded_at IS NULL)"
+        f" UNION ALL (SELECT {cols} FROM cards_card c"
+        "  JOIN unnest(%s::bigint[], %s::bigint[], %s::bigint[], %s::text[]) AS k(s, su, l, v)"
+        "   ON c.scope_id = k.s AND c.subject_id = k.su AND c.label_id = k.l AND c.value_norm = k.v"
+        "  WHERE c.kind = 'event')")
+    params = [*_columns(single, 3), *_columns(multi, 3), *_columns(events, 4)]
+    timelines: dict[Key, _Timeline] = {}
+    for card in Card.objects.raw(sql, params):
+        timeline = timelines.setdefault((card.scope_id, card.subject_id, card.label_id, card.kind), _Timeline())
+        if card.kind == CardKind.EVENT:
+            timeline.events.append(card)
+        elif card.cardinality == Cardinality.SINGLE:
+            timeline.latest = card
+        else:
+            timeline.by_value[card.value_norm] = card
+    return timelines
+
+
+def _columns(rows: set[tuple], width: int) -> list[list]:
+    return [[row[i] for row in rows] for i in range(width)]
+
+
+def _careful_keys(writes: list[_Write], timelines: dict[Key, _Timeline]) -> set[Key]:
+    """Single-value timelines whose statements do not all come, in order, after
+    everything we hold (its start, end and every time it was stated true)."""
+    careful: set[Key] = set()
+    last_seen: dict[Key, dt.datetime] = {}
+    for write in writes:
+        if not _is_single(write):
+            continue
+        key, effective = _key(write), _effective(write)
+        if key not in last_seen:
+            latest = timelines.get(key, _Timeline()).latest
+            floor = None if latest is None else max(
+                [latest.effective_at, *filter(None, [latest.superseded_at]), *latest.stated_at])
+            if floor is not None and effective <= floor:
+                careful.add(key)
+            last_seen[key] = effective if floor is None else max(effective, floor)
+        else:
+            if effective < last_seen[key]:
+                careful.add(key)
+            last_seen[key] = max(effective, last_seen[key])
+    return careful
+
+
+def _decide(write: _Write, timeline: _Timeline, plan: _Plan) -> tuple[str, Card, list[Card]]:
+    if write.draft.kind == CardKind.EVENT:
+        return _decide_event(write, timeline, plan)
+    if not _is_single(write):
+        current = timeline.by_value.get(write.value_norm)
+        if current is not None:
+            plan.stated_again(current, min(write.reference, write.now), single=False)
+            return Outcome.REINFORCED, current, []
+        card = plan.insert(write, effective_at=_effective(write))
+        timeline.by_value[write.value_norm] = card
+        return Outcome.INSERTED, card, []
+    effective = _effective(write)
+    stated = min(effective, write.now)
+    current = timeline.latest if timeline.latest is not None and timeline.latest.superseded_at is None else None
+    if current is not None and current.value_norm == write.value_norm:
+        plan.stated_again(current, stated, single=True)
+        return Outcome.REINFORCED, current, []
+    card = plan.insert(write, effective_at=effective, verified_at=stated, stated_at=[stated])
+    timeline.latest = card
+    if current is None:
+        return Outcome.INSERTED, card, []
+    current.superseded_at, current.superseded_by = effective, card
+    if current.pk in plan.existing_ids:
+        plan.closed[current.pk] = current
+    return Outcome.SUPERSEDED, card, [current]
+
+
+def _decide_event(write: _Write, timeline: _Timeline, plan: _Plan) -> tuple[str, Card, list[Card]]:
+    when = occurrence_from(write.draft, write.tz)
+    window = None if when.start is None else _duplicate_window(when, write.tz)
+    for card in timeline.events:
+        if card.value_norm != write.value_norm:
+            continue
+        if window is None and card.occurred_at is None:
+            return Outcome.DUPLICATE, card, []
+        if window is not None and card.occurred_at is not None:
+            ends = card.occurred_end or card.occurred_at + ONE_MICROSECOND
+            if card.occurred_at < window[1] and ends > window[0]:
+                return Outcome.DUPLICATE, card, []
+    card = plan.insert(write, effective_at=when.start or write.reference, occurred_at=when.start,
+                       occurred_end=when.end, precision=when.precision, time_source=when.source)
+    timeline.events.append(card)
+    return Outcome.INSERTED, card, []
+
+
+def _flush(plan: _Plan) -> None:
+    """Ids first, then close, reinforce, insert: while an old card is current the
+    unique index would refuse its successor, and foreign keys wait for commit."""
+    with connection.cursor() as cursor:
+        if plan.new:
+            cursor.execute("SELECT nextval(pg_get_serial_sequence('cards_card', 'id'))"
+                           " FROM generate_series(1, %s)", [len(plan.new)])
+            for card, (new_id,) in zip(plan.new, cursor.fetchall()):
+                card.pk = card.id = new_id
+        if plan.closed:
+            rows = list(plan.closed.values())
+            cursor.execute(
+                "UPDATE cards_card c SET superseded_at = v.at, superseded_by_id = v.by"
+                " FROM unnest(%s::bigint[], %s::timestamptz[], %s::bigint[]) AS v(id, at, by) WHERE c.id = v.id",
+                [[c.pk for c in rows], [c.superseded_at for c in rows], [c.superseded_by.pk for c in rows]])
+        if plan.reinforced:
+            rows = list(plan.reinforced.values())
+            cursor.execute(
+                "UPDATE cards_card c SET verified_at = v.verified, stated_at = v.stated::timestamptz[]"
+                " FROM unnest(%s::bigint[], %s::timestamptz[], %s::text[]) AS v(id, verified, stated)"
+                " WHERE c.id = v.id",
+                [[c.pk for c in rows], [c.verified_at for c in rows],
+                 ["{" + ",".join(f'"{t.isoformat()}"' for t in c.stated_at) + "}" for c in rows]])
+    for card in plan.new:
+        if card.superseded_by is not None:
+            card.superseded_by_id = card.superseded_by.pk
+    Card.objects.bulk_create(plan.new, batch_size=1_000)
