@@ -23,6 +23,19 @@ class Interval:
     source: str
 
 
+# Python dates end at year 9999 and PostgreSQL timestamps begin at year 1 (UTC):
+# a day's end, a local day around an instant or a time zone shift near either
+# edge would overflow, so times this far out are refused, never stored.
+EARLIEST_YEAR, LATEST_YEAR = 2, 9998
+
+
+def _unresolvable(expression: str) -> UnresolvableTime:
+    return UnresolvableTime(
+        f"Cannot resolve {expression!r} to a date; give an ISO date (2026-05-08) or datetime "
+        f"(2026-05-08T16:44:10+08:00) between the years {EARLIEST_YEAR} and {LATEST_YEAR}.",
+        expression=expression)
+
+
 def when_resolve(expression: str, *, reference: dt.datetime, tz: dt.tzinfo) -> Interval:
     text = expression.strip()
     try:
@@ -30,15 +43,17 @@ def when_resolve(expression: str, *, reference: dt.datetime, tz: dt.tzinfo) -> I
     except ValueError:
         day = None
     if day is not None:
+        if not EARLIEST_YEAR <= day.year <= LATEST_YEAR:
+            raise _unresolvable(expression)
         start = dt.datetime.combine(day, dt.time(), tzinfo=tz)
         end = dt.datetime.combine(day + dt.timedelta(days=1), dt.time(), tzinfo=tz)
         return Interval(start, end, Precision.DAY, TimeSource.STATED)
     try:
         moment = dt.datetime.fromisoformat(text)
     except ValueError:
-        raise UnresolvableTime(
-            f"Cannot resolve {expression!r} to a date; give an ISO date (2026-05-08) or datetime "
-            "(2026-05-08T16:44:10+08:00).", expression=expression) from None
+        raise _unresolvable(expression) from None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=tz)
+    if not EARLIEST_YEAR <= moment.year <= LATEST_YEAR:
+        raise _unresolvable(expression)
     return Interval(moment, None, Precision.DATETIME, TimeSource.STATED)

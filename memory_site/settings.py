@@ -121,7 +121,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer",
                                  "rest_framework.renderers.BrowsableAPIRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["memory_site.api.common.StrictJSONParser"],
     "DEFAULT_PAGINATION_CLASS": "memory_site.api.common.Page",
     "DEFAULT_THROTTLE_CLASSES": ["memory_site.api.common.AgentRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {"agent": os.environ.get("API_RATE_LIMIT", "1200/min")},

@@ -130,13 +130,23 @@ class Scope(models.Model):
                 raise ValidationError({"parent": f"A ladder is at most {MAX_LADDER_DEPTH} scopes deep."})
 
     def ancestor_ids(self) -> list[int]:
-        """Ids of the scopes above this one, nearest first."""
-        ids: list[int] = []
-        node = self.parent
-        while node is not None and len(ids) < MAX_LADDER_DEPTH:
-            ids.append(node.pk)
-            node = node.parent
-        return ids
+        """Ids of the scopes above this one, nearest first, in one query."""
+        if self.parent_id is None:
+            return []
+        from django.db import connection
+
+        with connection.cursor() as cursor:
+            cursor.execute(
+                """
+                WITH RECURSIVE up(id, parent_id, depth) AS (
+                    SELECT id, parent_id, 1 FROM scopes_scope WHERE id = %s
+                    UNION ALL
+                    SELECT s.id, s.parent_id, up.depth + 1 FROM scopes_scope s JOIN up ON s.id = up.parent_id
+                     WHERE up.depth < %s
+                )
+                SELECT id FROM up ORDER BY depth
+                """, [self.parent_id, MAX_LADDER_DEPTH])
+            return [row[0] for row in cursor.fetchall()]
 
 
 class Role(models.TextChoices):

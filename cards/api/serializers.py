@@ -10,6 +10,20 @@ from ..drafts import MAX_REF, MAX_TEXT, MAX_VALUE
 from ..models import Card, CardKind, EntityKind, Precision, Tag
 
 
+class PerspectivesField(serializers.DictField):
+    """{username: phrasing}. DictField checks only the values; a key reaches the
+    database as a username, so it must be sane text too (a NUL byte was a 500)."""
+
+    child = serializers.CharField(max_length=2_000)
+
+    def to_internal_value(self, data):
+        phrasings = super().to_internal_value(data)
+        bad = [key for key in phrasings if not key or len(key) > 150 or "\x00" in key]
+        if bad:
+            raise serializers.ValidationError(["keys are usernames: non-empty, at most 150 characters, no NUL"])
+        return phrasings
+
+
 class SourceIn(StrictSerializer):
     session = serializers.CharField(max_length=MAX_REF, required=False, allow_blank=True, default="")
     message = serializers.CharField(max_length=MAX_REF, required=False, allow_blank=True, default="")
@@ -33,8 +47,7 @@ class RememberIn(StrictSerializer):
     effective_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
     tz = serializers.CharField(max_length=64, required=False, allow_null=True, default=None)
     source = SourceIn(required=False, allow_null=True, default=None)
-    perspectives = serializers.DictField(child=serializers.CharField(max_length=2_000), required=False,
-                                         default=dict, help_text="Per-member phrasings keyed by username.")
+    perspectives = PerspectivesField(required=False, default=dict, help_text="Per-member phrasings keyed by username.")
     confidence = serializers.FloatField(min_value=0, max_value=1, required=False, allow_null=True, default=None)
     impact = serializers.IntegerField(min_value=1, max_value=3, required=False, default=2)
     consent = serializers.BooleanField(required=False, default=False,
@@ -54,7 +67,7 @@ class BulkIn(StrictSerializer):
 
 class CardPatchIn(StrictSerializer):
     text = serializers.CharField(max_length=MAX_TEXT, required=False)
-    perspectives = serializers.DictField(child=serializers.CharField(max_length=2_000), required=False)
+    perspectives = PerspectivesField(required=False)
     reason = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
 
     def validate(self, data):

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.db.models import Q
+from django.http import Http404
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
+from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from memory_site.api.common import Page
-from memory_site.api.errors import error_responses
+from memory_site.api.errors import ForbiddenAt, NotFoundAt, error_responses
 from scopes.principals import principal_of
 from scopes.selectors import read_scope_ids, scope_get
 
@@ -122,6 +124,12 @@ class CardBulk(APIView):
                 except DomainError as error:
                     error.extra.setdefault("index", index)
                     raise
+                except Http404:
+                    raise NotFoundAt(f"Card {index}: no such scope, or not yours. Nothing was stored.",
+                                     index=index) from None
+                except PermissionDenied:
+                    raise ForbiddenAt(f"Card {index}: you may not write in scope {data['scope']}. "
+                                      "Nothing was stored.", index=index) from None
             try:
                 results = card_remember_batch(actor=principal.user, items=pairs)
             except DomainError as error:

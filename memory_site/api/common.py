@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from django.core.exceptions import ImproperlyConfigured
 from rest_framework import serializers
+from rest_framework.exceptions import NotFound, ParseError
 from rest_framework.pagination import CursorPagination
+from rest_framework.parsers import JSONParser
+from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 
 from scopes.models import AgentToken
@@ -19,11 +23,44 @@ class Page(CursorPagination):
     page_size_query_param = "limit"
     max_page_size = 500
 
+    def decode_cursor(self, request):
+        # DRF answers a garbled cursor with 404, which reads as "no such
+        # endpoint", and passes a forged position straight to the id filter
+        # (a 500). Both are bad input: name the parameter.
+        invalid = serializers.ValidationError(
+            {self.cursor_query_param: ["invalid cursor; use the `next` link of a previous page"]})
+        try:
+            cursor = super().decode_cursor(request)
+        except NotFound:
+            raise invalid from None
+        position = cursor.position if cursor is not None else None
+        if position is not None and not (position.isascii() and position.isdigit() and 0 < int(position) <= MAX_ID):
+            raise invalid
+        return cursor
+
+
+class StrictJSONParser(JSONParser):
+    """JSON, where a body nested too deeply to decode is malformed input, not a 500."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        try:
+            return super().parse(stream, media_type, parser_context)
+        except RecursionError:
+            raise ParseError("JSON parse error - the body is nested too deeply.") from None
+
 
 class AgentRateThrottle(SimpleRateThrottle):
     """One budget per token (agents), per user (dashboard sessions)."""
 
     scope = "agent"
+
+    def get_rate(self):
+        # DRF copies the rates into a class attribute at import; reading them
+        # per request lets a changed setting (tests, override_settings) apply.
+        try:
+            return api_settings.DEFAULT_THROTTLE_RATES[self.scope]
+        except KeyError:
+            raise ImproperlyConfigured(f"No throttle rate set for scope {self.scope!r}.") from None
 
     def get_cache_key(self, request, view):
         if isinstance(request.auth, AgentToken):

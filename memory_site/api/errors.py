@@ -14,6 +14,20 @@ from rest_framework.views import exception_handler
 from cards.services import event_update_refused
 from scopes.errors import DomainError
 
+class NotFoundAt(DomainError):
+    """A 404 inside a batch, naming the item (`index`)."""
+
+    code = "not_found"
+    status = 404
+
+
+class ForbiddenAt(DomainError):
+    """A 403 inside a batch, naming the item (`index`)."""
+
+    code = "permission_denied"
+    status = 403
+
+
 DRF_CODES: list[tuple[type, str]] = [
     (exceptions.ParseError, "malformed_json"),
     (exceptions.NotAuthenticated, "not_authenticated"),

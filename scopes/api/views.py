@@ -103,6 +103,8 @@ class ScopeMembers(APIView):
 
 class ScopeMember(APIView):
     def _membership(self, scope: Scope, username: str) -> Membership:
+        if "\x00" in username:  # no username has one, and PostgreSQL refuses to compare it
+            raise Http404
         membership = Membership.objects.filter(scope=scope, user__username=username).select_related("user").first()
         if membership is None:
             raise Http404
@@ -153,7 +155,7 @@ def _token_scopes(principal, names: list[str]) -> tuple[list[Scope], bool]:
     for name in names:
         if name == "personal":
             scopes.append(principal.user.personal_scope)
-        elif name.isdigit() and 0 < int(name) < 2**63:
+        elif name.isascii() and name.isdigit() and 0 < int(name) < 2**63:
             scope = Scope.objects.visible_to(principal, "view").filter(pk=int(name)).first()
             scopes.append(scope) if scope else problems.append(f"no scope {name} of yours")
         else:
