@@ -1,9 +1,10 @@
 """Write-path benchmark: remember state and event cards through the service layer.
 
     .venv/bin/python bench/ingest.py [--cards 20000] [--users 50] [--batch 100]
-                                     [--sample 1000] [--json] [--keep]
+        [--sample 1000] [--mode both|single|batch] [--statement-times] [--json] [--keep]
+    .venv/bin/python bench/ingest.py --cleanup RUN_ID|all
 
-Creates throwaway users (usernames prefixed ``bench_<run id>_``) with their
+Creates throwaway users (usernames ``bench_<run id>_<mode><n>``) with their
 personal scopes, builds one deterministic, realistic stream of drafts per user
 (single-value updates that supersede or reinforce, a few back-dated ones,
 multi-value inserts and repeats, day-precision events with re-reported
@@ -12,15 +13,18 @@ remembers them two ways on two disjoint halves of the users:
 
 * ``single``: one ``card_remember`` call per card, each its own transaction;
 * ``batch``:  ``card_remember_many`` over batches of ``--batch`` cards (one
-  transaction per batch, one savepoint per card).
+  transaction per batch).
 
 User *i* of each half gets the same stream, so both modes must end with the
 same outcomes (checked and reported). While the modes run, a sample of about
-``--sample`` cards per mode is wrapped in ``CaptureQueriesContext`` to count SQL
-statements per card by outcome and by path. No embeddings are computed.
+``--sample`` cards per mode is wrapped in ``CaptureQueriesContext`` to count
+SQL statements: per card by outcome and path for single calls, per batch for
+batches. ``--statement-times`` also times every statement and COMMIT by kind.
+No embeddings are computed. DEBUG is turned off for the run (as in production)
+unless ``--django-debug`` is given.
 
 Everything the run created is deleted at the end unless ``--keep`` is given
-(``--cleanup RUN_ID`` removes a kept run later).
+(``--cleanup RUN_ID`` removes a kept or crashed run later).
 """
 
 from __future__ import annotations
@@ -47,12 +51,13 @@ import django  # noqa: E402
 django.setup()
 
 from django.conf import settings  # noqa: E402
-from django.db import connection, transaction  # noqa: E402
+from django.db import connection, models, reset_queries, transaction  # noqa: E402
+from django.db.models.deletion import get_candidate_relations_to_delete  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 from cards.drafts import CardDraft  # noqa: E402
 from cards.labels import registry  # noqa: E402
-from cards.models import Card, Entity  # noqa: E402
+from cards.models import Card  # noqa: E402
 from cards.services.remember import card_remember, card_remember_many  # noqa: E402
 from scopes.models import Scope, User  # noqa: E402
 
@@ -254,6 +259,80 @@ def short_sql(sql: str) -> str:
     return " ".join(sql.split())[:160]
 
 
+def statement_class(sql: str) -> str:
+    """A short name for what a statement does on the write path."""
+    s = " ".join(sql.split())
+    upper = s.upper()
+    if upper.startswith(("SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK TO")):
+        return "savepoint / release"
+    if "PG_ADVISORY_XACT_LOCK" in upper[:80]:
+        return "advisory lock" + (" (whole batch)" if "UNNEST(" in upper else "")
+    if upper.lstrip("(").startswith("SELECT") and "NEXTVAL(" in upper[:80]:
+        return "SELECT nextval (draw ids)"
+    if upper.lstrip("(").startswith("SELECT"):
+        table = s.split(" FROM ", 1)[1].split()[0].strip('"').split("(")[0] if " FROM " in s else "?"
+        if table == "cards_card" and " UNION " in s:
+            return ("SELECT cards: batch read of timelines" if "UNNEST(" in upper
+                    else "SELECT card: neighbours (UNION)")
+        if table == "cards_card":
+            if "COALESCE" in upper:
+                return "SELECT card: event duplicate check"
+            if "ORDER BY" in s and '"effective_at" ASC' in s and "LIMIT" not in s:
+                return "SELECT card: whole timeline"
+            return "SELECT card: current / same value"
+        return f"SELECT {table}"
+    verb = s.split()[0].upper()
+    if verb == "INSERT":
+        rows = s.count("), (") + 1 if " VALUES " in upper else 1
+        return "INSERT " + s.split()[2].strip('"') + (" (multi-row)" if rows > 1 else "")
+    if verb == "UPDATE":
+        closes = " (close, nextval)" if "NEXTVAL(" in upper else ""
+        bulk = " (many rows, unnest)" if "UNNEST(" in upper else ""
+        return "UPDATE " + s.split()[1].strip('"') + closes + bulk
+    return verb
+
+
+class StatementTimer:
+    """Wall time per statement class (client side: round trip + server work), and
+    per COMMIT, while active. Install with connection.execute_wrapper(timer)."""
+
+    def __init__(self) -> None:
+        self.time: dict[str, float] = collections.defaultdict(float)
+        self.count: collections.Counter = collections.Counter()
+
+    def __call__(self, execute, sql, params, many, context):
+        t0 = time.perf_counter()
+        try:
+            return execute(sql, params, many, context)
+        finally:
+            name = statement_class(sql)
+            self.time[name] += time.perf_counter() - t0
+            self.count[name] += 1
+
+    def wrap_commit(self):
+        original = connection._commit
+
+        def timed_commit():
+            t0 = time.perf_counter()
+            try:
+                return original()
+            finally:
+                self.time["COMMIT"] += time.perf_counter() - t0
+                self.count["COMMIT"] += 1
+        connection._commit = timed_commit
+        return original
+
+    def summary(self, cards: int, wall: float) -> dict:
+        rows = {name: {"count": self.count[name], "per_card": round(self.count[name] / cards, 2),
+                       "mean_us": round(self.time[name] / self.count[name] * 1e6),
+                       "ms_per_card": round(self.time[name] / cards * 1000, 3),
+                       "share": round(self.time[name] / wall, 3)}
+                for name in sorted(self.time, key=self.time.get, reverse=True)}
+        in_db = sum(self.time.values())
+        return {"statements": rows, "db_share": round(in_db / wall, 3),
+                "outside_db_ms_per_card": round((wall - in_db) / cards * 1000, 3)}
+
+
 def split_batch_queries(queries: list[dict]) -> list[list[str]]:
     """Cut a card_remember_many capture into one list per card: each card_remember
     runs in its own savepoint, so a top-level SAVEPOINT opens a card and its
@@ -291,7 +370,8 @@ def run_single(users: list[User], streams: list[list[CardDraft]], batch: int, sa
             scope = user.personal_scope
             for draft in stream[offset:offset + batch]:
                 t0 = time.perf_counter()
-                if index % sample_every == 0:
+                if sample_every and index % sample_every == 0:
+                    reset_queries()  # the log is a 9,000-entry deque; a full one shifts the capture's slice
                     with CaptureQueriesContext(connection) as captured:
                         result = card_remember(scope=scope, actor=user, draft=draft)
                     sql = [q["sql"] for q in captured.captured_queries]
@@ -317,7 +397,8 @@ def run_batch(users: list[User], streams: list[list[CardDraft]], batch: int, sam
     sample = QuerySample()
     batch_ms: list[float] = []
     cards = batches = 0
-    sampled_batch_queries: list[int] = []
+    sampled: list[tuple[int, int]] = []          # (statements, cards) per sampled batch
+    kinds: collections.Counter = collections.Counter()
     rounds = max(len(s) for s in streams)
     started = time.perf_counter()
     for offset in range(0, rounds, batch):
@@ -327,11 +408,16 @@ def run_batch(users: list[User], streams: list[list[CardDraft]], batch: int, sam
                 continue
             scope = user.personal_scope
             t0 = time.perf_counter()
-            if batches % sample_every_batch == 0:
+            if sample_every_batch and batches % sample_every_batch == 0:
+                reset_queries()
                 with CaptureQueriesContext(connection) as captured:
                     results = card_remember_many(scope=scope, actor=user, drafts=drafts)
-                per_card = split_batch_queries(captured.captured_queries)
-                sampled_batch_queries.append(len(captured.captured_queries))
+                queries = captured.captured_queries
+                sampled.append((len(queries), len(drafts)))
+                kinds.update(statement_class(q["sql"]) for q in queries)
+                # Card-by-card batches run each card in its own savepoint, so the
+                # statements can be attributed to cards; set-based ones cannot.
+                per_card = split_batch_queries(queries)
                 if len(per_card) == len(drafts):
                     for draft, result, sql in zip(drafts, results, per_card):
                         sample.add(len(sql), result.outcome, path_of(draft), [short_sql(s) for s in sql])
@@ -344,8 +430,15 @@ def run_batch(users: list[User], streams: list[list[CardDraft]], batch: int, sam
             batches += 1
     elapsed = time.perf_counter() - started
     summary = sample.summary()
-    if sampled_batch_queries:
-        summary["per_batch_total_mean"] = round(statistics.fmean(sampled_batch_queries), 1)
+    if sampled:
+        summary["batches"] = {
+            "sampled": len(sampled), "cards": sum(n for _, n in sampled),
+            "statements_mean": round(statistics.fmean(q for q, _ in sampled), 1),
+            "statements_max": max(q for q, _ in sampled),
+            "per_card_mean": round(sum(q for q, _ in sampled) / sum(n for _, n in sampled), 2),
+            "per_card_max_batch": round(max(q / n for q, n in sampled), 2),
+            "statement_kinds_per_batch": {k: round(v / len(sampled), 1) for k, v in kinds.most_common()},
+        }
     return {
         "cards": cards, "batches": batches, "batch_size": batch, "seconds": round(elapsed, 3),
         "cards_per_second": round(cards / elapsed, 1),
@@ -368,19 +461,43 @@ def users_create(prefix: str, count: int, seed: int) -> list[User]:
     return users
 
 
+def _raw_cascade(cursor, model, where: str, params: list, tables: set[str]) -> int:
+    """DELETE model rows matching `where`, after deleting (CASCADE) or nulling
+    (SET_NULL) the rows that point at them, as Django's collector would, but in
+    plain SQL over primary and foreign key columns only: it neither loads 20,000
+    cards into memory nor breaks when a model has a field or table not yet
+    migrated. PROTECT references are left alone, so they fail loudly."""
+    opts = model._meta
+    ids = f'SELECT "{opts.pk.column}" FROM "{opts.db_table}" WHERE {where}'
+    for rel in get_candidate_relations_to_delete(opts):
+        related = rel.related_model
+        if related is model or related._meta.db_table not in tables:
+            continue
+        column = rel.field.column
+        if rel.on_delete is models.CASCADE:
+            _raw_cascade(cursor, related, f'"{column}" IN ({ids})', params, tables)
+        elif rel.on_delete is models.SET_NULL:
+            cursor.execute(f'UPDATE "{related._meta.db_table}" SET "{column}" = NULL WHERE "{column}" IN ({ids})',
+                           params)
+    cursor.execute(f'DELETE FROM "{opts.db_table}" WHERE {where}', params)
+    return cursor.rowcount
+
+
 def cleanup(prefix: str) -> dict:
-    """Delete the run's cards, then its users (which cascades to scopes, entities,
-    memberships and grants). Events may only go while memory_site.forgetting is on."""
+    """Delete what a run created: its cards first (their subject and object are
+    PROTECT foreign keys to entities; event rows may only be deleted while
+    memory_site.forgetting is on, because of the write-once trigger), then its
+    users with everything that cascades from them (personal scopes, entities,
+    memberships, grants)."""
     user_ids = list(User.objects.filter(username__startswith=prefix).values_list("pk", flat=True))
     scope_ids = list(Scope.objects.filter(owner_id__in=user_ids).values_list("pk", flat=True))
     started = time.perf_counter()
-    with transaction.atomic():
-        with connection.cursor() as cursor:
-            cursor.execute("SET LOCAL memory_site.forgetting = 'on'")
-        cards, _ = Card.objects.filter(scope_id__in=scope_ids).delete()
-        Entity.objects.filter(scope_id__in=scope_ids).delete()
-        users, _ = User.objects.filter(pk__in=user_ids).delete()
-    return {"users": len(user_ids), "scopes": len(scope_ids), "cards": cards,
+    tables = set(connection.introspection.table_names())
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SET LOCAL memory_site.forgetting = 'on'")
+        cards = _raw_cascade(cursor, Card, '"scope_id" = ANY(%s)', [scope_ids], tables)
+        users = _raw_cascade(cursor, User, f'"{User._meta.pk.column}" = ANY(%s)', [user_ids], tables)
+    return {"users": users, "scopes": len(scope_ids), "cards": cards,
             "seconds": round(time.perf_counter() - started, 2)}
 
 
@@ -421,11 +538,17 @@ def table(report: dict) -> str:
         if key not in report:
             continue
         q = report[key]["queries_per_card"]
+        b = q.get("batches")
+        if b:
+            lines.append(f"  {key}: {b['sampled']} batches ({b['cards']} cards): {b['statements_mean']} statements "
+                         f"per batch (max {b['statements_max']}) = {b['per_card_mean']} per card "
+                         f"(worst batch {b['per_card_max_batch']} per card)")
+            lines.append("    per batch: " + ", ".join(f"{k} ×{v}" for k, v in b["statement_kinds_per_batch"].items()))
         if not q["all"]:
+            if b:
+                lines.append("    (set-based batch: statements are shared by its cards, so there is no per-outcome split)")
             continue
-        lines.append(f"  {key}: {q['all']['cards']} cards, mean {q['all']['mean']}, max {q['all']['max']}"
-                     + (f"  (whole batch of {report['config']['batch']}: {q['per_batch_total_mean']})"
-                        if "per_batch_total_mean" in q else ""))
+        lines.append(f"  {key}: {q['all']['cards']} cards, mean {q['all']['mean']}, max {q['all']['max']}")
         lines.append(f"    {'outcome':<14}{'cards':>7}{'mean':>7}{'max':>6}")
         for outcome, s in q["by_outcome"].items():
             lines.append(f"    {outcome:<14}{s['cards']:>7}{s['mean']:>7}{s['max']:>6}")
@@ -435,13 +558,25 @@ def table(report: dict) -> str:
         worst = q["worst_card"]
         lines.append(f"    costliest card ({worst['path']}, {worst['queries']} statements):")
         lines.extend(f"      {sql}" for sql in worst["sql"])
+    for key in ("single", "batch"):
+        st = report.get(key, {}).get("statement_times")
+        if not st:
+            continue
+        lines.append("")
+        lines.append(f"where the time goes ({key}): {st['db_share']:.0%} of wall time waiting on statements "
+                     f"and COMMIT; {st['outside_db_ms_per_card']} ms/card outside them (Python, ORM, Django)")
+        lines.append(f"    {'statement':<36}{'per card':>9}{'mean µs':>9}{'ms/card':>9}{'share':>7}")
+        for name, row in st["statements"].items():
+            lines.append(f"    {name:<36}{row['per_card']:>9}{row['mean_us']:>9}{row['ms_per_card']:>9}"
+                         f"{row['share']:>7.0%}")
+    lines.append("")
+    lines.append(f"load average before/after: {report.get('load_average_before')} / "
+                 f"{report.get('load_average_after')}")
     if "cleanup" in report:
         c = report["cleanup"]
-        lines.append("")
-        lines.append(f"cleaned up: {c['users']} users, {c['scopes']} scopes, {c['cards']} rows "
+        lines.append(f"cleaned up: {c['users']} users, {c['scopes']} scopes, {c['cards']} cards "
                      f"in {c['seconds']} s")
     elif report.get("kept"):
-        lines.append("")
         lines.append(f"kept; remove later with: .venv/bin/python bench/ingest.py --cleanup {report['run_id']}")
     return "\n".join(lines)
 
@@ -459,11 +594,15 @@ def main() -> None:
     parser.add_argument("--django-debug", action="store_true",
                         help="time with settings.DEBUG as configured (dev default True logs every query); "
                              "by default the bench turns DEBUG off, as in production")
-    parser.add_argument("--cleanup", metavar="RUN_ID", help="only delete what a kept run created")
+    parser.add_argument("--statement-times", action="store_true",
+                        help="also time every statement and COMMIT by kind (adds a few µs per statement)")
+    parser.add_argument("--cleanup", metavar="RUN_ID",
+                        help="only delete what a kept (or crashed) run created; 'all' removes every bench_ user")
     args = parser.parse_args()
 
     if args.cleanup:
-        print(json.dumps(cleanup(f"{USERNAME_PREFIX}{args.cleanup}_")))
+        prefix = USERNAME_PREFIX if args.cleanup == "all" else f"{USERNAME_PREFIX}{args.cleanup}_"
+        print(json.dumps(cleanup(prefix)))
         return
     if not args.django_debug:
         settings.DEBUG = False  # CaptureQueriesContext still forces query logging for the sample
@@ -494,20 +633,34 @@ def main() -> None:
                            "named_subject": P_NAMED_SUBJECT, "same_value": P_SAME_VALUE,
                            "backdated": P_BACKDATED, "event_duplicate": P_EVENT_DUPLICATE}},
     }
+    report["load_average_before"] = [round(x, 2) for x in os.getloadavg()]
     try:
         for mode in modes:
             users = users_create(f"{prefix}{mode[0]}", per_mode_users, args.seed)
             cards = per_user * per_mode_users
-            if mode == "single":
-                every = max(1, cards // max(1, args.sample))
-                report["single"] = run_single(users, streams, args.batch, every)
-            else:
-                batches = -(-per_user // args.batch) * per_mode_users
-                every = max(1, batches // max(1, -(-args.sample // args.batch)))
-                report["batch"] = run_batch(users, streams, args.batch, every)
+            timer = StatementTimer() if args.statement_times else None
+            if timer:
+                original_commit = timer.wrap_commit()
+                wrapper = connection.execute_wrapper(timer)
+                wrapper.__enter__()
+            try:
+                if mode == "single":
+                    every = max(1, cards // args.sample) if args.sample else 0
+                    report["single"] = run_single(users, streams, args.batch, every)
+                else:
+                    batches = -(-per_user // args.batch) * per_mode_users
+                    every = max(1, batches // -(-args.sample // args.batch)) if args.sample else 0
+                    report["batch"] = run_batch(users, streams, args.batch, every)
+            finally:
+                if timer:
+                    wrapper.__exit__(None, None, None)
+                    connection._commit = original_commit
+            if timer:
+                report[mode]["statement_times"] = timer.summary(report[mode]["cards"], report[mode]["seconds"])
         if len(modes) == 2:
             report["outcomes_match"] = report["single"]["outcomes"] == report["batch"]["outcomes"]
     finally:
+        report["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
         if args.keep:
             report["kept"] = True
         else:
