@@ -86,6 +86,8 @@ if env_bool("DATABASE_POOL", True):
         "max_size": int(os.environ.get("DATABASE_POOL_MAX", "20")),
         "timeout": 10,
     }
+# Several suites may share one server (e.g. two checkouts): each may name its own test database.
+_default_db["TEST"] = {"NAME": os.environ.get("TEST_DATABASE_NAME", f"test_{_default_db['NAME']}")}
 DATABASES = {"default": _default_db}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
 
 from scopes.models import Scope, User
 
@@ -20,10 +20,14 @@ def entity_of_user(user: User) -> Entity:
 
 
 def entity_bind(*, scope: Scope, name: str) -> Entity | None:
-    """The entity named exactly `name` (or by a registered alias) in `scope`; never a fuzzy match."""
+    """The entity named exactly `name` (or by a registered alias) in `scope`; never a fuzzy match.
+    Two index lookups in one statement (an OR across the alias join would scan every entity)."""
     norm = normalize(name)
-    return (Entity.objects.filter(Q(scope=scope, name_norm=norm) | Q(aliases__scope=scope, aliases__name_norm=norm))
-            .order_by("id").first())
+    found = list(Entity.objects.raw(
+        "(SELECT e.* FROM cards_entity e WHERE e.scope_id = %s AND e.name_norm = %s)"
+        " UNION ALL (SELECT e.* FROM cards_entity e JOIN cards_alias a ON a.entity_id = e.id"
+        "  WHERE a.scope_id = %s AND a.name_norm = %s) LIMIT 1", [scope.pk, norm, scope.pk, norm]))
+    return found[0] if found else None
 
 
 @transaction.atomic
@@ -69,10 +73,21 @@ def entity_for_write(*, scope: Scope, actor: User, ref: Entity | str, kind: str 
     bound = entity_bind(scope=scope, name=ref)
     if bound is not None:
         return bound
-    # Another writer may create the same name at the same moment: the unique
-    # index decides, and we bind to the winner.
-    try:
-        with transaction.atomic():
-            return Entity.objects.create(scope=scope, name=ref.strip(), kind=kind)
-    except IntegrityError:
-        return Entity.objects.get(scope=scope, name_norm=normalize(ref))
+    return _entity_insert_or_get(scope=scope, name=ref.strip(), kind=kind)
+
+
+def _entity_insert_or_get(*, scope: Scope, name: str, kind: str) -> Entity:
+    """Create the entity, or take the one a concurrent writer just created (the
+    unique index decides; ON CONFLICT waits for the other transaction)."""
+    now = timezone.now()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "INSERT INTO cards_entity (scope_id, name, name_norm, kind, user_id, created_at)"
+            " VALUES (%s, %s, %s, %s, NULL, %s) ON CONFLICT (scope_id, name_norm) DO NOTHING RETURNING id",
+            [scope.pk, name, normalize(name), kind, now])
+        row = cursor.fetchone()
+    if row is None:
+        return Entity.objects.get(scope=scope, name_norm=normalize(name))
+    entity = Entity(id=row[0], scope=scope, name=name, name_norm=normalize(name), kind=kind, created_at=now)
+    entity._state.adding, entity._state.db = False, connection.alias
+    return entity

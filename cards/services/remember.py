@@ -11,8 +11,6 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
-from django.db.models import F
-from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from scopes.models import Membership, Scope, User
@@ -23,6 +21,7 @@ from ..labels import label_resolve
 from ..models import Card, CardKind, CardPerspective, Cardinality, Entity, EntityKind, Label, Precision
 from ..text import normalize
 from .entities import entity_for_write
+from .sql import card_insert, card_update, cards_sql, cards_where
 
 ONE_MICROSECOND = dt.timedelta(microseconds=1)
 
@@ -129,10 +128,6 @@ def _lock_timeline(write: _Write) -> None:
                        [timeline_lock_key(write.scope.pk, write.subject.pk, write.label.pk)])
 
 
-def _timeline(write: _Write):
-    return Card.objects.filter(scope=write.scope, subject=write.subject, label=write.label, kind=write.draft.kind)
-
-
 STATED_AT_KEEP = 100
 
 
@@ -148,10 +143,10 @@ def card_stated_again(card: Card, seen: dt.datetime) -> None:
         if seen not in card.stated_at:
             card.stated_at = sorted([*card.stated_at, seen])[-STATED_AT_KEEP:]
             card.verified_at = max(card.verified_at, seen)
-            Card.objects.filter(pk=card.pk).update(verified_at=card.verified_at, stated_at=card.stated_at)
+            card_update(card.pk, verified_at=card.verified_at, stated_at=card.stated_at)
     elif seen > card.verified_at:
         card.verified_at = seen
-        Card.objects.filter(pk=card.pk).update(verified_at=seen)
+        card_update(card.pk, verified_at=seen)
 
 
 # --- single-value states: Supersede-Fork --------------------------------------------
@@ -176,17 +171,22 @@ def _remember_single(write: _Write) -> WriteOutcome:
     card = write.new_card(effective_at=effective, verified_at=stated, stated_at=[stated],
                           superseded_at=successor.effective_at if successor else None,
                           superseded_by=successor)
-    card.save(force_insert=True)
+    card_insert(card)
     return WriteOutcome(Outcome.INSERTED, card)
 
 
 def _neighbours(write: _Write, effective: dt.datetime) -> tuple[Card | None, Card | None]:
     """In one query: the card true at `effective` (if any) and the first card after it."""
-    timeline = _timeline(write)
-    before = timeline.filter(effective_at__lte=effective).order_by("-effective_at", "-id")[:1]
-    after = timeline.filter(effective_at__gt=effective).order_by("effective_at", "id")[:1]
+    key = [write.scope.pk, write.subject.pk, write.label.pk, write.draft.kind]
+    same = "c.scope_id = %s AND c.subject_id = %s AND c.label_id = %s AND c.kind = %s"
+    found = cards_sql(
+        f"(SELECT {{columns}} FROM cards_card c WHERE {same} AND c.effective_at <= %s"
+        "  ORDER BY c.effective_at DESC, c.id DESC LIMIT 1)"
+        f" UNION ALL (SELECT {{columns}} FROM cards_card c WHERE {same} AND c.effective_at > %s"
+        "  ORDER BY c.effective_at, c.id LIMIT 1)",
+        [*key, effective, *key, effective])
     covering = successor = None
-    for card in before.union(after, all=True):
+    for card in found:
         if card.effective_at > effective:
             successor = card
         elif card.superseded_at is None or card.superseded_at > effective:
@@ -215,25 +215,28 @@ def _fork(write: _Write, covering: Card, effective: dt.datetime) -> WriteOutcome
         id=new_id, effective_at=effective, verified_at=stated, stated_at=[stated],
         superseded_at=later[0] if later else covering.superseded_at,
         superseded_by_id=rest_id if later else covering.superseded_by_id)
-    card.save(force_insert=True)
+    card_insert(card)
     if later:
         rest = copy.copy(covering)
         rest.pk = rest.id = rest_id
         rest.effective_at, rest.stated_at, rest.verified_at = later[0], later, later[-1]
         rest.recorded_at = write.now
-        rest.save(force_insert=True)
+        card_insert(rest)
     return WriteOutcome(Outcome.SUPERSEDED, card, [covering.pk])
 
 
 # --- multi-value states and knowledge: accumulate -------------------------------------
 
 def _remember_accumulating(write: _Write) -> WriteOutcome:
-    existing = _timeline(write).filter(superseded_at__isnull=True, value_norm=write.value_norm).first()
+    existing = next(iter(cards_where(
+        "c.scope_id = %s AND c.subject_id = %s AND c.label_id = %s AND c.kind = %s"
+        " AND c.superseded_at IS NULL AND c.value_norm = %s",
+        [write.scope.pk, write.subject.pk, write.label.pk, write.draft.kind, write.value_norm], limit=1)), None)
     if existing is not None:
         return _reinforce(existing, write)
     effective = aware(write.draft.effective_at, write.tz) if write.draft.effective_at else write.reference
     card = write.new_card(effective_at=effective)
-    card.save(force_insert=True)
+    card_insert(card)
     return WriteOutcome(Outcome.INSERTED, card)
 
 
@@ -241,19 +244,23 @@ def _remember_accumulating(write: _Write) -> WriteOutcome:
 
 def _remember_event(write: _Write) -> WriteOutcome:
     when = occurrence_from(write.draft, write.tz)
-    same = _timeline(write).filter(value_norm=write.value_norm)
+    same = ("c.scope_id = %s AND c.subject_id = %s AND c.label_id = %s AND c.kind = 'event'"
+            " AND c.value_norm = %s")
+    params = [write.scope.pk, write.subject.pk, write.label.pk, write.value_norm]
     if when.start is None:
-        same = same.filter(occurred_at__isnull=True)
+        found = cards_where(same + " AND c.occurred_at IS NULL", params, limit=1)
     else:
         start, end = _duplicate_window(when, write.tz)
-        same = same.annotate(ends=Coalesce(F("occurred_end"), F("occurred_at") + ONE_MICROSECOND)).filter(
-            occurred_at__lt=end, ends__gt=start)
-    existing = same.first()
+        found = cards_where(
+            same + " AND c.occurred_at < %s"
+            " AND coalesce(c.occurred_end, c.occurred_at + interval '1 microsecond') > %s",
+            [*params, end, start], limit=1)
+    existing = found[0] if found else None
     if existing is not None:
         return WriteOutcome(Outcome.DUPLICATE, existing)
     card = write.new_card(effective_at=when.start or write.reference, occurred_at=when.start,
                           occurred_end=when.end, precision=when.precision, time_source=when.source)
-    card.save(force_insert=True)
+    card_insert(card)
     return WriteOutcome(Outcome.INSERTED, card)
 
 

@@ -16,8 +16,9 @@ BUDGET = 6
 
 
 def remember(alice, scope, **fields):
+    fields.setdefault("subject", "me")
     with CaptureQueriesContext(connection) as captured:
-        result = card_remember(scope=scope, actor=alice, draft=CardDraft(subject="me", **fields))
+        result = card_remember(scope=scope, actor=alice, draft=CardDraft(**fields))
     return result, len(captured.captured_queries)
 
 
@@ -44,6 +45,21 @@ def test_every_outcome_fits_the_query_budget(warm, scope, t0):
         ("duplicate", dict(kind="event", label="trip", value="Lisbon", reference_time=t0, occurred_at=t0,
                            precision="day")),
         ("inserted", dict(kind="knowledge", label="howto", value="Descale the kettle", reference_time=t0)),
+    ]
+    for expected, fields in cases:
+        result, queries = remember(alice, scope, **fields)
+        assert result.outcome == expected, fields
+        assert queries <= BUDGET, (expected, fields["label"], queries)
+
+
+def test_a_first_mention_of_a_named_subject_fits_the_budget(warm, scope, t0):
+    """Binding a name is one statement and creating the entity one more."""
+    alice = warm
+    cases = [
+        ("inserted", dict(kind="state", label="employer", subject="Robin", value="Acme", reference_time=t0)),
+        ("superseded", dict(kind="state", label="employer", subject="robin", value="Initech",
+                            reference_time=t0 + dt.timedelta(days=1))),
+        ("inserted", dict(kind="event", label="meal", subject="Kim", value="Lunch", reference_time=t0)),
     ]
     for expected, fields in cases:
         result, queries = remember(alice, scope, **fields)
