@@ -1,59 +1,23 @@
-"""Turning a `when` into an absolute interval. Absolute ISO dates and datetimes
-are resolved here; relative expressions ("yesterday", 上週) arrive with the time
-module and until then are refused as unresolvable — never guessed."""
+"""Turning a `when` into an absolute interval [start, end) with a precision and a
+source (stated or resolved), against the message's reference time in the
+user's zone (DESIGN §5). ISO dates, written dates and relative expressions in
+English and Chinese are understood (rules in cards/timeexpr); anything else is
+refused as unresolvable — never guessed, never "today"."""
 
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
 
-from .errors import DomainError
-from .models import Precision, TimeSource
+from .timeexpr import DATE_ORDERS, EARLIEST_YEAR, LATEST_YEAR, Interval, UnresolvableTime, resolve
 
+__all__ = ["DATE_ORDERS", "DEFAULT_DATE_ORDER", "EARLIEST_YEAR", "LATEST_YEAR", "Interval", "UnresolvableTime",
+           "when_resolve"]
 
-class UnresolvableTime(DomainError):
-    code = "unresolvable_time"
-
-
-@dataclass(frozen=True)
-class Interval:
-    start: dt.datetime
-    end: dt.datetime | None
-    precision: str
-    source: str
+# How 5/8/2023 is read when the caller does not say: month first, as in the US.
+DEFAULT_DATE_ORDER = "mdy"
 
 
-# Python dates end at year 9999 and PostgreSQL timestamps begin at year 1 (UTC):
-# a day's end, a local day around an instant or a time zone shift near either
-# edge would overflow, so times this far out are refused, never stored.
-EARLIEST_YEAR, LATEST_YEAR = 2, 9998
-
-
-def _unresolvable(expression: str) -> UnresolvableTime:
-    return UnresolvableTime(
-        f"Cannot resolve {expression!r} to a date; give an ISO date (2026-05-08) or datetime "
-        f"(2026-05-08T16:44:10+08:00) between the years {EARLIEST_YEAR} and {LATEST_YEAR}.",
-        expression=expression)
-
-
-def when_resolve(expression: str, *, reference: dt.datetime, tz: dt.tzinfo) -> Interval:
-    text = expression.strip()
-    try:
-        day = dt.date.fromisoformat(text)
-    except ValueError:
-        day = None
-    if day is not None:
-        if not EARLIEST_YEAR <= day.year <= LATEST_YEAR:
-            raise _unresolvable(expression)
-        start = dt.datetime.combine(day, dt.time(), tzinfo=tz)
-        end = dt.datetime.combine(day + dt.timedelta(days=1), dt.time(), tzinfo=tz)
-        return Interval(start, end, Precision.DAY, TimeSource.STATED)
-    try:
-        moment = dt.datetime.fromisoformat(text)
-    except ValueError:
-        raise _unresolvable(expression) from None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=tz)
-    if not EARLIEST_YEAR <= moment.year <= LATEST_YEAR:
-        raise _unresolvable(expression)
-    return Interval(moment, None, Precision.DATETIME, TimeSource.STATED)
+def when_resolve(expression: str, *, reference: dt.datetime, tz: dt.tzinfo,
+                 date_order: str = DEFAULT_DATE_ORDER) -> Interval:
+    """`end` is exclusive, and None only for a stated instant (an ISO or written datetime)."""
+    return resolve(expression, reference=reference, tz=tz, date_order=date_order)

@@ -36,8 +36,8 @@ def principal_of(request) -> Principal:
 
 def scope_ids_for(principal: Principal, action: str) -> QuerySet:
     """Ids of the scopes `principal` may `action`, as a subquery (never a list):
-    the user's guardian grants, plus `global` for viewing, narrowed by the
-    token's scopes and access when an agent asks. Losing a grant narrows every
+    the user's guardian grants — narrowed by the token's scopes and access when
+    an agent asks — plus `global` for viewing. Losing a grant narrows every
     token at once, because nothing is copied into the token."""
     from .models import Scope
 
@@ -47,13 +47,13 @@ def scope_ids_for(principal: Principal, action: str) -> QuerySet:
         return Scope.objects.none().values("id")
     granted = ScopeUserObjectPermission.objects.filter(
         user_id=principal.user.pk, permission__codename=ACTION_PERMISSIONS[action],
-        permission__content_type__app_label="scopes").values("content_object_id")
-    condition = Q(id__in=granted)
-    if action == "view":
-        condition |= Q(kind=ScopeKind.GLOBAL)
-    scopes = Scope.objects.filter(condition)
+        permission__content_type__app_label="scopes")
     token = principal.token
     if token is not None and not token.all_scopes:
-        scopes = scopes.filter(id__in=AgentToken.scopes.through.objects.filter(
+        granted = granted.filter(content_object_id__in=AgentToken.scopes.through.objects.filter(
             agenttoken_id=token.pk).values("scope_id"))
-    return scopes.values("id")
+    condition = Q(id__in=granted.values("content_object_id"))
+    if action == "view":
+        # Admitted common sense is read-only for every principal, agents included.
+        condition |= Q(kind=ScopeKind.GLOBAL)
+    return Scope.objects.filter(condition).values("id")
