@@ -66,3 +66,14 @@ def with_perspective(cards: QuerySet[Card], *, user) -> QuerySet[Card]:
 
     mine = CardPerspective.objects.filter(card=OuterRef("pk"), user_id=user.pk).values("text")[:1]
     return cards.annotate(perspective_text=Subquery(mine))
+
+
+def cards_in_interval(cards: QuerySet[Card], interval) -> QuerySet[Card]:
+    """Events whose occurrence overlaps [start, end); an instant counts as itself."""
+    from django.db.models import F
+    from django.db.models.functions import Coalesce
+
+    end = interval.end or interval.start + dt.timedelta(microseconds=1)
+    return (cards.filter(occurred_at__isnull=False, occurred_at__lt=end)
+            .alias(ends=Coalesce(F("occurred_end"), F("occurred_at") + dt.timedelta(microseconds=1)))
+            .filter(ends__gt=interval.start))

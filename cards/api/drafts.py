@@ -11,15 +11,24 @@ from scopes.principals import Principal
 from ..drafts import CardDraft
 from ..errors import InvalidCard
 from ..models import CardKind
-from ..when import when_resolve
+from ..when import Interval, when_resolve
+
+
+def _zone(tz_name: str) -> zoneinfo.ZoneInfo:
+    try:
+        return zoneinfo.ZoneInfo(tz_name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        raise InvalidCard("Unknown time zone.", fields={"tz": ["must be an IANA time zone name"]}) from None
+
+
+def when_interval(expression: str, *, tz_name: str | None, user) -> Interval:
+    """A query's `when`, resolved now in the caller's zone (DESIGN §5: both ends share one clock)."""
+    return when_resolve(expression, reference=timezone.now(), tz=_zone(tz_name or user.time_zone or "UTC"))
 
 
 def draft_from_request(data: dict, *, principal: Principal) -> CardDraft:
     tz_name = data["tz"] or principal.user.time_zone or "UTC"
-    try:
-        tz = zoneinfo.ZoneInfo(tz_name)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        raise InvalidCard("Unknown time zone.", fields={"tz": ["must be an IANA time zone name"]}) from None
+    tz = _zone(tz_name)
     reference = data["reference_time"] or timezone.now()
     source = data["source"] or {"session": "", "message": "", "quote": ""}
     draft = CardDraft(

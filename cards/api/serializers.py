@@ -84,6 +84,9 @@ class CardListQuery(StrictSerializer):
     tag = serializers.ChoiceField(choices=Tag.choices, required=False)
     current = serializers.BooleanField(required=False, default=True)
     as_of = serializers.DateTimeField(required=False)
+    when = serializers.CharField(max_length=200, required=False,
+                                 help_text='Events that happened then: "yesterday", "last week", 上週, an ISO date…')
+    tz = serializers.CharField(max_length=64, required=False, help_text="Zone for `when`; default yours.")
     cursor = serializers.CharField(required=False)
     limit = serializers.IntegerField(min_value=1, max_value=500, required=False)
 

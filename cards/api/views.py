@@ -19,11 +19,11 @@ from scopes.selectors import read_scope_ids, scope_get
 from ..errors import DomainError, InvalidCard
 from ..labels import label_resolve
 from ..models import Card, Entity
-from ..selectors import card_get, card_history, cards_visible, with_perspective
+from ..selectors import card_get, card_history, cards_in_interval, cards_visible, with_perspective
 from ..services import (Outcome, card_describe, card_remember_batch, card_forget, card_remember, card_verify, entity_of_user,
                         perspectives_set)
 from ..text import normalize
-from .drafts import draft_from_request
+from .drafts import draft_from_request, when_interval
 from .serializers import (BulkIn, BulkOut, CardListQuery, CardOut, CardPatchIn, RememberIn, RememberOut)
 
 CARD_RELATED = ("label", "subject", "object", "source_actor")
@@ -72,6 +72,9 @@ class CardListCreate(APIView):
         for name in ("kind", "tag"):
             if name in params:
                 cards = cards.filter(**{name: params[name]})
+        if "when" in params:
+            cards = cards_in_interval(cards, when_interval(params["when"], tz_name=params.get("tz"),
+                                                          user=principal.user))
         if "as_of" in params:
             at = params["as_of"]
             cards = cards.filter(effective_at__lte=at).exclude(superseded_at__lte=at)

@@ -93,3 +93,21 @@ def test_schema_and_docs_are_served_without_a_cdn(api):
     docs = api.get("/api/v1/docs/")
     assert docs.status_code == 200
     assert b"cdn" not in docs.content.lower() and b"static/drf_spectacular_sidecar" in docs.content
+
+
+def test_list_filters_events_by_a_when_expression(alice, bearer):
+    agent = bearer(alice, write=True)
+    scope = alice.personal_scope.pk
+    for value, when in (("Lunch with Kim", "2026-05-07"), ("Dinner with Lee", "2026-05-01"), ("Trip", None)):
+        body = dict(scope=scope, kind="event", subject="me", label="meal", value=value,
+                    reference_time="2026-05-08T16:44:10+08:00")
+        if when:
+            body["when"] = when
+        assert remember(agent, **body).status_code == 201
+    on_day = agent.get("/api/v1/cards/", {"scope": scope, "when": "2026-05-07", "tz": "Asia/Taipei"}).json()
+    assert [c["value"] for c in on_day["results"]] == ["Lunch with Kim"]
+    week = agent.get("/api/v1/cards/", {"scope": scope, "when": "May 2026"})
+    assert week.status_code == 200 and {c["value"] for c in week.json()["results"]} == {
+        "Lunch with Kim", "Dinner with Lee"}
+    refused = agent.get("/api/v1/cards/", {"scope": scope, "when": "next blursday"})
+    assert refused.status_code == 400 and refused.json()["code"] == "unresolvable_time"
