@@ -149,6 +149,12 @@ SPECTACULAR_SETTINGS = {
 # Bulk writes of 1,000 cards fit; anything larger is refused with 413.
 DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("API_MAX_BODY_BYTES", str(5 * 1024 * 1024)))
 
+# Throttle counters live in the cache: per process by default; set CACHE_URL
+# (redis://…) so every web process shares one budget per token.
+if os.environ.get("CACHE_URL"):
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                          "LOCATION": os.environ["CACHE_URL"]}}
+
 # --- Celery: eager in-process unless a broker is configured ----------------------
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
