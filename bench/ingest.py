@@ -451,6 +451,25 @@ def run_batch(users: list[User], streams: list[list[CardDraft]], batch: int, sam
 
 # --- setting up and cleaning up ---------------------------------------------------------
 
+def run_floor(run_id: str, transactions: int) -> dict:
+    """The same process's floor: one INSERT + COMMIT per transaction on a plain
+    table (WAL flush included). On a shared, noisy machine the ratio
+    cards/s ÷ floor tx/s moves far less than either number."""
+    table_name = f"bench_floor_{run_id}"
+    with connection.cursor() as cursor:
+        cursor.execute(f"CREATE TABLE {table_name} (id bigserial PRIMARY KEY, v text)")
+    try:
+        started = time.perf_counter()
+        for i in range(transactions):
+            with transaction.atomic(), connection.cursor() as cursor:
+                cursor.execute(f"INSERT INTO {table_name} (v) VALUES (%s)", [str(i)])
+        elapsed = time.perf_counter() - started
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute(f"DROP TABLE IF EXISTS {table_name}")
+    return {"transactions": transactions, "per_second": round(transactions / elapsed, 1)}
+
+
 def users_create(prefix: str, count: int, seed: int) -> list[User]:
     rng = random.Random(seed)
     users = []
@@ -516,7 +535,11 @@ def table(report: dict) -> str:
         if key in report:
             r = report[key]
             ok = "ok" if r["cards_per_second"] >= TARGET_CARDS_PER_SECOND else "MISS"
-            lines.append(f"{name:<34}{r['cards']:>7}{r['seconds']:>9.1f}{r['cards_per_second']:>10.1f}   {ok}")
+            lines.append(f"{name:<34}{r['cards']:>7}{r['seconds']:>9.1f}{r['cards_per_second']:>10.1f}   {ok}"
+                         f"   ({r.get('ratio_to_floor', '?')} × floor)")
+    if "floor_before" in report:
+        lines.append(f"floor: bare INSERT+COMMIT transactions/s, before {report['floor_before']['per_second']}"
+                     f" / after {report.get('floor_after', {}).get('per_second', '?')}")
     if "single" in report:
         lat = report["single"]["latency_ms"]
         lines.append(f"  single-call latency ms: p50 {lat['p50']}  p95 {lat['p95']}  p99 {lat['p99']}  "
@@ -634,6 +657,7 @@ def main() -> None:
                            "backdated": P_BACKDATED, "event_duplicate": P_EVENT_DUPLICATE}},
     }
     report["load_average_before"] = [round(x, 2) for x in os.getloadavg()]
+    report["floor_before"] = run_floor(run_id, 1_000)
     try:
         for mode in modes:
             users = users_create(f"{prefix}{mode[0]}", per_mode_users, args.seed)
@@ -657,6 +681,10 @@ def main() -> None:
                     connection._commit = original_commit
             if timer:
                 report[mode]["statement_times"] = timer.summary(report[mode]["cards"], report[mode]["seconds"])
+        report["floor_after"] = run_floor(run_id, 1_000)
+        floor = (report["floor_before"]["per_second"] + report["floor_after"]["per_second"]) / 2
+        for mode in modes:
+            report[mode]["ratio_to_floor"] = round(report[mode]["cards_per_second"] / floor, 3)
         if len(modes) == 2:
             report["outcomes_match"] = report["single"]["outcomes"] == report["batch"]["outcomes"]
     finally:
