@@ -46,6 +46,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "memory_site.settings")
 
+# The write path is measured without embeddings (they are computed after commit, elsewhere).
+os.environ.setdefault("EMBED_ON_WRITE", "0")
 import django  # noqa: E402
 
 django.setup()

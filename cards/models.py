@@ -6,7 +6,7 @@ from django.conf import settings
 from django.contrib.postgres.fields import ArrayField
 from django.db import models
 from django.db.models import Q
-from pgvector.django import VectorField
+from pgvector.django import HnswIndex, VectorField
 
 from .text import normalize
 
@@ -187,6 +187,10 @@ class Card(models.Model):
             models.Index(fields=["scope", "label", "occurred_at"], name="card_occurred"),
             models.Index(fields=["scope", "kind"], condition=Q(superseded_at__isnull=True),
                          name="card_current_by_scope"),
+            # For broad visibility only; a household's few hundred cards are scored
+            # exactly behind the B-tree (PERFORMANCE.md routing rule).
+            HnswIndex(fields=["embedding"], name="card_embedding_hnsw", m=16, ef_construction=64,
+                      opclasses=["vector_cosine_ops"]),
         ]
         constraints = [
             # Hard rule 2: at most one current card per single-value (scope, subject, label).

@@ -149,6 +149,17 @@ SPECTACULAR_SETTINGS = {
 # Bulk writes of 1,000 cards fit; anything larger is refused with 413.
 DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("API_MAX_BODY_BYTES", str(5 * 1024 * 1024)))
 
+# --- Embeddings (DESIGN §1): a local MiniLM from an offline package, or an
+# OpenAI-compatible /v1/embeddings server. Vectors are computed after commit.
+EMBEDDING_BACKEND = os.environ.get("EMBEDDING_BACKEND", "local")
+EMBEDDING_URL = os.environ.get("EMBEDDING_URL", "")
+EMBEDDING_MODEL = os.environ.get("EMBEDDING_MODEL", "")
+EMBEDDING_API_KEY = os.environ.get("EMBEDDING_API_KEY", "")
+EMBEDDING_TIMEOUT = float(os.environ.get("EMBEDDING_TIMEOUT", "30"))
+EMBED_ON_WRITE = env_bool("EMBED_ON_WRITE", True)
+if os.environ.get("EMBEDDING_THREADS"):
+    EMBEDDING_THREADS = int(os.environ["EMBEDDING_THREADS"])
+
 # Throttle counters live in the cache: per process by default; set CACHE_URL
 # (redis://…) so every web process shares one budget per token.
 if os.environ.get("CACHE_URL"):

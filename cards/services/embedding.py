@@ -1,0 +1,102 @@
+"""Card vectors: computed after the write commits, outside its transaction, so
+a slow or failing embedder never holds a lock or loses a card."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from itertools import islice
+from typing import TYPE_CHECKING
+
+from django.db import connection, transaction
+
+from ..embeddings import card_embedding_text, embed_texts, embedding_setting
+from ..models import Card
+
+if TYPE_CHECKING:
+    from .remember import WriteOutcome
+
+EMBED_BATCH = 64
+_NEW_CARD_OUTCOMES = ("inserted", "superseded")  # Outcome.INSERTED / SUPERSEDED (remember imports this module)
+
+
+def embed_on_write() -> bool:
+    return str(embedding_setting("EMBED_ON_WRITE", "true")).strip().lower() in {"1", "true", "yes", "on"}
+
+
+def embed_after_commit(card_ids: Iterable[int]) -> None:
+    """Queue `cards_embed` for these cards once the transaction commits.
+
+    Every call inside one transaction adds to a single pending task, so a batch
+    (or a request of many writes, or card_remember nested in the batch) makes one
+    task, not one per call. Joining an earlier callback is safe: Django drops it
+    only when one of its savepoints rolls back, and those savepoints enclose this
+    call too; ids from a rolled-back inner savepoint are skipped as missing."""
+    if not embed_on_write():
+        return
+    ids = {pk for pk in card_ids if pk is not None}
+    if not ids:
+        return
+    if connection.in_atomic_block:
+        pending = next((func for _, func, _ in connection.run_on_commit
+                        if isinstance(func, _EmbedOnCommit) and not func.ran), None)
+        if pending is not None:
+            pending.card_ids |= ids
+            return
+    # robust: after the commit the card is safe; an embedder or broker failure is
+    # logged (the backfill command catches up) instead of failing the request.
+    transaction.on_commit(_EmbedOnCommit(ids), robust=True)
+
+
+def embed_outcomes_after_commit(outcomes: Iterable[WriteOutcome]) -> None:
+    """embed_after_commit for the cards a remember call stored. A superseding
+    card's successor is included: when it was a back-dated fork, the value that
+    resumes after it is a new row too (re-embedding an older successor is harmless)."""
+    if not embed_on_write():
+        return
+    embed_after_commit(pk for o in outcomes if o.outcome in _NEW_CARD_OUTCOMES
+                       for pk in (o.card.pk, o.card.superseded_by_id if o.outcome == "superseded" else None))
+
+
+class _EmbedOnCommit:
+    def __init__(self, card_ids: set[int]) -> None:
+        self.card_ids = card_ids
+        self.ran = False  # a callback that ran takes no more ids (test helpers keep it listed)
+
+    def __call__(self) -> None:
+        from ..tasks import cards_embed  # the task module imports this one
+
+        self.ran = True
+        cards_embed.delay(card_ids=sorted(self.card_ids))
+
+
+def cards_embed_now(*, card_ids: Iterable[int], batch_size: int = EMBED_BATCH) -> int:
+    """Embed these cards and store the vectors; returns how many rows were written.
+
+    Idempotent: the same content gives the same vector. Cards forgotten since
+    are skipped. No transaction is held while the model runs; each batch is one
+    UPDATE that only lands where value and text are still what was embedded,
+    so a slow task cannot overwrite the vector of a newer description (that
+    change queued its own task)."""
+    written = 0
+    ids = iter(sorted(set(card_ids)))
+    while chunk := list(islice(ids, batch_size)):
+        cards = list(Card.objects.filter(pk__in=chunk).select_related("label", "object")
+                     .only("id", "value", "text", "object", "label__key", "object__name"))
+        if not cards:
+            continue
+        vectors = embed_texts([card_embedding_text(card) for card in cards])
+        written += _store(cards, vectors)
+    return written
+
+
+def _store(cards: list[Card], vectors: list[list[float]]) -> int:
+    # Vectors go as pgvector's text form and are cast in SQL: no per-connection
+    # register_vector needed. 9 significant digits round-trip a float32 exactly.
+    literals = ["[" + ",".join(f"{x:.9g}" for x in vector) + "]" for vector in vectors]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "UPDATE cards_card c SET embedding = v.embedding::vector"
+            " FROM unnest(%s::bigint[], %s::text[], %s::text[], %s::text[]) AS v(id, value, text, embedding)"
+            " WHERE c.id = v.id AND c.value = v.value AND c.text = v.text",
+            [[c.pk for c in cards], [c.value for c in cards], [c.text for c in cards], literals])
+        return cursor.rowcount

@@ -1,0 +1,30 @@
+"""Celery entry points: take ids, call a service (STYLE.md convention 6)."""
+
+from __future__ import annotations
+
+from celery import shared_task
+from celery.utils.time import get_exponential_backoff_interval
+from django.db import InterfaceError, OperationalError
+
+from .embeddings import EmbeddingUnavailable
+from .services.embedding import cards_embed_now
+
+# Passing trouble: the embedding server or the database coming back.
+RETRYABLE = (EmbeddingUnavailable, OperationalError, InterfaceError)
+
+
+# acks_late: a worker killed mid-batch leaves the message for another; rerunning is harmless.
+@shared_task(bind=True, acks_late=True, max_retries=6)
+def cards_embed(self, card_ids: list[int]) -> int:
+    """Compute and store the vectors of these cards (missing ones are skipped)."""
+    try:
+        return cards_embed_now(card_ids=card_ids)
+    except RETRYABLE as error:
+        if self.request.is_eager:
+            # Eager Celery would retry at once, in the request, with no backoff.
+            # The card is committed; `embed_backfill` fills what is left NULL.
+            raise
+        # Up to 10 s, 20 s, 40 s … 10 min, fully jittered so a fleet of workers doesn't retry in step.
+        countdown = get_exponential_backoff_interval(factor=10, retries=self.request.retries,
+                                                     maximum=600, full_jitter=True)
+        raise self.retry(exc=error, countdown=countdown)
