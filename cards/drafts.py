@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from dateutil.relativedelta import relativedelta
 from django.utils import timezone
 
+from scopes.models import time_zone_names
+
 from .errors import InvalidCard
 from .models import CardKind, Entity, Precision, Tag, TimeSource
 
@@ -104,7 +106,7 @@ def draft_validate(draft: CardDraft) -> None:
         errors.setdefault("time_source", []).append(f"must be one of {', '.join(TimeSource.values)}")
     if draft.occurred_end is not None and draft.occurred_at is None:
         errors.setdefault("occurred_end", []).append("needs occurred_at")
-    if draft.time_zone is not None and draft.time_zone not in zoneinfo.available_timezones():
+    if draft.time_zone is not None and draft.time_zone not in time_zone_names():
         errors.setdefault("time_zone", []).append("must be an IANA time zone name")
     if errors:
         raise InvalidCard("The card has invalid fields; see `fields`.", fields=errors)

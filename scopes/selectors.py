@@ -29,12 +29,14 @@ def scope_list(*, principal: Principal) -> QuerySet[Scope]:
             .order_by("id"))
 
 
-def read_scope_ids(*, principal: Principal, scope: Scope) -> QuerySet:
+def read_scope_ids(*, principal: Principal, scope: Scope) -> list[int]:
     """Scopes a read in `scope` sees (DESIGN §3): the scope, its ancestors, the
     caller's personal scope and `global` — each only if the caller may view it.
     Never siblings or children."""
     named = [scope.pk, *scope.ancestor_ids()]
-    return (Scope.objects.visible_to(principal, "view")
-            .filter(Q(pk__in=named) | Q(owner_id=principal.user.pk, kind=ScopeKind.PERSONAL)
-                    | Q(kind=ScopeKind.GLOBAL))
-            .values("id"))
+    # Evaluated here: a handful of ids as a plain list plans far better than a
+    # nested permission subquery inside the card query (and is re-planned less).
+    return list(Scope.objects.visible_to(principal, "view")
+                .filter(Q(pk__in=named) | Q(owner_id=principal.user.pk, kind=ScopeKind.PERSONAL)
+                        | Q(kind=ScopeKind.GLOBAL))
+                .values_list("id", flat=True))

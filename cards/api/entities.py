@@ -92,19 +92,18 @@ class EntityResolve(APIView):
 
 def _look_alikes(norm: str, visible) -> list[dict]:
     """Trigram neighbours over names and aliases in the visible scopes: offered, never bound."""
-    scope_sql, scope_params = visible.query.sql_with_params()
     with connection.cursor() as cursor:
         cursor.execute(
-            f"""
+            """
             SELECT e.id, max(similarity(n.name_norm, %s)) AS score
               FROM cards_entity e
               JOIN (SELECT id AS entity_id, name_norm FROM cards_entity
                     UNION ALL SELECT entity_id, name_norm FROM cards_alias) n ON n.entity_id = e.id
-             WHERE e.scope_id IN ({scope_sql}) AND n.name_norm %% %s
+             WHERE e.scope_id = ANY(%s) AND n.name_norm %% %s
              GROUP BY e.id HAVING max(similarity(n.name_norm, %s)) >= %s
              ORDER BY score DESC, e.id LIMIT %s
             """,
-            [norm, *scope_params, norm, norm, CANDIDATE_THRESHOLD, CANDIDATE_LIMIT])
+            [norm, list(visible), norm, norm, CANDIDATE_THRESHOLD, CANDIDATE_LIMIT])
         rows = cursor.fetchall()
     entities = {e.pk: e for e in Entity.objects.filter(pk__in=[r[0] for r in rows]).prefetch_related("aliases")}
     return [{"entity": entities[pk], "score": round(score, 3)} for pk, score in rows]

@@ -13,13 +13,14 @@ from rest_framework.views import APIView
 
 from memory_site.api.common import Page
 from memory_site.api.errors import ForbiddenAt, NotFoundAt, error_responses
+from scopes.models import Scope
 from scopes.principals import principal_of
 from scopes.selectors import read_scope_ids, scope_get
 
 from ..errors import DomainError, InvalidCard
 from ..labels import label_resolve
 from ..models import Card, Entity
-from ..selectors import card_get, card_history, cards_in_interval, cards_visible, with_perspective
+from ..selectors import card_get, card_history, cards_in_interval, with_perspective
 from ..services import (Outcome, card_describe, card_remember_batch, card_forget, card_remember, card_verify, entity_of_user,
                         perspectives_set)
 from ..text import normalize
@@ -31,8 +32,8 @@ CARD_RELATED = ("label", "subject", "object", "source_actor")
 
 def _shown(principal, card_ids) -> list[Card]:
     """Re-read written cards as the caller sees them (perspective included)."""
-    cards = with_perspective(Card.objects.filter(pk__in=card_ids).select_related(*CARD_RELATED),
-                             user=principal.user)
+    cards = with_perspective(Card.objects.filter(pk__in=card_ids).select_related(*CARD_RELATED)
+                             .defer("embedding"), user=principal.user)
     by_id = {card.pk: card for card in cards}
     return [by_id[pk] for pk in card_ids]
 
@@ -59,7 +60,9 @@ class CardListCreate(APIView):
             scope = scope_get(principal=principal, scope_id=params["scope"])
             cards = Card.objects.filter(scope_id__in=read_scope_ids(principal=principal, scope=scope))
         else:
-            cards = cards_visible(principal=principal)
+            # The caller's visible scopes as a list of ids (see read_scope_ids).
+            cards = Card.objects.filter(scope_id__in=list(Scope.objects.visible_to(principal, "view")
+                                                          .values_list("id", flat=True)))
         if "subject" in params:
             norm = normalize(params["subject"])
             if norm == "me":
@@ -80,7 +83,7 @@ class CardListCreate(APIView):
             cards = cards.filter(effective_at__lte=at).exclude(superseded_at__lte=at)
         elif params["current"]:
             cards = cards.filter(superseded_at__isnull=True)
-        cards = with_perspective(cards.select_related(*CARD_RELATED), user=principal.user)
+        cards = with_perspective(cards.select_related(*CARD_RELATED).defer("embedding"), user=principal.user)
         paginator = Page()
         page = paginator.paginate_queryset(cards, request, view=self)
         return paginator.get_paginated_response(CardOut(page, many=True).data)
