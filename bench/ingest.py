@@ -53,9 +53,9 @@ import django  # noqa: E402
 django.setup()
 
 from django.conf import settings  # noqa: E402
-from django.db import connection, models, reset_queries, transaction  # noqa: E402
-from django.db.models.deletion import get_candidate_relations_to_delete  # noqa: E402
+from django.db import connection, reset_queries, transaction  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
+from sqlcleanup import raw_cascade  # noqa: E402  (bench/ is on sys.path when run as a script)
 
 from cards.drafts import CardDraft  # noqa: E402
 from cards.labels import registry  # noqa: E402
@@ -482,26 +482,6 @@ def users_create(prefix: str, count: int, seed: int) -> list[User]:
     return users
 
 
-def _raw_cascade(cursor, model, where: str, params: list, tables: set[str]) -> int:
-    """DELETE model rows matching `where`, after deleting (CASCADE) or nulling
-    (SET_NULL) the rows that point at them, as Django's collector would, but in
-    plain SQL over primary and foreign key columns only: it neither loads 20,000
-    cards into memory nor breaks when a model has a field or table not yet
-    migrated. PROTECT references are left alone, so they fail loudly."""
-    opts = model._meta
-    ids = f'SELECT "{opts.pk.column}" FROM "{opts.db_table}" WHERE {where}'
-    for rel in get_candidate_relations_to_delete(opts):
-        related = rel.related_model
-        if related is model or related._meta.db_table not in tables:
-            continue
-        column = rel.field.column
-        if rel.on_delete is models.CASCADE:
-            _raw_cascade(cursor, related, f'"{column}" IN ({ids})', params, tables)
-        elif rel.on_delete is models.SET_NULL:
-            cursor.execute(f'UPDATE "{related._meta.db_table}" SET "{column}" = NULL WHERE "{column}" IN ({ids})',
-                           params)
-    cursor.execute(f'DELETE FROM "{opts.db_table}" WHERE {where}', params)
-    return cursor.rowcount
 
 
 def cleanup(prefix: str) -> dict:
@@ -516,8 +496,8 @@ def cleanup(prefix: str) -> dict:
     tables = set(connection.introspection.table_names())
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("SET LOCAL memory_site.forgetting = 'on'")
-        cards = _raw_cascade(cursor, Card, '"scope_id" = ANY(%s)', [scope_ids], tables)
-        users = _raw_cascade(cursor, User, f'"{User._meta.pk.column}" = ANY(%s)', [user_ids], tables)
+        cards = raw_cascade(cursor, Card, '"scope_id" = ANY(%s)', [scope_ids], tables)
+        users = raw_cascade(cursor, User, f'"{User._meta.pk.column}" = ANY(%s)', [user_ids], tables)
     return {"users": users, "scopes": len(scope_ids), "cards": cards,
             "seconds": round(time.perf_counter() - started, 2)}
 
