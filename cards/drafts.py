@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-import zoneinfo
 from dataclasses import dataclass, field
 
 from dateutil.relativedelta import relativedelta

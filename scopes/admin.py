@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import admin
+from django.db.models import Count
 from django.contrib.auth.admin import UserAdmin
 from django.http import HttpRequest
 
@@ -33,6 +34,20 @@ class MemoryUserAdmin(UserAdmin):
             # The creation form saves the row directly, bypassing the manager that
             # gives every user a personal scope and a "me" entity.
             personal_scope_ensure(user=obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        # Same reason as scopes: a user whose personal scope holds cards is
+        # deleted only after those cards are forgotten.
+        if obj is None:
+            return super().has_delete_permission(request)
+        scope = getattr(obj, "personal_scope", None)
+        return super().has_delete_permission(request, obj) and not (scope and scope.cards.exists())
+
+    def get_actions(self, request: HttpRequest):
+        # Bulk delete checks no object, so it would get around the rule above.
+        actions = super().get_actions(request)
+        actions.pop("delete_selected", None)
+        return actions
 
 
 class MembershipFormSet(forms.BaseInlineFormSet):
@@ -70,16 +85,22 @@ class ScopeAdmin(admin.ModelAdmin):
     fields = ("name", "kind", "parent", "owner", "created_at")
     inlines = (MembershipInline,)
 
-    @admin.display(description="members")
+    def get_queryset(self, request: HttpRequest):
+        # One COUNT per page, not one query per listed scope.
+        return super().get_queryset(request).annotate(members=Count("memberships"))
+
+    @admin.display(description="members", ordering="members")
     def member_count(self, scope: Scope) -> int:
-        return scope.memberships.count()
+        return scope.members
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
     def has_delete_permission(self, request: HttpRequest, obj: Scope | None = None) -> bool:
         # A personal scope belongs to its user; removing it would break "exactly one per user".
-        return obj is None or obj.owner_id is None
+        # A scope holding cards goes only by forgetting them first: a cascade would
+        # run into the write-once trigger on its events (an error page, not a deletion).
+        return obj is None or (obj.owner_id is None and not obj.cards.exists())
 
     def get_actions(self, request: HttpRequest):
         actions = super().get_actions(request)

@@ -1,6 +1,6 @@
 import factory
 
-from scopes.models import ScopeKind, User
+from scopes.models import Scope, ScopeKind, User
 from scopes.services import scope_create
 
 
@@ -18,5 +18,5 @@ class UserFactory(factory.django.DjangoModelFactory):
         return model_class.objects.create_user(*args, **kwargs)
 
 
-def family_scope(*, owner: User, name: str = "Family") -> "scopes.models.Scope":
+def family_scope(*, owner: User, name: str = "Family") -> Scope:
     return scope_create(name=name, kind=ScopeKind.FAMILY, creator=owner)

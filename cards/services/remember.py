@@ -18,7 +18,7 @@ from scopes.models import Membership, Scope, User
 from ..drafts import CardDraft, Occurrence, aware, draft_validate, occurrence_from, reference_time_of
 from ..errors import InvalidCard, LabelKindMismatch, NeedsConsent
 from ..labels import label_resolve
-from ..models import Card, CardKind, CardPerspective, Cardinality, Entity, EntityKind, Label, Precision
+from ..models import Card, CardKind, CardPerspective, Cardinality, Entity, Label, Precision
 from ..text import normalize
 from .embedding import embed_outcomes_after_commit
 from .entities import entity_for_write

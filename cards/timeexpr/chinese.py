@@ -130,7 +130,7 @@ RULES = [(re.compile(pattern), build) for pattern, build in [
     (rf"(?P<step>{STEP_RE})?{WEEK_WORD}末", _weekend),
     (rf"(?P<step>{STEP_RE}){WEEK_WORD}", _week),
     (rf"(?P<step>{STEP_RE})?{WEEK_WORD}(?P<wd>[一二三四五六日天])", _weekday),
-    (rf"(?P<step>上个|上|这个|本|下个|下)月", _month),
+    (r"(?P<step>上个|上|这个|本|下个|下)月", _month),
     (r"(?P<word>前年|去年|今年|明年|后年)", _year),
     (rf"{N}(?P<unit>天|日|{WEEK_WORD}|个月|年)(?P<dir>以前|之前|前|以后|之后|后)", _ago),
     (r"(?:(?P<year>[0-9]{4})年)?(?P<month>[0-9]{1,2}|[一二三四五六七八九十]{1,3})月"
