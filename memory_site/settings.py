@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+import orjson
 
 from .embedded_db import data_dir_default, embedded_database_settings
 
@@ -121,8 +122,10 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer",
+    "DEFAULT_RENDERER_CLASSES": ["drf_orjson_renderer.renderers.ORJSONRenderer",
                                  "rest_framework.renderers.BrowsableAPIRenderer"],
+    # Error details nest DRF's per-index errors ({0: [...]}): keys as text, as JSON has them.
+    "ORJSON_RENDERER_OPTIONS": (orjson.OPT_NON_STR_KEYS,),
     "DEFAULT_PARSER_CLASSES": ["memory_site.api.common.StrictJSONParser"],
     "DEFAULT_PAGINATION_CLASS": "memory_site.api.common.Page",
     "DEFAULT_THROTTLE_CLASSES": ["memory_site.api.common.AgentRateThrottle"],

@@ -143,17 +143,20 @@ class Scope(models.Model):
         from django.db import connection
 
         with connection.cursor() as cursor:
-            cursor.execute(
-                """
-                WITH RECURSIVE up(id, parent_id, depth) AS (
-                    SELECT id, parent_id, 1 FROM scopes_scope WHERE id = %s
-                    UNION ALL
-                    SELECT s.id, s.parent_id, up.depth + 1 FROM scopes_scope s JOIN up ON s.id = up.parent_id
-                     WHERE up.depth < %s
-                )
-                SELECT id FROM up ORDER BY depth
-                """, [self.parent_id, MAX_LADDER_DEPTH])
+            cursor.execute(LADDER_UP_SQL + " ORDER BY depth", [self.parent_id, MAX_LADDER_DEPTH])
             return [row[0] for row in cursor.fetchall()]
+
+
+# A scope and every scope above it: `SELECT id FROM up`, with `depth` 1 for the
+# scope named by the first parameter. Usable as a subquery (`id IN (…)`).
+LADDER_UP_SQL = """
+    WITH RECURSIVE up(id, parent_id, depth) AS (
+        SELECT id, parent_id, 1 FROM scopes_scope WHERE id = %s
+        UNION ALL
+        SELECT s.id, s.parent_id, up.depth + 1 FROM scopes_scope s JOIN up ON s.id = up.parent_id
+         WHERE up.depth < %s
+    )
+    SELECT id FROM up"""
 
 
 class Role(models.TextChoices):

@@ -3,20 +3,25 @@ and "you may not see it" are the same 404."""
 
 from __future__ import annotations
 
-from django.db.models import OuterRef, Q, QuerySet, Subquery
+from django.db.models import BooleanField, ExpressionWrapper, OuterRef, Q, QuerySet, Subquery
+from django.db.models.expressions import RawSQL
 from django.http import Http404
 from rest_framework.exceptions import PermissionDenied
 
-from .models import Membership, Scope, ScopeKind
-from .principals import Principal
+from .models import LADDER_UP_SQL, MAX_LADDER_DEPTH, Membership, Scope, ScopeKind
+from .principals import Principal, scope_ids_for
 
 
 def scope_get(*, principal: Principal, scope_id: int, action: str = "view") -> Scope:
-    """The scope if `principal` may view it (else 404) and may `action` it (else 403)."""
-    scope = Scope.objects.visible_to(principal, "view").filter(pk=scope_id).first()
+    """The scope if `principal` may view it (else 404) and may `action` it (else 403), in one query."""
+    scopes = Scope.objects.visible_to(principal, "view").filter(pk=scope_id)
+    if action != "view":
+        scopes = scopes.annotate(allowed=ExpressionWrapper(Q(id__in=scope_ids_for(principal, action)),
+                                                           output_field=BooleanField()))
+    scope = scopes.first()
     if scope is None:
         raise Http404
-    if action != "view" and not Scope.objects.visible_to(principal, action).filter(pk=scope.pk).exists():
+    if action != "view" and not scope.allowed:
         raise PermissionDenied(f"You may not {action} in this scope.")
     return scope
 
@@ -29,14 +34,19 @@ def scope_list(*, principal: Principal) -> QuerySet[Scope]:
             .order_by("id"))
 
 
-def read_scope_ids(*, principal: Principal, scope: Scope) -> list[int]:
-    """Scopes a read in `scope` sees (DESIGN §3): the scope, its ancestors, the
-    caller's personal scope and `global` — each only if the caller may view it.
-    Never siblings or children."""
-    named = [scope.pk, *scope.ancestor_ids()]
-    # Evaluated here: a handful of ids as a plain list plans far better than a
-    # nested permission subquery inside the card query (and is re-planned less).
-    return list(Scope.objects.visible_to(principal, "view")
-                .filter(Q(pk__in=named) | Q(owner_id=principal.user.pk, kind=ScopeKind.PERSONAL)
-                        | Q(kind=ScopeKind.GLOBAL))
-                .values_list("id", flat=True))
+def read_scope_ids(*, principal: Principal, scope_id: int) -> list[int]:
+    """Scopes a read in scope `scope_id` sees (DESIGN §3): the scope, its
+    ancestors, the caller's personal scope and `global` — each only if the
+    caller may view it. Never siblings or children. 404 when the caller may not
+    view the scope itself.
+
+    One query, evaluated here: a handful of ids as a plain list plans far better
+    than a nested permission subquery inside the card query."""
+    ladder = RawSQL(LADDER_UP_SQL, [scope_id, MAX_LADDER_DEPTH])
+    ids = list(Scope.objects.visible_to(principal, "view")
+               .filter(Q(pk__in=ladder) | Q(owner_id=principal.user.pk, kind=ScopeKind.PERSONAL)
+                       | Q(kind=ScopeKind.GLOBAL))
+               .values_list("id", flat=True))
+    if scope_id not in ids:
+        raise Http404
+    return ids

@@ -76,8 +76,7 @@ class EntityResolve(APIView):
         data = ResolveIn(data=request.data)
         data.is_valid(raise_exception=True)
         principal = principal_of(request)
-        scope = scope_get(principal=principal, scope_id=data.validated_data["scope"])
-        visible = read_scope_ids(principal=principal, scope=scope)
+        visible = read_scope_ids(principal=principal, scope_id=data.validated_data["scope"])
         name = data.validated_data["name"]
         norm = normalize(name)
         exact = list(Entity.objects.filter(Q(name_norm=norm) | Q(aliases__name_norm=norm, aliases__scope_id__in=visible),

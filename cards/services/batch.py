@@ -21,6 +21,7 @@ from ..models import Card, CardKind, Cardinality
 from .embedding import embed_outcomes_after_commit
 from .remember import (ONE_MICROSECOND, STATED_AT_KEEP, Outcome, WriteOutcome, _duplicate_window, _prepare,
                        _Write, card_remember, perspectives_set, timeline_lock_key)
+from .sql import cards_insert_many, timestamps_literal
 
 Key = tuple[int, int, int, str]  # scope, subject, label, kind
 COLUMNS = [f.column for f in Card._meta.concrete_fields if f.name != "embedding"]
@@ -241,8 +242,9 @@ def _flush(plan: _Plan) -> None:
                 " FROM unnest(%s::bigint[], %s::timestamptz[], %s::text[]) AS v(id, verified, stated)"
                 " WHERE c.id = v.id",
                 [[c.pk for c in rows], [c.verified_at for c in rows],
-                 ["{" + ",".join(f'"{t.isoformat()}"' for t in c.stated_at) + "}" for c in rows]])
+                 [timestamps_literal(c.stated_at) for c in rows]])
     for card in plan.new:
         if card.superseded_by is not None:
             card.superseded_by_id = card.superseded_by.pk
-    Card.objects.bulk_create(plan.new, batch_size=1_000)
+    if plan.new:
+        cards_insert_many(plan.new)
