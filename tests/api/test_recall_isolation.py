@@ -1,0 +1,53 @@
+"""Property: recall sees exactly what the DESIGN §3 oracle of
+test_isolation_property says a read in each scope may see — never a card from a
+scope the caller cannot view — through both routes of the service."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import transaction
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from cards.retrieval import recall
+from cards.services.embedding import cards_embed_now
+from tests.api.test_isolation_property import Oracle, _Rollback, build_world
+
+pytestmark = pytest.mark.django_db
+
+
+def recalled(principal, scope_id: int) -> tuple[int, set[int]]:
+    response = principal.client.post("/api/v1/recall/", {"scope": scope_id, "query": "skill", "k": 100},
+                                     format="json")
+    if response.status_code != 200:
+        return response.status_code, set()
+    return 200, {row["card"]["id"] for row in response.json()["results"]}
+
+
+@settings(max_examples=100, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate],
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(data=st.data())
+def test_recall_visibility_equals_the_design_oracle(db, data):
+    try:
+        with transaction.atomic():
+            oracle = Oracle()
+            principals, cards, scope_ids = build_world(data, oracle)
+            cards_embed_now(card_ids=list(cards))
+            for principal in principals:
+                views = oracle.views(principal)
+                for scope_id in scope_ids:
+                    if scope_id not in views:
+                        assert recalled(principal, scope_id) == (404, set()), (principal.name, scope_id)
+                        continue
+                    seen = oracle.read_in(principal, scope_id)
+                    expected = {card for card, scope in cards.items() if scope in seen}
+                    assert recalled(principal, scope_id) == (200, expected), (principal.name, scope_id, seen)
+            # The vector-index route is held to the same scopes as the exact one.
+            for scope_id in scope_ids:
+                allowed = {card for card, scope in cards.items() if scope == scope_id}
+                for route in ("exact", "index"):
+                    got = {r.card_id for r in recall(scope_ids=[scope_id], query="skill", k=100, route=route).results}
+                    assert got == allowed if route == "exact" else got <= allowed, (route, scope_id)
+            raise _Rollback
+    except _Rollback:
+        pass
