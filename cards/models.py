@@ -273,3 +273,64 @@ class AuditEvent(models.Model):
     class Meta:
         ordering = ["-at"]
         indexes = [models.Index(fields=["scope", "at"], name="audit_by_scope")]
+
+
+class RuleStatus(models.TextChoices):
+    DRAFT = "draft"
+    APPROVED = "approved"
+    RETIRED = "retired"
+
+
+class Rule(models.Model):
+    """A derivation rule over (subject, label, value-or-object) patterns (DESIGN §7).
+
+    `premises` is a list and `conclusion` one pattern, each `[subject, label,
+    object]`; a term starting with "?" is a variable, anything else a constant
+    (a label key in the middle, a name or value at the ends). Only approved
+    rules derive; people write and approve them, a model may only propose."""
+
+    name = models.CharField(max_length=100, unique=True)
+    description = models.TextField(blank=True)
+    premises = models.JSONField()
+    conclusion = models.JSONField()
+    status = models.CharField(max_length=16, choices=RuleStatus.choices, default=RuleStatus.DRAFT)
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                               related_name="+")
+    reviewer = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                 related_name="+")
+    approved_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(name="rule_approval_recorded",
+                                   condition=~Q(status="approved") | Q(approved_at__isnull=False)),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class DuplicateStatus(models.TextChoices):
+    OPEN = "open"
+    MERGED = "merged"
+    KEPT_APART = "kept_apart"
+
+
+class PossibleDuplicate(models.Model):
+    """A new entity whose name looks like an existing one ("Ana" / "Anna"):
+    never merged by itself — a reviewer merges through an alias or keeps them apart."""
+
+    entity = models.ForeignKey(Entity, on_delete=models.CASCADE, related_name="+")
+    similar_to = models.ForeignKey(Entity, on_delete=models.CASCADE, related_name="+")
+    score = models.FloatField()
+    status = models.CharField(max_length=16, choices=DuplicateStatus.choices, default=DuplicateStatus.OPEN)
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+    decided_at = models.DateTimeField(null=True, blank=True)
+    reason = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["entity", "similar_to"], name="one_duplicate_proposal")]

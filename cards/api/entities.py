@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import Q
 from django.http import Http404
 from drf_spectacular.utils import extend_schema
@@ -18,11 +18,9 @@ from scopes.selectors import read_scope_ids, scope_get
 
 from ..models import Entity
 from ..services import alias_add, entity_create
+from ..services.entities import entity_look_alikes
 from ..text import normalize
 from .serializers import AliasIn, EntityIn, EntityOut, ResolveIn, ResolveOut
-
-CANDIDATE_LIMIT = 5
-CANDIDATE_THRESHOLD = 0.3
 
 
 def entity_get(*, principal, entity_id: int, action: str = "view") -> Entity:
@@ -91,18 +89,6 @@ class EntityResolve(APIView):
 
 def _look_alikes(norm: str, visible) -> list[dict]:
     """Trigram neighbours over names and aliases in the visible scopes: offered, never bound."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            """
-            SELECT e.id, max(similarity(n.name_norm, %s)) AS score
-              FROM cards_entity e
-              JOIN (SELECT id AS entity_id, name_norm FROM cards_entity
-                    UNION ALL SELECT entity_id, name_norm FROM cards_alias) n ON n.entity_id = e.id
-             WHERE e.scope_id = ANY(%s) AND n.name_norm %% %s
-             GROUP BY e.id HAVING max(similarity(n.name_norm, %s)) >= %s
-             ORDER BY score DESC, e.id LIMIT %s
-            """,
-            [norm, list(visible), norm, norm, CANDIDATE_THRESHOLD, CANDIDATE_LIMIT])
-        rows = cursor.fetchall()
+    rows = entity_look_alikes(norm, visible)
     entities = {e.pk: e for e in Entity.objects.filter(pk__in=[r[0] for r in rows]).prefetch_related("aliases")}
-    return [{"entity": entities[pk], "score": round(score, 3)} for pk, score in rows]
+    return [{"entity": entities[pk], "score": score} for pk, score in rows]

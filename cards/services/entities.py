@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from scopes.models import Scope, User
+from scopes.models import LADDER_UP_SQL, MAX_LADDER_DEPTH, Scope, User
 
 from ..errors import InvalidCard
 from ..models import Alias, Entity, EntityKind
@@ -38,10 +38,12 @@ def entity_create(*, scope: Scope, name: str, kind: str = EntityKind.THING) -> E
         raise InvalidCard(f"{name!r} is already an alias in this scope.", fields={"name": ["already an alias"]})
     try:
         with transaction.atomic():
-            return Entity.objects.create(scope=scope, name=name.strip(), kind=kind)
+            entity = Entity.objects.create(scope=scope, name=name.strip(), kind=kind)
     except IntegrityError:
         raise InvalidCard(f"An entity named {name!r} already exists in this scope.",
                           fields={"name": ["already exists"]}) from None
+    duplicates_propose(entity)
+    return entity
 
 
 @transaction.atomic
@@ -90,4 +92,47 @@ def _entity_insert_or_get(*, scope: Scope, name: str, kind: str) -> Entity:
         return Entity.objects.get(scope=scope, name_norm=normalize(name))
     entity = Entity(id=row[0], scope=scope, name=name, name_norm=normalize(name), kind=kind, created_at=now)
     entity._state.adding, entity._state.db = False, connection.alias
+    duplicates_propose(entity)
     return entity
+
+
+LOOK_ALIKE_THRESHOLD = 0.3
+LOOK_ALIKE_LIMIT = 5
+
+
+_LOOK_ALIKES = """
+    SELECT e.id, max(similarity(n.name_norm, %(norm)s)) AS score
+      FROM cards_entity e
+      JOIN (SELECT id AS entity_id, name_norm FROM cards_entity
+            UNION ALL SELECT entity_id, name_norm FROM cards_alias) n ON n.entity_id = e.id
+     WHERE e.scope_id IN ({scopes}) AND n.name_norm %% %(norm)s AND e.id <> %(exclude)s
+     GROUP BY e.id HAVING max(similarity(n.name_norm, %(norm)s)) >= %(threshold)s
+     ORDER BY score DESC, e.id LIMIT %(limit)s"""
+
+
+def entity_look_alikes(norm: str, scope_ids, *, exclude_id: int | None = None,
+                       limit: int = LOOK_ALIKE_LIMIT) -> list[tuple[int, float]]:
+    """(entity id, trigram similarity) of names and aliases in `scope_ids` close
+    to `norm`, best first. Offered as candidates, never bound."""
+    with connection.cursor() as cursor:
+        cursor.execute(_LOOK_ALIKES.format(scopes="SELECT unnest(%(scopes)s::bigint[])"),
+                       {"norm": norm, "scopes": list(scope_ids), "exclude": exclude_id or 0,
+                        "threshold": LOOK_ALIKE_THRESHOLD, "limit": limit})
+        return [(pk, round(score, 3)) for pk, score in cursor.fetchall()]
+
+
+def duplicates_propose(entity: Entity) -> None:
+    """A new entity that looks like one in its scope, the scopes above it or
+    global becomes a "possible duplicate" for review; nothing is merged. One
+    statement: it runs on the write path whenever a new name appears."""
+    if entity.user_id is not None:
+        return
+    ladder = f"SELECT id FROM ({LADDER_UP_SQL}) AS up UNION SELECT id FROM scopes_scope WHERE kind = 'global'"
+    ladder = ladder.replace("%s", "%(scope)s", 1).replace("%s", "%(depth)s", 1)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "INSERT INTO cards_possibleduplicate (entity_id, similar_to_id, score, status, created_at, reason)"
+            f" SELECT %(exclude)s, alike.id, alike.score, 'open', now(), '' FROM ({_LOOK_ALIKES.format(scopes=ladder)})"
+            " AS alike ON CONFLICT DO NOTHING",
+            {"norm": entity.name_norm, "scope": entity.scope_id, "depth": MAX_LADDER_DEPTH, "exclude": entity.pk,
+             "threshold": LOOK_ALIKE_THRESHOLD, "limit": LOOK_ALIKE_LIMIT})

@@ -18,7 +18,7 @@ from scopes.models import Membership, Scope, User
 from ..drafts import CardDraft, Occurrence, aware, draft_validate, occurrence_from, reference_time_of
 from ..errors import InvalidCard, LabelKindMismatch, NeedsConsent
 from ..labels import label_resolve
-from ..models import Card, CardKind, CardPerspective, Cardinality, Entity, Label, Precision
+from ..models import Card, CardKind, CardPerspective, Cardinality, Entity, EntityKind, Label, Precision
 from ..text import normalize
 from .embedding import embed_outcomes_after_commit
 from .entities import entity_for_write
@@ -113,7 +113,9 @@ def _prepare(*, scope: Scope, actor: User, draft: CardDraft, entities: dict | No
     subject = entity_for_write(scope=scope, actor=actor, ref=draft.subject, memo=entities)
     obj = None
     if draft.object not in (None, ""):
-        obj = entity_for_write(scope=scope, actor=actor, ref=draft.object, memo=entities)
+        # What something "is a" is a kind: derivation matches kinds by name across scopes.
+        kind = EntityKind.KIND if label.key == "is_a" else EntityKind.THING
+        obj = entity_for_write(scope=scope, actor=actor, ref=draft.object, kind=kind, memo=entities)
     return _Write(scope=scope, actor=actor, draft=draft, label=label, subject=subject, object=obj,
                   value_norm=value_key(draft.value, draft.text, obj.pk if obj else None),
                   reference=reference_time_of(draft, tz), now=timezone.now(), tz=tz)

@@ -1,6 +1,7 @@
 from django.urls import path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
+from cards.api import answer as answer_views
 from cards.api import entities as entity_views
 from cards.api import recall as recall_views
 from cards.api import time as time_views
@@ -39,6 +40,8 @@ urlpatterns = [
     path("entities/resolve/", entity_views.EntityResolve.as_view(), name="entity-resolve"),
     path("entities/<id:entity_id>/", entity_views.EntityDetail.as_view(), name="entity-detail"),
     path("entities/<id:entity_id>/aliases/", entity_views.EntityAliases.as_view(), name="entity-aliases"),
+    path("answer/", answer_views.AnswerView.as_view(), name="answer"),
+    path("count/", answer_views.CountView.as_view(), name="count"),
     path("recall/", recall_views.Recall.as_view(), name="recall"),
     path("context/", recall_views.Context.as_view(), name="context"),
     path("time/resolve/", time_views.TimeResolve.as_view(), name="time-resolve"),

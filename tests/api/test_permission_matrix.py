@@ -73,6 +73,8 @@ ENDPOINTS = [
     Endpoint("POST", "entities/resolve/", lambda w: {"scope": w.ids["scope"], "name": "Acme"}),  # a read
     Endpoint("GET", "entities/{entity}/"),
     Endpoint("POST", "entities/{entity}/aliases/", lambda w: {"name": "Acme Corp"}, WRITE),
+    Endpoint("POST", "answer/", lambda w: {"scope": w.ids["scope"], "subject": "me", "label": "skill"}),  # a read
+    Endpoint("POST", "count/", lambda w: {"scope": w.ids["scope"], "label": "skill"}),  # a read
     Endpoint("POST", "recall/", lambda w: {"scope": w.ids["scope"], "query": "programming skills"}),  # a read
     Endpoint("GET", "context/?scope={scope}&query=programming+skills"),
     Endpoint("POST", "time/resolve/", lambda w: {"expression": "yesterday"}, hidden=None),  # a pure function

@@ -1,0 +1,138 @@
+"""Answers that say how they know (DESIGN §7): recorded, derived, guessed or no
+evidence, with no model call — the same question gives the same answer.
+
+Entity binding comes first: a subject binds only by exact name or registered
+alias in the visible scopes; look-alikes are offered, never bound, and two
+different entities answering to one name make the question ambiguous."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+from django.db import connection
+from django.db.models import Q
+
+from .derive import Deriver, FactBase, Proof, approved_rules, entity_term
+from .models import Alias, Cardinality, CardKind, Entity, Label, Tag
+from .services.entities import entity_look_alikes
+from .text import normalize
+
+# A neighbour's value is offered as a guess only when the two subjects' cards
+# are this alike (cosine of their mean card vectors).
+GUESS_THRESHOLD = 0.6
+GUESS_LIMIT = 5
+
+
+@dataclass
+class Binding:
+    status: str  # bound | ambiguous | unknown
+    term: str | None = None
+    entities: list[Entity] = field(default_factory=list)
+    did_you_mean: list[tuple[int, float]] = field(default_factory=list)
+
+
+def subject_bind(*, name: str, me: Entity, scope_ids: list[int]) -> Binding:
+    norm = normalize(name)
+    if norm == "me":
+        return Binding("bound", f"e:{me.pk}", [me])
+    named = (Entity.objects.filter(scope_id__in=scope_ids)
+             .filter(Q(name_norm=norm) | Q(pk__in=Alias.objects.filter(scope_id__in=scope_ids, name_norm=norm)
+                                              .values("entity_id")))
+             .select_related("scope").order_by("id"))
+    by_term: dict[str, list[Entity]] = {}
+    for entity in named:
+        by_term.setdefault(entity_term(entity.pk, entity.kind, entity.scope.kind, entity.name_norm), []).append(entity)
+    if len(by_term) == 1:
+        (term, entities), = by_term.items()
+        return Binding("bound", term, entities)
+    if by_term:
+        return Binding("ambiguous", entities=[e for group in by_term.values() for e in group])
+    return Binding("unknown", did_you_mean=entity_look_alikes(norm, scope_ids))
+
+
+@dataclass
+class Guess:
+    value: str
+    score: float
+    why: str
+    card_id: int
+
+
+@dataclass
+class Answer:
+    tier: str  # recorded | derived | guessed | no_evidence
+    binding: Binding
+    label: Label
+    values: list[str] = field(default_factory=list)
+    evidence: list[int] = field(default_factory=list)  # recorded card ids
+    derived: list[Proof] = field(default_factory=list)
+    contradictions: list[Proof] = field(default_factory=list)  # derived values a recorded one contradicts
+    guesses: list[Guess] = field(default_factory=list)
+
+
+def answer(*, binding: Binding, label: Label, scope_ids: list[int], as_of: dt.datetime | None = None) -> Answer:
+    if binding.status != "bound":
+        return Answer("no_evidence", binding, label)
+    deriver = Deriver(FactBase(scope_ids, as_of), approved_rules())
+    recorded = deriver.recorded(binding.term, label.key)
+    proofs = deriver.prove(binding.term, label.key)
+    derived = [p for obj, p in sorted(proofs.items()) if obj not in recorded]
+    if recorded:
+        found = Answer("recorded", binding, label, values=[p.shown for p in recorded.values()],
+                       evidence=[p.fact.card_id for p in recorded.values()])
+        # A single value holds once: a derivation disagreeing with the record is shown, not dropped.
+        if label.cardinality == Cardinality.SINGLE:
+            found.contradictions = derived
+        return found
+    if derived:
+        return Answer("derived", binding, label, values=[p.shown for p in derived], derived=derived)
+    guesses = _guesses(binding, label, scope_ids)
+    if guesses:
+        return Answer("guessed", binding, label, guesses=guesses)
+    return Answer("no_evidence", binding, label)
+
+
+def _guesses(binding: Binding, label: Label, scope_ids: list[int]) -> list[Guess]:
+    """Hypotheses about the subject, then values of subjects whose cards look
+    like the subject's. Kind membership (`is_a`) is left out of the likeness:
+    inheriting through a kind is the rules' job, and being filed under the same
+    kind is not evidence of sharing an unwritten property."""
+    ids = [e.pk for e in binding.entities]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""SELECT c.id, CASE WHEN c.object_id IS NULL THEN c.value ELSE o.name END, c.confidence
+                  FROM cards_card c LEFT JOIN cards_entity o ON o.id = c.object_id
+                 WHERE c.scope_id = ANY(%(scopes)s) AND c.subject_id = ANY(%(ids)s) AND c.label_id = %(label)s
+                   AND c.tag = '{Tag.HYPOTHESIS}' AND c.superseded_at IS NULL
+                 ORDER BY c.confidence DESC NULLS LAST, c.id""",
+            {"scopes": scope_ids, "ids": ids, "label": label.pk})
+        guesses = [Guess(value, round(confidence if confidence is not None else 0.5, 3),
+                         f"hypothesis (unconfirmed), card #{card_id}", card_id)
+                   for card_id, value, confidence in cursor.fetchall()]
+        cursor.execute(
+            f"""WITH profile AS (
+                    SELECT avg(c.embedding) AS v FROM cards_card c JOIN cards_label l ON l.id = c.label_id
+                     WHERE c.scope_id = ANY(%(scopes)s) AND c.subject_id = ANY(%(ids)s) AND l.key <> 'is_a'
+                       AND c.superseded_at IS NULL AND c.embedding IS NOT NULL AND c.tag <> '{Tag.HYPOTHESIS}'),
+                others AS (
+                    SELECT c.subject_id, avg(c.embedding) AS v FROM cards_card c JOIN cards_label l ON l.id = c.label_id
+                     WHERE c.scope_id = ANY(%(scopes)s) AND NOT c.subject_id = ANY(%(ids)s) AND l.key <> 'is_a'
+                       AND c.superseded_at IS NULL AND c.embedding IS NOT NULL AND c.tag <> '{Tag.HYPOTHESIS}'
+                       AND c.subject_id IN (SELECT subject_id FROM cards_card WHERE label_id = %(label)s
+                                             AND scope_id = ANY(%(scopes)s) AND superseded_at IS NULL)
+                     GROUP BY c.subject_id)
+                SELECT c.id, CASE WHEN c.object_id IS NULL THEN c.value ELSE o.name END,
+                       (1 - (others.v <=> profile.v))::float8 AS score, s.name
+                  FROM others CROSS JOIN profile
+                  JOIN cards_card c ON c.subject_id = others.subject_id AND c.label_id = %(label)s
+                  JOIN cards_entity s ON s.id = c.subject_id LEFT JOIN cards_entity o ON o.id = c.object_id
+                 WHERE profile.v IS NOT NULL AND c.scope_id = ANY(%(scopes)s) AND c.superseded_at IS NULL
+                   AND c.kind <> '{CardKind.EVENT}' AND c.tag <> '{Tag.HYPOTHESIS}'
+                   AND 1 - (others.v <=> profile.v) >= %(threshold)s
+                 ORDER BY score DESC, c.id LIMIT %(limit)s""",
+            {"scopes": scope_ids, "ids": ids, "label": label.pk, "threshold": GUESS_THRESHOLD,
+             "limit": GUESS_LIMIT})
+        guesses += [Guess(value, round(score, 3), f"model guess: {name} is alike (similarity {score:.2f}) and has it",
+                          card_id) for card_id, value, score, name in cursor.fetchall()]
+    return guesses

@@ -1,0 +1,84 @@
+"""Code does the counting (DESIGN §7): events dated inside a range, with the
+undated ones reported apart (then the count is "at least"); duplicate reports
+of one event counted once; for states, the distinct values that held — never
+the number of updates."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+from django.db import connection
+
+from .models import CardKind, Label, Tag
+
+
+@dataclass
+class Count:
+    counted: str  # events | values
+    card_ids: list[int]
+    undated_ids: list[int] = field(default_factory=list)
+    current_ids: list[int] = field(default_factory=list)
+
+    @property
+    def count(self) -> int:
+        return len(self.card_ids)
+
+    @property
+    def exact(self) -> bool:
+        return not self.undated_ids
+
+
+def count_cards(*, scope_ids: list[int], label: Label, subject_ids: list[int] | None,
+                start: dt.datetime | None, end: dt.datetime | None, tz: str) -> Count:
+    params = {"scopes": scope_ids, "label": label.pk, "subjects": subject_ids, "start": start, "end": end, "tz": tz}
+    where = "c.scope_id = ANY(%(scopes)s) AND c.label_id = %(label)s"
+    where += f" AND c.tag <> '{Tag.HYPOTHESIS}'"
+    if subject_ids is not None:
+        where += " AND c.subject_id = ANY(%(subjects)s)"
+    with connection.cursor() as cursor:
+        if label.kind == CardKind.EVENT:
+            return _count_events(cursor, where, params)
+        return _count_values(cursor, where, params)
+
+
+def _count_events(cursor, where: str, params: dict) -> Count:
+    """An event counts when it started inside [start, end); one event reported
+    twice (same subject, label, value, day in the asker's zone) counts once."""
+    dated = where + " AND c.occurred_at IS NOT NULL"
+    if params["start"] is not None:
+        dated += " AND c.occurred_at >= %(start)s"
+    if params["end"] is not None:
+        dated += " AND c.occurred_at < %(end)s"
+    cursor.execute(
+        f"""SELECT id FROM (
+                SELECT DISTINCT ON (c.subject_id, c.value_norm, (c.occurred_at AT TIME ZONE %(tz)s)::date)
+                       c.id, c.occurred_at
+                  FROM cards_card c WHERE {dated}
+                 ORDER BY c.subject_id, c.value_norm, (c.occurred_at AT TIME ZONE %(tz)s)::date, c.id) AS e
+             ORDER BY occurred_at, id""", params)
+    counted = [row[0] for row in cursor.fetchall()]
+    # Undated events could have happened in any range: reported apart, once per (subject, value).
+    cursor.execute(
+        f"""SELECT DISTINCT ON (c.subject_id, c.value_norm) c.id FROM cards_card c
+             WHERE {where} AND c.kind = '{CardKind.EVENT}' AND c.occurred_at IS NULL
+             ORDER BY c.subject_id, c.value_norm, c.id""", params)
+    return Count("events", counted, undated_ids=sorted(row[0] for row in cursor.fetchall()))
+
+
+def _count_values(cursor, where: str, params: dict) -> Count:
+    """Distinct values (per subject) whose validity overlaps [start, end): a
+    value restated or updated to itself is one value, however often logged."""
+    held = where + f" AND c.kind <> '{CardKind.EVENT}'"
+    if params["end"] is not None:
+        held += " AND c.effective_at < %(end)s"
+    if params["start"] is not None:
+        held += " AND (c.superseded_at IS NULL OR c.superseded_at > %(start)s)"
+    cursor.execute(
+        f"""SELECT id FROM (
+                SELECT DISTINCT ON (c.subject_id, c.value_norm) c.id, c.effective_at FROM cards_card c
+                 WHERE {held} ORDER BY c.subject_id, c.value_norm, c.effective_at DESC, c.id DESC) AS v
+             ORDER BY effective_at, id""", params)
+    counted = [row[0] for row in cursor.fetchall()]
+    cursor.execute(f"SELECT c.id FROM cards_card c WHERE {held} AND c.superseded_at IS NULL ORDER BY c.id", params)
+    return Count("values", counted, current_ids=[row[0] for row in cursor.fetchall()])

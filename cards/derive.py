@@ -1,0 +1,184 @@
+"""Derivation at question time (DESIGN §7): approved rules over the recorded
+facts the caller may read, by backward chaining, bounded in depth. Nothing
+derived is ever written back as a card — it is recomputed on every question.
+
+Facts are triples of terms. An ordinary entity is its own term ("e:<id>"); a
+kind, anything in the global scope and a plain value are terms by normalised
+name ("n:<name>"), so "my car is_a car" in a household meets "car used_for
+driving" admitted into global common sense.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+from django.db import connection
+
+from .models import CardKind, EntityKind, Rule, RuleStatus, Tag
+from .text import normalize
+
+MAX_DEPTH = 8
+
+
+def entity_term(entity_id: int, kind: str, scope_kind: str, name_norm: str) -> str:
+    return f"n:{name_norm}" if kind == EntityKind.KIND or scope_kind == "global" else f"e:{entity_id}"
+
+
+def name_term(name: str) -> str:
+    return f"n:{normalize(name)}"
+
+
+@dataclass(frozen=True)
+class Fact:
+    card_id: int
+    subject: str
+    label: str
+    object: str
+    shown: str  # the value, or the object's name
+
+
+@dataclass
+class Proof:
+    """Why a triple holds: a recorded card, or an approved rule over premises."""
+
+    subject: str
+    label: str
+    object: str
+    shown: str
+    fact: Fact | None = None
+    rule: Rule | None = None
+    premises: list[Proof] = field(default_factory=list)
+
+    @property
+    def size(self) -> int:
+        return 1 if self.fact else 1 + sum(p.size for p in self.premises)
+
+    def card_ids(self) -> list[int]:
+        if self.fact:
+            return [self.fact.card_id]
+        return [pk for p in self.premises for pk in p.card_ids()]
+
+
+_FACTS = f"""
+    SELECT c.id, c.value, c.value_norm, s.id, s.kind, ss.kind, s.name_norm, o.id, o.kind, os.kind, o.name_norm, o.name
+      FROM cards_card c
+      JOIN cards_label l ON l.id = c.label_id
+      JOIN cards_entity s ON s.id = c.subject_id JOIN scopes_scope ss ON ss.id = s.scope_id
+      LEFT JOIN cards_entity o ON o.id = c.object_id LEFT JOIN scopes_scope os ON os.id = o.scope_id
+     WHERE c.scope_id = ANY(%(scopes)s) AND l.key = %(label)s AND c.kind <> '{CardKind.EVENT}'
+       AND c.tag <> '{Tag.HYPOTHESIS}' AND {{valid}} AND {{subject}}
+     ORDER BY c.effective_at, c.id"""
+
+
+class FactBase:
+    """The recorded facts a question may use: current (or valid at `as_of`)
+    non-hypothesis states and knowledge in the visible scopes. Read lazily, per
+    (label, subject), and memoised for the question."""
+
+    def __init__(self, scope_ids: list[int], as_of: dt.datetime | None = None) -> None:
+        self.scope_ids, self.as_of = list(scope_ids), as_of
+        self._memo: dict[tuple[str, str], list[Fact]] = {}
+
+    def facts(self, label: str, subject: str) -> list[Fact]:
+        key = (label, subject)
+        if key not in self._memo:
+            self._memo[key] = self._read(label, subject)
+        return self._memo[key]
+
+    def _read(self, label: str, subject: str) -> list[Fact]:
+        params = {"scopes": self.scope_ids, "label": label, "at": self.as_of}
+        valid = ("c.superseded_at IS NULL" if self.as_of is None else
+                 "c.effective_at <= %(at)s AND (c.superseded_at IS NULL OR c.superseded_at > %(at)s)")
+        if subject.startswith("e:"):
+            params["subject_id"] = int(subject[2:])
+            where = "c.subject_id = %(subject_id)s"
+        else:
+            params["name"] = subject[2:]
+            where = f"s.name_norm = %(name)s AND (s.kind = '{EntityKind.KIND}' OR ss.kind = 'global')"
+        with connection.cursor() as cursor:
+            cursor.execute(_FACTS.format(valid=valid, subject=where), params)
+            rows = cursor.fetchall()
+        facts = []
+        for (card_id, value, value_norm, s_id, s_kind, s_scope_kind, s_norm,
+             o_id, o_kind, o_scope_kind, o_norm, o_name) in rows:
+            if o_id is not None:
+                obj, shown = entity_term(o_id, o_kind, o_scope_kind, o_norm), o_name
+            else:
+                obj, shown = name_term(value), value
+            facts.append(Fact(card_id, entity_term(s_id, s_kind, s_scope_kind, s_norm), label, obj, shown))
+        return facts
+
+
+def approved_rules() -> list[Rule]:
+    return list(Rule.objects.filter(status=RuleStatus.APPROVED).order_by("name"))
+
+
+class Deriver:
+    """Backward chaining: `prove(subject, label)` gives every object term that
+    holds with its best proof — a recorded card beats a derivation, and a
+    shorter derivation beats a longer one."""
+
+    def __init__(self, base: FactBase, rules: list[Rule]) -> None:
+        self.base = base
+        self.by_conclusion: dict[str, list[Rule]] = {}
+        for rule in rules:
+            self.by_conclusion.setdefault(rule.conclusion[1], []).append(rule)
+        self._in_progress: set[tuple[str, str]] = set()
+
+    def recorded(self, subject: str, label: str) -> dict[str, Proof]:
+        found: dict[str, Proof] = {}
+        for fact in self.base.facts(label, subject):
+            found.setdefault(fact.object, Proof(subject, label, fact.object, fact.shown, fact=fact))
+        return found
+
+    def prove(self, subject: str, label: str, depth: int = 0) -> dict[str, Proof]:
+        found = self.recorded(subject, label)
+        goal = (subject, label)
+        # A goal already being proved only contributes what is recorded: this
+        # keeps `is_a` transitivity finite and still chains through every kind.
+        if depth >= MAX_DEPTH or goal in self._in_progress:
+            return found
+        self._in_progress.add(goal)
+        try:
+            for rule in self.by_conclusion.get(label, []):
+                for proof in self._apply(rule, subject, depth):
+                    best = found.get(proof.object)
+                    if best is None or (best.fact is None and proof.size < best.size):
+                        found[proof.object] = proof
+        finally:
+            self._in_progress.discard(goal)
+        return found
+
+    def _apply(self, rule: Rule, subject: str, depth: int) -> list[Proof]:
+        conclusion_subject, label, conclusion_object = rule.conclusion
+        bindings: dict[str, str] = {}
+        if conclusion_subject.startswith("?"):
+            bindings[conclusion_subject] = subject
+        elif name_term(conclusion_subject) != subject:
+            return []
+        partial: list[tuple[dict[str, str], list[Proof], dict[str, str]]] = [(bindings, [], {})]
+        for premise_subject, premise_label, premise_object in rule.premises:
+            extended = []
+            for bound, proofs, shown in partial:
+                term = bound.get(premise_subject) if premise_subject.startswith("?") else name_term(premise_subject)
+                if term is None:
+                    continue  # a premise whose subject is not bound yet cannot be looked up by subject
+                for obj, proof in sorted(self.prove(term, premise_label, depth + 1).items()):
+                    if premise_object.startswith("?"):
+                        if premise_object in bound and bound[premise_object] != obj:
+                            continue
+                        extended.append(({**bound, premise_object: obj}, [*proofs, proof],
+                                         {**shown, premise_object: proof.shown}))
+                    elif name_term(premise_object) == obj:
+                        extended.append((bound, [*proofs, proof], shown))
+            partial = extended
+        proofs = []
+        for bound, premises, shown in partial:
+            if conclusion_object.startswith("?"):
+                obj, text = bound.get(conclusion_object), shown.get(conclusion_object)
+            else:
+                obj, text = name_term(conclusion_object), conclusion_object
+            if obj is not None:
+                proofs.append(Proof(subject, label, obj, text or obj[2:], rule=rule, premises=premises))
+        return proofs
