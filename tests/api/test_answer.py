@@ -187,3 +187,12 @@ def test_answer_refuses_bad_input(alice, bearer):
                                ({"scope": 99999999, "subject": "me", "label": "city"}, 404, "not_found")):
         response = agent.post("/api/v1/answer/", body, format="json")
         assert (response.status_code, response.json()["code"]) == (status, code), body
+
+
+def test_a_rule_broken_by_hand_in_the_database_is_skipped_not_a_500(alice, bearer):
+    Rule.objects.filter(name="inherit has").update(premises=[["?k", "has", "?v"]])
+    card_remember(scope=alice.personal_scope, actor=alice,
+                  draft=CardDraft(kind="state", subject="Kettle", label="has", value="lid"))
+    response = bearer(alice).post("/api/v1/answer/", {"scope": alice.personal_scope.pk, "subject": "Kettle",
+                                                      "label": "has"}, format="json")
+    assert response.status_code == 200 and response.json()["tier"] == "recorded"

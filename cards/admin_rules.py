@@ -1,0 +1,86 @@
+"""Admin for derivation rules and possible duplicate entities. A rule is
+written as a draft and approved by someone else; approval and retirement go
+through the rule services so the reviewer and time are always recorded."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import admin, messages
+from django.http import HttpRequest
+
+from .errors import DomainError
+from .models import PossibleDuplicate, Rule, RuleStatus
+from .services.rules import rule_approve, rule_check, rule_retire
+
+
+class RuleForm(forms.ModelForm):
+    class Meta:
+        model = Rule
+        fields = ("name", "description", "premises", "conclusion")
+        help_texts = {"premises": 'e.g. [["?x", "is_a", "?k"], ["?k", "used_for", "?v"]]',
+                      "conclusion": 'e.g. ["?x", "used_for", "?v"]'}
+
+    def clean(self):
+        data = super().clean()
+        if "premises" in data and "conclusion" in data:
+            problems = rule_check(data["premises"], data["conclusion"])
+            if problems:
+                raise forms.ValidationError(problems)
+        return data
+
+
+@admin.register(Rule)
+class RuleAdmin(admin.ModelAdmin):
+    form = RuleForm
+    list_display = ("name", "status", "author", "reviewer", "approved_at")
+    list_filter = ("status",)
+    search_fields = ("name", "description")
+    actions = ["approve", "retire"]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Rule | None = None) -> tuple[str, ...]:
+        # An approved or retired rule is history: change it by retiring it and writing a new one.
+        if obj is not None and obj.status != RuleStatus.DRAFT:
+            return ("name", "description", "premises", "conclusion")
+        return ()
+
+    def save_model(self, request, obj: Rule, form, change) -> None:
+        if not change:
+            obj.author, obj.status = request.user, RuleStatus.DRAFT
+        super().save_model(request, obj, form, change)
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False  # retire instead: answers given with a rule stay explainable
+
+    @admin.action(description="Approve selected draft rules (used by answers at once)")
+    def approve(self, request, queryset) -> None:
+        self._decide(request, queryset, rule_approve, "approved")
+
+    @admin.action(description="Retire selected rules (no longer derive)")
+    def retire(self, request, queryset) -> None:
+        self._decide(request, queryset, rule_retire, "retired")
+
+    def _decide(self, request, queryset, decide, verb: str) -> None:
+        done = 0
+        for rule in queryset:
+            try:
+                decide(rule=rule, reviewer=request.user)
+                done += 1
+            except DomainError as refused:
+                self.message_user(request, f"{rule.name}: {refused.detail}", messages.ERROR)
+        if done:
+            self.message_user(request, f"{done} rule(s) {verb}.", messages.SUCCESS)
+
+
+@admin.register(PossibleDuplicate)
+class PossibleDuplicateAdmin(admin.ModelAdmin):
+    """Read-only here: merging (through an alias) or keeping apart is the review queue's decision."""
+
+    list_display = ("entity", "similar_to", "score", "status", "created_at")
+    list_filter = ("status",)
+    list_select_related = ("entity", "similar_to")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
