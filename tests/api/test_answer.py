@@ -196,3 +196,15 @@ def test_a_rule_broken_by_hand_in_the_database_is_skipped_not_a_500(alice, beare
     response = bearer(alice).post("/api/v1/answer/", {"scope": alice.personal_scope.pk, "subject": "Kettle",
                                                       "label": "has"}, format="json")
     assert response.status_code == 200 and response.json()["tier"] == "recorded"
+
+
+def test_as_of_answers_with_what_held_then(alice, bearer):
+    import datetime as dt
+    scope = alice.personal_scope
+    old = state(scope, alice, "me", "city", "Taipei", reference_time=dt.datetime(2025, 1, 1, tzinfo=dt.timezone.utc))
+    state(scope, alice, "me", "city", "Kyoto", reference_time=dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc))
+    agent = bearer(alice)
+    assert ask(agent, scope, "me", "city")["values"] == ["Kyoto"]
+    then = ask(agent, scope, "me", "city", as_of="2025-06-01T00:00:00Z")
+    assert then["values"] == ["Taipei"] and [c["id"] for c in then["evidence"]] == [old.pk]
+    assert ask(agent, scope, "me", "city", as_of="2024-06-01T00:00:00Z")["tier"] == "no_evidence"
