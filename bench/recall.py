@@ -1,0 +1,580 @@
+"""Recall benchmark: latency of `cards.retrieval.recall` (in process and through
+gunicorn) and the HNSW route's quality against the exact route, at 100k and 1M cards.
+
+    .venv/bin/python bench/recall.py [--cards 100000,1000000] [--json] [--keep]
+    .venv/bin/python bench/recall.py --cards 20000 --queries 100 --http-seconds 5    # smoke run
+
+Everything happens in a database of its own (``--database``, default
+``memory_site_bench_recall``) on the server Django is configured for: created,
+migrated with ``manage.py migrate``'s machinery, and dropped at the end (also
+after a crash or Ctrl-C) unless ``--keep``. The dev database is not touched.
+
+1. Embedding: the card texts (``--base-texts`` distinct ones) are embedded with
+   the local model in one call (batches of 64): texts/s. Then single queries,
+   one call each: latency.
+2. World, through the services: a caller and ``--owners`` users; ``--scopes``
+   scopes with cards: the caller's personal scope, a ladder enterprise >
+   department > team > project the caller is a member of, and shared scopes
+   of the owners. A read in the ladder's project sees those 5 scopes.
+3. Per size in ``--cards``: every card replaced (recall_seed.seed_cards: HNSW
+   index dropped, one binary COPY, index rebuilt as the migration defines it,
+   VACUUM ANALYZE). A card takes one of the base texts and that text's vector
+   plus Gaussian noise (σ ``--noise`` per dimension), re-normalised.
+4. Service, in process: for each of ``--queries`` distinct queries the routes
+   exact, index and auto (None) in rotating order; before each call the query
+   cache is cleared, so every latency includes embedding the query. SQL time per
+   statement is taken with a connection execute wrapper. recall@10 = |top 10 of
+   index ∩ top 10 of exact| / |top 10 of exact|, both in the order the service
+   returns (score = similarity × decay); exact is the ground truth.
+5. HTTP: gunicorn (``--workers`` sync workers), ``POST /api/v1/recall/`` with a
+   bearer token, a never-repeated query per request, for each concurrency in
+   ``--clients``; ``GET /healthz`` on the same server as the floor.
+Load averages are recorded before and after each phase.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import platform
+import signal
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "memory_site.settings")
+
+seeding = None    # bench/recall_seed.py, imported once Django is set up
+TARGETS = {100_000: 15.0, 1_000_000: 40.0}     # HTTP p95 ms, query embedding included
+RECALL_TARGET = 0.95
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--cards", default="100000,1000000", help="comma-separated sizes")
+    p.add_argument("--scopes", type=int, default=1000)
+    p.add_argument("--owners", type=int, default=50)
+    p.add_argument("--base-texts", type=int, default=4000, help="distinct card texts embedded with the model")
+    p.add_argument("--noise", type=float, default=0.01, help="σ of the Gaussian noise per dimension")
+    p.add_argument("--queries", type=int, default=300, help="queries per route in the service phase")
+    p.add_argument("--warmup", type=int, default=20)
+    p.add_argument("--single-queries", type=int, default=200, help="single-query embeddings timed")
+    p.add_argument("--clients", default="1,2")
+    p.add_argument("--http-seconds", type=float, default=20.0)
+    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--k", type=int, default=10)
+    p.add_argument("--database", default="memory_site_bench_recall")
+    p.add_argument("--seed", type=int, default=7)
+    p.add_argument("--keep", action="store_true", help="keep the bench database")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--out", help="also write the JSON report to this file")
+    args = p.parse_args(argv)
+    args.cards = [int(x) for x in args.cards.split(",")]
+    args.clients = [int(x) for x in args.clients.split(",")]
+    if args.scopes < 6:
+        p.error("--scopes must be at least 6")
+    return args
+
+
+ARGS = parse_args()
+
+from http_load import SERVER_ENV  # noqa: E402  (bench/ is on sys.path when run as a script)
+
+for _key, _value in SERVER_ENV.items():     # this process runs like the server: DEBUG off, no throttling
+    os.environ.setdefault(_key, _value)
+
+from django.conf import settings  # noqa: E402
+
+ADMIN_DB = dict(settings.DATABASES["default"])     # reading settings starts the embedded server if needed
+settings.DATABASES["default"]["NAME"] = ARGS.database
+
+import django  # noqa: E402
+import psycopg  # noqa: E402
+from urllib.parse import quote  # noqa: E402
+
+
+# --- the bench database (plain psycopg: usable before Django is set up) --------------------------------------------------------------------
+
+def _admin(db: dict) -> psycopg.Connection:
+    return psycopg.connect(dbname="postgres", user=db.get("USER") or None, password=db.get("PASSWORD") or None,
+                           host=db.get("HOST") or None, port=db.get("PORT") or None, autocommit=True)
+
+
+def database_create(db: dict, name: str) -> None:
+    with _admin(db) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def database_drop(db: dict, name: str) -> None:
+    with _admin(db) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def database_url(db: dict, name: str) -> str:
+    """For the server processes: the same server, the bench database (a socket directory goes percent-encoded)."""
+    host = quote(db.get("HOST") or "localhost", safe="")
+    auth = quote(db.get("USER") or "", safe="")
+    if db.get("PASSWORD"):
+        auth += ":" + quote(db["PASSWORD"], safe="")
+    port = f":{db['PORT']}" if db.get("PORT") else ""
+    return f"postgresql://{auth}@{host}{port}/{name}"
+
+
+
+
+def log(*parts) -> None:
+    if not ARGS.json:
+        print(*parts, file=sys.stderr, flush=True)
+
+
+def stats(values: list[float]) -> dict:
+    from http_load import percentile
+    if not values:
+        return {"n": 0}
+    return {"n": len(values), "p50": round(percentile(values, 50), 2), "p95": round(percentile(values, 95), 2),
+            "p99": round(percentile(values, 99), 2), "max": round(max(values), 2),
+            "mean": round(statistics.fmean(values), 2)}
+
+
+# --- phases ------------------------------------------------------------------------------
+
+def embedding_phase(bases, queries) -> tuple[dict, "np.ndarray"]:
+    import numpy as np
+    from cards.embeddings import embed_texts
+    from http_load import load_average
+    before = load_average()
+    t0 = time.perf_counter()
+    embed_texts(["warm up the model"])
+    load_s = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    vectors = np.asarray(embed_texts([b.embed_text for b in bases]), dtype=np.float32)
+    batch_s = time.perf_counter() - t0
+    single = []
+    for _ in range(ARGS.single_queries):
+        q = queries.next()
+        t0 = time.perf_counter()
+        embed_texts([q])
+        single.append((time.perf_counter() - t0) * 1000)
+    return {"model_load_s": round(load_s, 1), "texts": len(bases), "batch_size": 64,
+            "batch_seconds": round(batch_s, 1), "texts_per_s": round(len(bases) / batch_s, 1),
+            "single_query_ms": stats(single), "torch_threads": _torch_threads(),
+            "load_average_before": before, "load_average_after": load_average()}, vectors
+
+
+def _torch_threads():
+    try:
+        import torch
+        return torch.get_num_threads()
+    except ImportError:
+        return None
+
+
+SQL_KINDS = (("SELECT count(*)", "route_count"), ("SET LOCAL", "set_local"), ("ORDER BY s.similarity", "scored"),
+             ("NULLS LAST", "aging"), ("GROUP BY c.subject_id", "contradictions"))
+
+
+def service_phase(world, queries) -> dict:
+    from django.db import connection
+    from cards.retrieval import query_vector, recall
+    from http_load import load_average
+    routes = ["exact", "index", None]
+    names = {"exact": "exact", "index": "index", None: "auto"}
+    total = {r: [] for r in names.values()}
+    embed = {r: [] for r in names.values()}
+    sql = {r: {} for r in names.values()}
+    auto_routes: dict[str, int] = {}
+    recalls, short_index = [], 0
+    current: dict = {}
+
+    def timer(execute, sql_text, params, many, context):
+        t0 = time.perf_counter()
+        try:
+            return execute(sql_text, params, many, context)
+        finally:
+            kind = next((k for mark, k in SQL_KINDS if mark in sql_text), "other")
+            current[kind] = current.get(kind, 0.0) + (time.perf_counter() - t0) * 1000
+
+    def one(q: str, route) -> tuple:
+        query_vector.cache_clear()
+        current.clear()
+        t0 = time.perf_counter()
+        query_vector(q)           # the embedding recall() would compute first; it then hits the cache
+        t1 = time.perf_counter()
+        found = recall(scope_ids=world.caller_scope_ids, query=q, k=ARGS.k, route=route)
+        t2 = time.perf_counter()
+        return found, (t2 - t0) * 1000, (t1 - t0) * 1000, dict(current)
+
+    before = load_average()
+    for i in range(ARGS.warmup):
+        for route in routes:
+            one(queries.next(), route)
+    with connection.execute_wrapper(timer):
+        for i in range(ARGS.queries):
+            q = queries.next()
+            got = {}
+            for route in routes[i % 3:] + routes[:i % 3]:       # rotate the order: no route always goes first
+                found, ms, embed_ms, parts = one(q, route)
+                name = names[route]
+                got[name] = found
+                total[name].append(ms)
+                embed[name].append(embed_ms)
+                for kind, v in parts.items():
+                    sql[name].setdefault(kind, []).append(v)
+            auto_routes[got["auto"].route] = auto_routes.get(got["auto"].route, 0) + 1
+            exact = [r.card_id for r in got["exact"].results]
+            index = [r.card_id for r in got["index"].results]
+            short_index += len(index) < len(exact)
+            if exact:
+                recalls.append(len(set(exact) & set(index)) / len(exact))
+    out = {"queries": ARGS.queries, "load_average_before": before, "load_average_after": load_average(),
+           "auto_chose": auto_routes, "routes": {}}
+    for name in total:
+        rest = [t - e for t, e in zip(total[name], embed[name])]
+        out["routes"][name] = {"total_ms": stats(total[name]), "embed_ms": stats(embed[name]),
+                               "after_embed_ms": stats(rest),
+                               "sql_ms_mean": {k: round(statistics.fmean(v), 2) for k, v in sql[name].items()},
+                               "sql_ms_p95": {k: round(stats(v)["p95"], 2) for k, v in sql[name].items()}}
+    out["recall_at_k"] = {"k": ARGS.k, "ordering": "score (similarity × decay), as the service returns",
+                          "mean": round(statistics.fmean(recalls), 4) if recalls else None,
+                          "min": round(min(recalls), 2) if recalls else None,
+                          "perfect_share": round(sum(r == 1 for r in recalls) / len(recalls), 3) if recalls else None,
+                          "index_returned_fewer": short_index, "queries": len(recalls)}
+    return out
+
+
+HNSW_SQL = """SELECT c.id FROM cards_card c WHERE c.scope_id = ANY(%(scopes)s) AND c.superseded_at IS NULL
+    AND c.embedding IS NOT NULL ORDER BY c.embedding <=> %(q)s::vector LIMIT %(fetch)s"""
+
+
+def quality_phase(world, queries, n: int) -> dict:
+    """Where index-route misses come from, on fresh queries: the HNSW fetch (k × OVERFETCH by
+    similarity, the service's settings) against the exact top by similarity, and how much of the
+    exact top k by score lies inside the exact top k × OVERFETCH by similarity at all."""
+    from django.db import connection, transaction
+    from cards import retrieval
+    fetch = ARGS.k * retrieval.OVERFETCH
+    sim_recall, covered, route_recall = [], [], []
+    for _ in range(n):
+        q = queries.next()
+        params = {"scopes": world.caller_scope_ids, "q": retrieval.query_vector(q), "fetch": fetch}
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute("SET LOCAL enable_indexscan = off")   # the HNSW index is an index scan: off = exact
+            cursor.execute(HNSW_SQL, params)
+            exact = [row[0] for row in cursor.fetchall()]
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute(f"SET LOCAL hnsw.iterative_scan = relaxed_order; SET LOCAL hnsw.ef_search = "
+                           f"{retrieval.EF_SEARCH}; SET LOCAL hnsw.max_scan_tuples = {retrieval.MAX_SCAN_TUPLES}")
+            cursor.execute(HNSW_SQL, params)
+            index = [row[0] for row in cursor.fetchall()]
+        best = [r.card_id for r in retrieval.recall(scope_ids=world.caller_scope_ids, query=q, k=ARGS.k,
+                                                    route="exact").results]
+        if exact:
+            sim_recall.append(len(set(exact) & set(index)) / len(exact))
+        via_index = [r.card_id for r in retrieval.recall(scope_ids=world.caller_scope_ids, query=q, k=ARGS.k,
+                                                         route="index").results]
+        if best:
+            covered.append(len(set(best) & set(exact)) / len(best))
+            route_recall.append(len(set(best) & set(via_index)) / len(best))
+    return {"queries": n, "fetch": fetch,
+            "hnsw_fetch_recall_vs_exact_similarity": round(statistics.fmean(sim_recall), 4) if sim_recall else None,
+            "exact_score_topk_inside_exact_similarity_fetch": round(statistics.fmean(covered), 4) if covered else None,
+            "index_route_recall_same_queries": round(statistics.fmean(route_recall), 4) if route_recall else None}
+
+
+def request_phase(world, queries, n: int) -> dict:
+    """The endpoint in this process (django.test.Client: middleware, token auth, DRF, JSON), no
+    socket or gunicorn; the service call inside it timed by wrapping the view's `recall`."""
+    from django.db import connection
+    from django.test import Client
+    import cards.api.recall as view
+    inner: list[float] = []
+    sql_ms, sql_n, in_recall = [0.0], [0], [False]
+    by_kind: dict[str, float] = {}
+
+    def sql_timer(execute, sql_text, params, many, context):
+        t0 = time.perf_counter()
+        try:
+            return execute(sql_text, params, many, context)
+        finally:
+            if not in_recall[0]:        # statements outside the recall service: auth, scope ids, cards, "me"
+                ms = (time.perf_counter() - t0) * 1000
+                sql_ms[0] += ms
+                sql_n[0] += 1
+                words = sql_text.split()
+                kind = " ".join(words[:2]) if words and words[0] != "SELECT" else \
+                    "SELECT " + (sql_text.split(" FROM ", 1)[1].split()[0] if " FROM " in sql_text else "?")
+                by_kind[kind] = by_kind.get(kind, 0.0) + ms
+    original = view.recall
+
+    def timed(**kwargs):
+        t0 = time.perf_counter()
+        in_recall[0] = True
+        try:
+            return original(**kwargs)
+        finally:
+            in_recall[0] = False
+            inner.append((time.perf_counter() - t0) * 1000)
+    client = Client(HTTP_HOST="127.0.0.1", HTTP_AUTHORIZATION=f"Bearer {world.token_raw}")
+    total: list[float] = []
+    view.recall = timed
+    try:
+        for i in range(n + 5):
+            if i == 5:
+                sql_ms[0], sql_n[0] = 0.0, 0
+                by_kind.clear()
+            body = json.dumps({"scope": world.request_scope_id, "query": queries.next(), "k": ARGS.k})
+            t0 = time.perf_counter()
+            with connection.execute_wrapper(sql_timer):
+                response = client.post("/api/v1/recall/", body, content_type="application/json")
+            if response.status_code != 200:
+                raise RuntimeError(f"in-process recall answered {response.status_code}: {response.content[:200]!r}")
+            if i >= 5:   # the first few warm up
+                total.append((time.perf_counter() - t0) * 1000)
+            else:
+                inner.pop()
+    finally:
+        view.recall = original
+    return {"requests": n, "request_ms": stats(total), "recall_inside_ms": stats(inner),
+            "rest_ms": stats([a - b for a, b in zip(total, inner)]),
+            "rest_sql_ms_mean": round(sql_ms[0] / max(n, 1), 2), "rest_statements_per_request": round(sql_n[0] / max(n, 1), 1),
+            "rest_sql_ms_mean_by_kind": {k: round(v / max(n, 1), 2) for k, v in sorted(by_kind.items(), key=lambda x: -x[1])}}
+
+
+def http_phase(world, queries, db_url: str, log_dir: str, servers: list) -> dict:
+    from http_load import expect, load_average, log_tail, run_load, server_start, server_stop
+    from cards.retrieval import recall
+    routes_seen: dict[str, int] = {}
+
+    def check(status, data, sample):
+        if status != 200:
+            return f"HTTP {status}: {data[:200]!r}"
+        body = json.loads(data)
+        routes_seen[body["route"]] = routes_seen.get(body["route"], 0) + 1
+        if not body["results"]:
+            return "no results"
+        return None
+
+    def recall_request(t, i):
+        body = {"scope": world.request_scope_id, "query": queries.next(), "k": ARGS.k}
+        return "POST", "/api/v1/recall/", json.dumps(body).encode(), 1
+
+    def healthz(t, i):
+        return "GET", "/healthz", None, 1
+
+    out = {"load_average_before": load_average()}
+    server = server_start("gunicorn", ARGS.workers, log_dir, {"DATABASE_URL": db_url})
+    servers.append(server)
+    try:
+        out["server"] = server.version
+        # Warm-up: each worker loads the model on its first query (seconds); go on until answers are quick.
+        for _ in range(6):
+            w = run_load("warm", server.port, world.token_raw, max(2, ARGS.workers), 8.0, 200, recall_request, check)
+            if w["errors"]:
+                raise RuntimeError(f"recall answered errors: {w.get('error_examples')} {log_tail(server.log_path)}")
+            if w["requests"] >= 20 and w["latency_ms"]["p95"] < 500:
+                break
+        routes_seen.clear()
+        out["healthz"] = run_load("healthz", server.port, world.token_raw, 1, 3.0, 100_000, healthz, expect((200,)))
+        out["recall"] = []
+        for clients in ARGS.clients:
+            r = run_load("recall", server.port, world.token_raw, clients, ARGS.http_seconds, 100_000,
+                         recall_request, check)
+            out["recall"].append(r)
+            log(f"    HTTP {clients} client(s): {r['requests']} requests, p50 {r['latency_ms']['p50']} ms, "
+                f"p95 {r['latency_ms']['p95']} ms, errors {r['errors']}")
+        out["routes_seen"] = dict(routes_seen)
+        # Same answer as the service? A few fresh queries, both ways.
+        from http_load import Client
+        client, same = Client(server.port, world.token_raw), 0
+        for _ in range(5):
+            q = queries.next()
+            status, data = client.call("POST", "/api/v1/recall/",
+                                       json.dumps({"scope": world.request_scope_id, "query": q, "k": ARGS.k}).encode())
+            http_ids = [r["card"]["id"] for r in json.loads(data)["results"]] if status == 200 else None
+            service_ids = [r.card_id for r in recall(scope_ids=world.caller_scope_ids, query=q, k=ARGS.k).results]
+            same += http_ids == service_ids
+        client.close()
+        out["http_equals_service"] = f"{same}/5"
+    finally:
+        server_stop(server)
+        servers.remove(server)
+    out["load_average_after"] = load_average()
+    return out
+
+
+# --- report ----------------------------------------------------------------------------------
+
+def table(report: dict) -> str:
+    lines = [f"recall bench  {report['started_at']}  PostgreSQL {report.get('postgres', '?')}, "
+             f"{report['cpus']} CPUs, Python {report['python']}", f"command: {report['command']}"]
+    e = report.get("embedding")
+    if e:
+        s = e["single_query_ms"]
+        lines.append(f"embedding (local MiniLM, torch threads {e['torch_threads']}): {e['texts_per_s']} texts/s batched "
+                     f"at 64 ({e['texts']} texts in {e['batch_seconds']} s); one query p50 {s['p50']} / p95 {s['p95']} "
+                     f"ms; load {e['load_average_before'][0]} → {e['load_average_after'][0]}")
+    w = report.get("world")
+    if w:
+        lines.append(f"world: {w['scopes']} scopes, {w['owners']} owners; caller sees {w['caller_scopes']} scopes "
+                     f"(made in {w['seconds']} s)")
+    for size in report.get("sizes", []):
+        s = size.get("seed", {})
+        lines += ["", f"== {size['cards']:,} cards =="]
+        if s:
+            lines.append(f"seed: {s['rows']:,} rows ({s['current_rows']:,} current, {s['events']:,} events); caller's "
+                         f"candidates {s['caller_candidates']:,}; COPY {s['copy_s']} s ({s['copy_rows_per_s']:,}/s), "
+                         f"HNSW build {s['hnsw_build_s']} s ({s['hnsw_size']}), VACUUM ANALYZE "
+                         f"{s['vacuum_analyze_s']} s; table {s['table_size']}")
+        sv = size.get("service")
+        if sv:
+            lines.append(f"service, {sv['queries']} queries/route, load {sv['load_average_before'][0]} → "
+                         f"{sv['load_average_after'][0]}; auto chose {sv['auto_chose']}")
+            lines.append(f"  {'route':<8}{'p50':>8}{'p95':>8}{'p99':>8}{'max':>8}   {'embed p50/p95':>14}   "
+                         f"SQL mean ms by statement")
+            for name, r in sv["routes"].items():
+                t, em = r["total_ms"], r["embed_ms"]
+                parts = ", ".join(f"{k} {v}" for k, v in r["sql_ms_mean"].items())
+                lines.append(f"  {name:<8}{t['p50']:>8}{t['p95']:>8}{t['p99']:>8}{t['max']:>8}   "
+                             f"{em['p50']:>6}/{em['p95']:<7}   {parts}")
+            rc = sv["recall_at_k"]
+            lines.append(f"  recall@{rc['k']} index vs exact ({rc['ordering']}): mean {rc['mean']}, min {rc['min']}, "
+                         f"perfect {rc['perfect_share']:.0%}; index returned fewer: {rc['index_returned_fewer']}")
+        qd = size.get("quality")
+        if qd:
+            lines.append(f"  HNSW fetch of {qd['fetch']} vs exact top {qd['fetch']} by similarity: "
+                         f"{qd['hnsw_fetch_recall_vs_exact_similarity']}; exact top {ARGS.k} by score inside the exact "
+                         f"top {qd['fetch']} by similarity: {qd['exact_score_topk_inside_exact_similarity_fetch']}"
+                         f"; index route recall@{ARGS.k} on these queries {qd['index_route_recall_same_queries']}"
+                         f" ({qd['queries']} queries)")
+        ip = size.get("in_process_request")
+        if ip:
+            lines.append(f"in-process request (test client, no socket): p50 {ip['request_ms']['p50']} / p95 "
+                         f"{ip['request_ms']['p95']} ms, of which recall() p50 {ip['recall_inside_ms']['p50']}, "
+                         f"the rest (auth, scope ids, cards, DRF, JSON) p50 {ip['rest_ms']['p50']} / p95 "
+                         f"{ip['rest_ms']['p95']} ms; that rest runs {ip['rest_statements_per_request']} SQL statements "
+                         f"taking {ip['rest_sql_ms_mean']} ms: {ip['rest_sql_ms_mean_by_kind']}")
+        h = size.get("http")
+        if h:
+            hz = h["healthz"]["latency_ms"]
+            lines.append(f"HTTP ({h['server']}), load {h['load_average_before'][0]} → {h['load_average_after'][0]}; "
+                         f"healthz p50 {hz['p50']} ms; routes {h.get('routes_seen')}; HTTP = service: "
+                         f"{h.get('http_equals_service')}")
+            for r in h["recall"]:
+                m = r["latency_ms"]
+                lines.append(f"  {r['clients']} client(s): {r['requests']} req, {r['requests_per_second']}/s, "
+                             f"p50 {m['p50']}, p95 {m['p95']}, p99 {m['p99']}, max {m['max']} ms, errors {r['errors']}"
+                             f"; load {r['load_average_before'][0]} → {r['load_average_after'][0]}")
+    if report.get("verdicts"):
+        lines += ["", "targets: " + "; ".join(f"{k}: {'met' if v else 'MISSED'}" for k, v in report["verdicts"].items())]
+    if report.get("error"):
+        lines += ["", f"ERROR: {report['error']}"]
+    lines.append(f"database: {report.get('database_fate')}")
+    return "\n".join(lines)
+
+
+def verdicts(report: dict) -> dict:
+    out = {}
+    for size in report.get("sizes", []):
+        limit = TARGETS.get(size["cards"])
+        h = size.get("http", {}).get("recall", [])
+        one = next((r for r in h if r["clients"] == 1), None)
+        if limit and one:
+            out[f"HTTP p95 < {limit:g} ms at {size['cards']:,} (1 client: {one['latency_ms']['p95']})"] = \
+                one["latency_ms"]["p95"] < limit
+        rc = size.get("service", {}).get("recall_at_k", {}).get("mean")
+        if rc is not None:
+            out[f"recall@{ARGS.k} ≥ {RECALL_TARGET} at {size['cards']:,} ({rc})"] = rc >= RECALL_TARGET
+    return out
+
+
+# --- main ------------------------------------------------------------------------------------
+
+def main() -> int:
+    from http_load import load_average, server_stop
+    report = {"started_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+              "command": " ".join([".venv/bin/python", "bench/recall.py", *sys.argv[1:]]),
+              "cpus": os.cpu_count(), "python": platform.python_version(), "database": ARGS.database,
+              "config": {k: v for k, v in vars(ARGS).items()}, "load_average_start": load_average(), "sizes": []}
+    servers: list = []
+    status = 0
+
+    def on_term(signum, frame):
+        raise KeyboardInterrupt(f"signal {signum}")
+    signal.signal(signal.SIGTERM, on_term)
+    try:
+        database_create(ADMIN_DB, ARGS.database)
+        django.setup()
+        global seeding
+        import recall_seed as seeding
+        from django.core.management import call_command
+        from django.db import connection
+        from scopes.tokens import token_create
+        import numpy as np
+        log(f"migrating {ARGS.database} …")
+        call_command("migrate", verbosity=0, interactive=False)
+        with connection.cursor() as cursor:
+            cursor.execute("SHOW server_version")
+            report["postgres"] = cursor.fetchone()[0]
+        rng = np.random.default_rng(ARGS.seed)
+        queries = seeding.Queries(ARGS.seed)
+        world = seeding.world_create(ARGS.scopes, ARGS.owners)
+        report["world"] = {"scopes": len(world.scope_ids), "owners": ARGS.owners,
+                           "caller_scopes": len(world.caller_scope_ids), "seconds": world.seconds}
+        _, world.token_raw = token_create(user=world.caller, name="recall bench", all_scopes=True)
+        bases = seeding.base_texts(rng, ARGS.base_texts, world.labels)
+        log(f"embedding {len(bases)} card texts …")
+        report["embedding"], base_vectors = embedding_phase(bases, queries)
+        db_url = database_url(ADMIN_DB, ARGS.database)
+        log_dir = tempfile.mkdtemp(prefix="bench-recall-")
+        for n in ARGS.cards:
+            size = {"cards": n}
+            report["sizes"].append(size)
+            log(f"seeding {n:,} cards …")
+            size["load_average_before_seed"] = load_average()
+            size["seed"] = seeding.seed_cards(world, bases, base_vectors, n, ARGS.noise, ARGS.seed)
+            size["load_average_after_seed"] = load_average()
+            log(f"  {size['seed']}")
+            log("  service …")
+            size["service"] = service_phase(world, queries)
+            size["quality"] = quality_phase(world, queries, min(ARGS.queries, 100))
+            size["in_process_request"] = request_phase(world, queries, min(ARGS.queries, 200))
+            log("  HTTP …")
+            size["http"] = http_phase(world, queries, db_url, log_dir, servers)
+        report["verdicts"] = verdicts(report)
+    except BaseException as error:  # noqa: BLE001 - report, clean up, then fail
+        report["error"] = f"{type(error).__name__}: {error}"
+        status = 1
+        import traceback
+        traceback.print_exc()
+    finally:
+        for server in list(servers):
+            server_stop(server)
+        report["load_average_end"] = load_average()
+        if ARGS.keep:
+            report["database_fate"] = f"kept: {ARGS.database}"
+        else:
+            try:
+                from django.db import connections
+                for conn in connections.all():
+                    conn.close()
+                    if hasattr(conn, "close_pool"):
+                        conn.close_pool()
+            except Exception:  # noqa: BLE001 - the drop below forces them off anyway
+                pass
+            database_drop(ADMIN_DB, ARGS.database)
+            report["database_fate"] = f"dropped: {ARGS.database}"
+        if ARGS.out:
+            Path(ARGS.out).write_text(json.dumps(report, indent=2, default=str))
+        print(json.dumps(report, indent=2, default=str) if ARGS.json else table(report))
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
