@@ -1,0 +1,67 @@
+"""The deterministic extractor: named regex rules over the user's own messages,
+English and Chinese. Each clause first passes the ingest policy; then the first
+rule that matches it (english.RULES, then chinese.RULES) proposes its cards.
+
+"remember that …" / 記住… marks the proposals explicit; what follows is mined by
+the other rules, and when none matches it is kept as a `note`."""
+
+from __future__ import annotations
+
+from . import chinese, english
+from .base import Dropped, ExtractContext, Extraction, Message, Proposal
+from .policy import policy_split
+from .rules import Draft, Rule, clean
+
+RULES: list[Rule] = [*english.RULES, *chinese.RULES]
+REMEMBER = [("remember_that", english.REMEMBER), ("zh_remember", chinese.REMEMBER)]
+
+
+def rule_names() -> list[str]:
+    return [name for name, _ in REMEMBER] + [rule.name for rule in RULES]
+
+
+def mine(clause: str) -> tuple[str, list[Draft]] | None:
+    """The first rule that proposes something for this clause, with its drafts."""
+    for rule in RULES:
+        m = rule.regex.search(clause)
+        if m:
+            drafts = rule.build(m)
+            if drafts:
+                return rule.name, drafts
+    return None
+
+
+def mine_explicit(clause: str) -> tuple[str, list[Draft], bool] | None:
+    for name, pattern in REMEMBER:
+        if m := pattern.match(clause):
+            inner = mine(m["rest"])
+            if inner:
+                return inner[0], inner[1], True
+            said = clean(m["rest"])
+            return name, [Draft(kind="knowledge", label="note", value=said, text=said)], True
+    inner = mine(clause)
+    return (inner[0], inner[1], False) if inner else None
+
+
+class PatternExtractor:
+    name = "patterns"
+
+    def extract(self, messages: list[Message], context: ExtractContext) -> Extraction:
+        extraction = Extraction()
+        for message in messages:
+            if message.role != "user":  # what the assistant said is never the user's memory
+                continue
+            for clause, refused_by in policy_split(message.text):
+                if refused_by:
+                    extraction.dropped.append(Dropped(message.id, refused_by))
+                    continue
+                found = mine_explicit(clause)
+                if found is None:
+                    continue
+                rule_name, drafts, explicit = found
+                extraction.proposals.extend(
+                    Proposal(kind=d.kind, label=d.label, subject=d.subject, quote=clause, message_id=message.id,
+                             rule=rule_name, value=d.value, object=d.object, text=d.text, tag=d.tag, when=d.when,
+                             explicit=explicit)
+                    for d in drafts)
+        return extraction
