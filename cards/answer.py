@@ -40,9 +40,14 @@ def subject_bind(*, name: str, me: Entity, scope_ids: list[int]) -> Binding:
              .filter(Q(name_norm=norm) | Q(pk__in=Alias.objects.filter(scope_id__in=scope_ids, name_norm=norm)
                                               .values("entity_id")))
              .select_related("scope").order_by("id"))
+    roots = {entity.merged_into_id or entity.pk for entity in named}
+    # Bound to the entity a name was merged into, together with everything merged into it.
+    named = (Entity.objects.filter(Q(pk__in=roots) | Q(merged_into_id__in=roots)).select_related("scope")
+             .order_by("id"))
+    terms = {e.pk: entity_term(e.pk, e.kind, e.scope.kind, e.name_norm) for e in named if e.merged_into_id is None}
     by_term: dict[str, list[Entity]] = {}
     for entity in named:
-        by_term.setdefault(entity_term(entity.pk, entity.kind, entity.scope.kind, entity.name_norm), []).append(entity)
+        by_term.setdefault(terms[entity.merged_into_id or entity.pk], []).append(entity)
     if len(by_term) == 1:
         (term, entities), = by_term.items()
         return Binding("bound", term, entities)

@@ -2,7 +2,8 @@
 facts the caller may read, by backward chaining, bounded in depth. Nothing
 derived is ever written back as a card — it is recomputed on every question.
 
-Facts are triples of terms. An ordinary entity is its own term ("e:<id>"); a
+Facts are triples of terms. An ordinary entity is its own term ("e:<id>", the
+id of the entity it was merged into, if any); a
 kind, anything in the global scope and a plain value are terms by normalised
 name ("n:<name>"), so "my car is_a car" in a household meets "car used_for
 driving" admitted into global common sense.
@@ -64,8 +65,11 @@ _FACTS = f"""
     SELECT c.id, c.value, c.value_norm, s.id, s.kind, ss.kind, s.name_norm, o.id, o.kind, os.kind, o.name_norm, o.name
       FROM cards_card c
       JOIN cards_label l ON l.id = c.label_id
-      JOIN cards_entity s ON s.id = c.subject_id JOIN scopes_scope ss ON ss.id = s.scope_id
-      LEFT JOIN cards_entity o ON o.id = c.object_id LEFT JOIN scopes_scope os ON os.id = o.scope_id
+      JOIN cards_entity s0 ON s0.id = c.subject_id
+      JOIN cards_entity s ON s.id = COALESCE(s0.merged_into_id, s0.id) JOIN scopes_scope ss ON ss.id = s.scope_id
+      LEFT JOIN cards_entity o0 ON o0.id = c.object_id
+      LEFT JOIN cards_entity o ON o.id = COALESCE(o0.merged_into_id, o0.id)
+      LEFT JOIN scopes_scope os ON os.id = o.scope_id
      WHERE c.scope_id = ANY(%(scopes)s) AND l.key = %(label)s AND c.kind <> '{CardKind.EVENT}'
        AND c.tag <> '{Tag.HYPOTHESIS}' AND {{valid}} AND {{subject}}
      ORDER BY c.effective_at, c.id"""
@@ -92,7 +96,9 @@ class FactBase:
                  "c.effective_at <= %(at)s AND (c.superseded_at IS NULL OR c.superseded_at > %(at)s)")
         if subject.startswith("e:"):
             params["subject_id"] = int(subject[2:])
-            where = "c.subject_id = %(subject_id)s"
+            # The entity, and any merged into it (their cards stay as written).
+            where = ("c.subject_id IN (SELECT id FROM cards_entity WHERE id = %(subject_id)s"
+                     " OR merged_into_id = %(subject_id)s)")
         else:
             params["name"] = subject[2:]
             where = f"s.name_norm = %(name)s AND (s.kind = '{EntityKind.KIND}' OR ss.kind = 'global')"

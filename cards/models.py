@@ -33,6 +33,9 @@ class Entity(models.Model):
     kind = models.CharField(max_length=16, choices=EntityKind.choices, default=EntityKind.THING)
     user = models.OneToOneField(settings.AUTH_USER_MODEL, null=True, blank=True,
                                 on_delete=models.CASCADE, related_name="entity")
+    # A reviewer found this to be another entity under a second name: names bind
+    # to that one, and cards stay as written (an event's "to whom" never changes).
+    merged_into = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="merged")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

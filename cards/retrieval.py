@@ -137,7 +137,8 @@ def recall(*, scope_ids: list[int], query: str, k: int = 10, as_of: dt.datetime 
         results = [Scored(card_id=row[0], similarity=row[1], decay=row[2], score=row[1] * row[2], days=row[3])
                    for row in cursor.fetchall()]
         aging = _aging(cursor, valid, params)
-        contradictions = _contradictions(cursor, valid, params, first={r.card_id for r in results})
+        contradictions = _contradictions(cursor, valid, params,
+                                         first={r.card_id for r in results})[:CONTRADICTION_LIMIT]
     return Recall(at=at, route=route, results=results, aging=aging, contradictions=contradictions)
 
 
@@ -149,6 +150,14 @@ def _aging(cursor, valid: str, params: dict) -> list[Aging]:
         f" AND {_DAYS} >= {AGING_DAYS}"
         " ORDER BY c.embedding <=> %(q)s::vector NULLS LAST, days DESC, c.id LIMIT " + str(AGING_LIMIT), params)
     return [Aging(card_id=row[0], days=row[1]) for row in cursor.fetchall()]
+
+
+def contradictions_in(*, scope_ids: list[int], limit: int | None = None) -> list[Contradiction]:
+    """Current contradictions among these scopes (the review queue lists them)."""
+    params = {"scopes": list(scope_ids)}
+    with connection.cursor() as cursor:
+        found = _contradictions(cursor, _valid(params, as_of=None, when=None), params, first=set())
+    return found if limit is None else found[:limit]
 
 
 def _contradictions(cursor, valid: str, params: dict, *, first: set[int]) -> list[Contradiction]:
@@ -163,4 +172,4 @@ def _contradictions(cursor, valid: str, params: dict, *, first: set[int]) -> lis
         " HAVING count(DISTINCT c.value_norm || '|' || COALESCE(c.object_id::text, '')) > 1", params)
     found = [Contradiction(subject_id=row[0], label_id=row[1], card_ids=list(row[2])) for row in cursor.fetchall()]
     found.sort(key=lambda c: (not first.intersection(c.card_ids), -max(c.card_ids)))
-    return found[:CONTRADICTION_LIMIT]
+    return found

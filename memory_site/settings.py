@@ -7,6 +7,7 @@ from pathlib import Path
 
 import dj_database_url
 import orjson
+from celery.schedules import crontab
 
 from .embedded_db import data_dir_default, embedded_database_settings
 
@@ -175,7 +176,13 @@ CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 6 * 3600}
+# An unacknowledged task (its worker died) is delivered again after this long;
+# it must stay above the longest retry countdown (10 min) or a retry would run twice.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", 6 * 3600))}
+CELERY_BEAT_SCHEDULE = {
+    "hypotheses-nightly": {"task": "review.tasks.hypotheses_nightly", "schedule": crontab(hour=3, minute=0)},
+}
+EXTRACTOR = os.environ.get("EXTRACTOR", "patterns")
 CELERY_TIMEZONE = TIME_ZONE
 
 LOGGING = {

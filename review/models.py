@@ -1,2 +1,126 @@
-"""The review queue arrives with extraction (candidate cards, proposed rules,
-duplicate entities); this app holds no tables yet."""
+"""The path from a conversation to reviewed cards: ingest jobs, the candidates
+they propose, probes of hypotheses, and the log of every review decision."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class JobStatus(models.TextChoices):
+    QUEUED = "queued"
+    RUNNING = "running"
+    DONE = "done"
+    FAILED = "failed"
+
+
+class IngestJob(models.Model):
+    """One session's messages, kept only until extraction has read them."""
+
+    scope = models.ForeignKey("scopes.Scope", on_delete=models.CASCADE, related_name="+")
+    session = models.CharField(max_length=200)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    status = models.CharField(max_length=16, choices=JobStatus.choices, default=JobStatus.QUEUED)
+    extractor = models.CharField(max_length=32)
+    # Raw messages: emptied in the same transaction that stores the candidates.
+    messages = models.JSONField(default=list, blank=True)
+    message_count = models.PositiveIntegerField(default=0)
+    attempts = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True)
+    result = models.JSONField(default=dict, blank=True)  # counts, and what the policy dropped (rule names only)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+        constraints = [
+            models.CheckConstraint(name="finished_job_keeps_no_messages",
+                                   condition=Q(status__in=["queued", "running"]) | Q(messages=[])),
+        ]
+
+
+class CandidateStatus(models.TextChoices):
+    PENDING = "pending"
+    NEEDS_CONSENT = "needs_consent"
+    APPROVED = "approved"
+    AUTO_ACCEPTED = "auto_accepted"
+    REJECTED = "rejected"
+
+
+class Candidate(models.Model):
+    """A card an extractor proposed, waiting for a person: never a fact until approved."""
+
+    scope = models.ForeignKey("scopes.Scope", on_delete=models.CASCADE, related_name="+")
+    job = models.ForeignKey(IngestJob, null=True, blank=True, on_delete=models.SET_NULL, related_name="candidates")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+",
+                               help_text="Whose conversation it came from (the card's actor on approval).")
+    kind = models.CharField(max_length=16)
+    label = models.CharField(max_length=64)
+    subject = models.CharField(max_length=200)
+    value = models.TextField(blank=True)
+    object = models.CharField(max_length=200, blank=True)
+    text = models.TextField(blank=True)
+    tag = models.CharField(max_length=16, default="fact")
+    when = models.CharField(max_length=200, blank=True)
+    effective_at = models.DateTimeField(null=True, blank=True, help_text="States: when it became true.")
+    occurred_at = models.DateTimeField(null=True, blank=True)
+    occurred_end = models.DateTimeField(null=True, blank=True)
+    precision = models.CharField(max_length=8, blank=True)
+    time_source = models.CharField(max_length=8, blank=True)
+    confidence = models.FloatField(null=True, blank=True)
+    impact = models.PositiveSmallIntegerField(default=2)
+    explicit = models.BooleanField(default=False)
+    # Proposed for long-term memory: repeated in 2+ sessions, an explicit preference or boundary, or impact 3.
+    long_term = models.CharField(max_length=64, blank=True, help_text="Why it is proposed for long-term memory.")
+    # Where it came from: the quote is kept, the conversation is not.
+    quote = models.TextField()
+    session = models.CharField(max_length=200, blank=True)
+    message = models.CharField(max_length=200, blank=True)
+    message_at = models.DateTimeField()
+    extractor = models.CharField(max_length=32)
+    rule = models.CharField(max_length=64, blank=True)
+    problem = models.CharField(max_length=300, blank=True, help_text="Why it cannot be approved as is.")
+    status = models.CharField(max_length=16, choices=CandidateStatus.choices, default=CandidateStatus.PENDING)
+    card = models.ForeignKey("cards.Card", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+    decided_at = models.DateTimeField(null=True, blank=True)
+    reason = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["scope", "status"], name="candidate_queue")]
+
+
+class Decision(models.Model):
+    """Every review decision: who, when, what and why (DESIGN §8)."""
+
+    scope = models.ForeignKey("scopes.Scope", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    reviewer = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                 related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+    item = models.CharField(max_length=32)  # candidate | rule | duplicate | contradiction | hypothesis
+    item_id = models.BigIntegerField()
+    action = models.CharField(max_length=32)  # approve | edit_approve | reject | merge | keep_apart | pick | …
+    reason = models.CharField(max_length=300, blank=True)
+    detail = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        indexes = [models.Index(fields=["scope", "at"], name="decision_by_scope")]
+
+
+class Probe(models.Model):
+    """A hypothesis offered to a person for confirmation: never asked twice."""
+
+    card = models.ForeignKey("cards.Card", on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    asked_at = models.DateTimeField(auto_now_add=True)
+    answer = models.CharField(max_length=16, blank=True)  # "", confirmed, rejected
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["card", "user"], name="one_probe_per_card_and_person")]

@@ -96,6 +96,9 @@ class Scope(models.Model):
                                  related_name="personal_scope",
                                  help_text="Set only on personal scopes.")
     created_at = models.DateTimeField(auto_now_add=True)
+    auto_accept_explicit = models.BooleanField(
+        default=False, help_text='Store a member\'s own explicit "remember that …" without review. '
+                                 "Nothing a model extracted is ever auto-accepted.")
 
     objects = ScopeQuerySet.as_manager()
 

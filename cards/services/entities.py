@@ -23,9 +23,12 @@ def entity_bind(*, scope: Scope, name: str) -> Entity | None:
     """The entity named exactly `name` (or by a registered alias) in `scope`; never a fuzzy match.
     Two index lookups in one statement (an OR across the alias join would scan every entity)."""
     norm = normalize(name)
+    # A merged entity's name binds to the entity it was merged into.
     found = list(Entity.objects.raw(
-        "(SELECT e.* FROM cards_entity e WHERE e.scope_id = %s AND e.name_norm = %s)"
-        " UNION ALL (SELECT e.* FROM cards_entity e JOIN cards_alias a ON a.entity_id = e.id"
+        "(SELECT r.* FROM cards_entity e JOIN cards_entity r ON r.id = COALESCE(e.merged_into_id, e.id)"
+        "  WHERE e.scope_id = %s AND e.name_norm = %s)"
+        " UNION ALL (SELECT r.* FROM cards_entity e JOIN cards_alias a ON a.entity_id = e.id"
+        "  JOIN cards_entity r ON r.id = COALESCE(e.merged_into_id, e.id)"
         "  WHERE a.scope_id = %s AND a.name_norm = %s) LIMIT 1", [scope.pk, norm, scope.pk, norm]))
     return found[0] if found else None
 
@@ -136,3 +139,22 @@ def duplicates_propose(entity: Entity) -> None:
             " AS alike ON CONFLICT DO NOTHING",
             {"norm": entity.name_norm, "scope": entity.scope_id, "depth": MAX_LADDER_DEPTH, "exclude": entity.pk,
              "threshold": LOOK_ALIKE_THRESHOLD, "limit": LOOK_ALIKE_LIMIT})
+
+
+@transaction.atomic
+def entity_merge(*, duplicate: Entity, into: Entity) -> Entity:
+    """`duplicate` is `into` under another name: its name (and what was merged
+    into it) binds to `into` from now on. Cards are not rewritten — an event's
+    "to whom" is write-once — they are read through the merge."""
+    root = into.merged_into or into
+    ladder = [duplicate.scope_id, *duplicate.scope.ancestor_ids()]
+    if duplicate.pk == root.pk or duplicate.user_id is not None:
+        raise InvalidCard("An entity cannot be merged into itself, and a person's own entity is never merged.",
+                          fields={"entity": ["cannot be merged"]})
+    if root.scope_id not in ladder and root.scope.kind != "global":
+        raise InvalidCard("Merge into an entity of the same scope, a scope above it, or global: members of "
+                          "this scope could not see it otherwise.", fields={"into": ["not visible from here"]})
+    Entity.objects.filter(merged_into=duplicate).update(merged_into=root)
+    duplicate.merged_into = root
+    duplicate.save(update_fields=["merged_into"])
+    return duplicate

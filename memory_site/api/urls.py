@@ -6,6 +6,7 @@ from cards.api import entities as entity_views
 from cards.api import recall as recall_views
 from cards.api import time as time_views
 from cards.api import views as card_views
+from review.api import views as review_views
 from scopes.api import views as scope_views
 
 
@@ -36,6 +37,21 @@ urlpatterns = [
     path("cards/<id:card_id>/", card_views.CardDetail.as_view(), name="card-detail"),
     path("cards/<id:card_id>/history/", card_views.CardHistory.as_view(), name="card-history"),
     path("cards/<id:card_id>/verify/", card_views.CardVerify.as_view(), name="card-verify"),
+    path("cards/<id:card_id>/confirm/", review_views.HypothesisConfirm.as_view(), name="hypothesis-confirm"),
+    path("cards/<id:card_id>/reject/", review_views.HypothesisReject.as_view(), name="hypothesis-reject"),
+    path("ingest/", review_views.Ingest.as_view(), name="ingest"),
+    path("ingest/<id:job_id>/", review_views.IngestJobDetail.as_view(), name="ingest-job"),
+    path("review/", review_views.ReviewQueue.as_view(), name="review-queue"),
+    path("review/<id:candidate_id>/approve/", review_views.CandidateApprove.as_view(), name="candidate-approve"),
+    path("review/<id:candidate_id>/reject/", review_views.CandidateReject.as_view(), name="candidate-reject"),
+    path("review/rules/<id:rule_id>/approve/", review_views.RuleDecide.as_view(approve=True), name="rule-approve"),
+    path("review/rules/<id:rule_id>/retire/", review_views.RuleDecide.as_view(approve=False), name="rule-retire"),
+    path("review/duplicates/<id:duplicate_id>/merge/", review_views.DuplicateDecide.as_view(merge=True),
+         name="duplicate-merge"),
+    path("review/duplicates/<id:duplicate_id>/keep/", review_views.DuplicateDecide.as_view(merge=False),
+         name="duplicate-keep"),
+    path("review/contradictions/pick/", review_views.ContradictionPick.as_view(), name="contradiction-pick"),
+    path("probes/next/", review_views.ProbeNext.as_view(), name="probe-next"),
     path("entities/", entity_views.EntityCreate.as_view(), name="entity-create"),
     path("entities/resolve/", entity_views.EntityResolve.as_view(), name="entity-resolve"),
     path("entities/<id:entity_id>/", entity_views.EntityDetail.as_view(), name="entity-detail"),

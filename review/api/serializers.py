@@ -1,0 +1,118 @@
+"""Input serializers validate; output serializers shape (STYLE 5)."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from cards.api.time import WallClockDateTimeField
+from cards.drafts import MAX_REF, MAX_TEXT, MAX_VALUE
+from cards.models import CardKind, Tag
+from memory_site.api.common import IdField, StrictSerializer
+
+from ..services.ingest import MAX_MESSAGES, ROLES
+
+
+class MessageIn(StrictSerializer):
+    id = serializers.CharField(max_length=MAX_REF, required=False, allow_null=True, default=None)
+    role = serializers.ChoiceField(choices=ROLES)
+    text = serializers.CharField(max_length=MAX_TEXT, trim_whitespace=False)
+    # Kept as sent: a time without its offset is refused, since it anchors "yesterday".
+    at = WallClockDateTimeField(help_text="The message's timestamp, with its offset.")
+
+    def validate_at(self, value):
+        if value.tzinfo is None:
+            raise serializers.ValidationError("give the offset (e.g. +08:00 or Z): it anchors 'yesterday'")
+        return value
+
+
+class IngestIn(StrictSerializer):
+    scope = IdField()
+    session = serializers.CharField(max_length=MAX_REF)
+    messages = MessageIn(many=True, max_length=MAX_MESSAGES, allow_empty=False)
+
+
+class JobOut(serializers.Serializer):
+    job = serializers.IntegerField(source="pk")
+    scope = serializers.IntegerField(source="scope_id")
+    session = serializers.CharField()
+    status = serializers.CharField()
+    extractor = serializers.CharField()
+    message_count = serializers.IntegerField()
+    attempts = serializers.IntegerField()
+    error = serializers.CharField()
+    result = serializers.DictField()
+    created_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+
+class EditsIn(StrictSerializer):
+    kind = serializers.ChoiceField(choices=CardKind.choices, required=False)
+    label = serializers.CharField(max_length=64, required=False)
+    subject = serializers.CharField(max_length=MAX_REF, required=False)
+    value = serializers.CharField(max_length=MAX_VALUE, required=False, allow_blank=True)
+    object = serializers.CharField(max_length=MAX_REF, required=False, allow_null=True, allow_blank=True)
+    text = serializers.CharField(max_length=MAX_TEXT, required=False, allow_blank=True)
+    tag = serializers.ChoiceField(choices=Tag.choices, required=False)
+    confidence = serializers.FloatField(min_value=0, max_value=1, required=False, allow_null=True)
+    impact = serializers.IntegerField(min_value=1, max_value=3, required=False)
+
+
+class ApproveIn(StrictSerializer):
+    edits = EditsIn(required=False, default=dict)
+    consent = serializers.BooleanField(required=False, default=False,
+                                       help_text="The person explicitly consented (sensitive attributes).")
+    reason = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
+
+
+class ReasonIn(StrictSerializer):
+    reason = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
+
+
+class RejectIn(StrictSerializer):
+    reason = serializers.CharField(max_length=300)
+
+
+class PickIn(StrictSerializer):
+    scope = IdField()
+    card = IdField(help_text="The card whose value is current.")
+    reason = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
+
+
+class ConfirmIn(StrictSerializer):
+    quote = serializers.CharField(max_length=MAX_TEXT, required=False, allow_blank=True, default="",
+                                  help_text="The person's confirming words: the card's new source.")
+    tag = serializers.ChoiceField(choices=[Tag.FACT, Tag.PREFERENCE], required=False, allow_null=True, default=None)
+
+
+class CandidateOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    scope = serializers.IntegerField(source="scope_id")
+    status = serializers.CharField()
+    kind = serializers.CharField()
+    label = serializers.CharField()
+    subject = serializers.CharField()
+    value = serializers.CharField()
+    object = serializers.CharField()
+    text = serializers.CharField()
+    tag = serializers.CharField()
+    when = serializers.CharField()
+    effective_at = serializers.DateTimeField(allow_null=True)
+    occurred_at = serializers.DateTimeField(allow_null=True)
+    occurred_end = serializers.DateTimeField(allow_null=True)
+    precision = serializers.CharField()
+    time_source = serializers.CharField()
+    confidence = serializers.FloatField(allow_null=True)
+    impact = serializers.IntegerField()
+    explicit = serializers.BooleanField()
+    long_term = serializers.CharField(help_text="Why it is proposed for long-term memory, if it is.")
+    quote = serializers.CharField()
+    session = serializers.CharField()
+    message = serializers.CharField()
+    message_at = serializers.DateTimeField()
+    extractor = serializers.CharField()
+    rule = serializers.CharField()
+    problem = serializers.CharField()
+    card = serializers.IntegerField(source="card_id", allow_null=True)
+    decided_by = serializers.CharField(source="decided_by.username", allow_null=True, default=None)
+    decided_at = serializers.DateTimeField(allow_null=True)
+    reason = serializers.CharField()

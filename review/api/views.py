@@ -1,0 +1,188 @@
+"""Ingest, the review queue, and probes of hypotheses: thin views over services."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from cards.api.shape import cards_out
+from cards.models import Card
+from memory_site.api.common import IdField, StrictSerializer
+from memory_site.api.errors import error_responses
+from scopes.principals import principal_of, scope_ids_for
+from scopes.selectors import read_scope_ids, scope_get
+
+from ..selectors import candidate_get, duplicate_get, hypothesis_get, job_get, review_queue, rule_get
+from ..services.candidates import candidate_approve, candidate_reject
+from ..services.hypotheses import hypothesis_confirm, hypothesis_reject, probe_next
+from ..services.ingest import ingest_create
+from ..services.queue import contradiction_pick, duplicate_decide, rule_decide
+from .serializers import ApproveIn, CandidateOut, ConfirmIn, IngestIn, JobOut, PickIn, ReasonIn, RejectIn
+
+
+class ScopeQuery(StrictSerializer):
+    scope = IdField()
+
+
+def _valid(serializer_class, data):
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+class Ingest(APIView):
+    @extend_schema(request=IngestIn, responses={202: JobOut, **error_responses(400, 401, 403, 404)},
+                   summary="Queue one session's messages for extraction; candidates wait in the review queue")
+    def post(self, request):
+        data = _valid(IngestIn, request.data)
+        principal = principal_of(request)
+        with transaction.atomic():
+            scope = scope_get(principal=principal, scope_id=data["scope"], action="write")
+            job = ingest_create(scope=scope, actor=principal.user, session=data["session"],
+                                messages=data["messages"])
+        job.refresh_from_db()  # eager Celery has already run it
+        return Response(JobOut(job).data, status=status.HTTP_202_ACCEPTED)
+
+
+class IngestJobDetail(APIView):
+    @extend_schema(responses={200: JobOut, **error_responses(401, 404)}, summary="An ingest job's state")
+    def get(self, request, job_id: int):
+        return Response(JobOut(job_get(principal=principal_of(request), job_id=job_id)).data)
+
+
+class ReviewQueue(APIView):
+    @extend_schema(parameters=[ScopeQuery], responses={200: dict, **error_responses(400, 401, 403, 404)},
+                   summary="What waits for a reviewer of the scope: candidates, rules, duplicates, "
+                           "contradictions, hypotheses")
+    def get(self, request):
+        params = _valid(ScopeQuery, request.query_params.dict())
+        principal = principal_of(request)
+        scope = scope_get(principal=principal, scope_id=params["scope"], action="review")
+        queue = review_queue(principal=principal, scope=scope)
+        contradiction_ids = [pk for c in queue["contradictions"] for pk in c.card_ids]
+        hypothesis_ids = [card.pk for card in queue["hypotheses"]]
+        shown = dict(zip(contradiction_ids + hypothesis_ids,
+                         cards_out(contradiction_ids + hypothesis_ids, user=principal.user)))
+        return Response({
+            "candidates": CandidateOut(queue["candidates"], many=True).data,
+            "rules": [{"id": r.pk, "name": r.name, "description": r.description, "premises": r.premises,
+                       "conclusion": r.conclusion, "author": r.author.username if r.author else None}
+                      for r in queue["rules"]],
+            "duplicates": [{"id": d.pk, "entity": {"id": d.entity_id, "name": d.entity.name},
+                            "similar_to": {"id": d.similar_to_id, "name": d.similar_to.name}, "score": d.score}
+                           for d in queue["duplicates"]],
+            "contradictions": [{"subject_id": c.subject_id, "cards": [shown[pk] for pk in c.card_ids]}
+                               for c in queue["contradictions"]],
+            "hypotheses": [shown[pk] for pk in hypothesis_ids],
+        })
+
+
+class CandidateApprove(APIView):
+    @extend_schema(request=ApproveIn, responses={200: CandidateOut, **error_responses(400, 401, 403, 404, 409)},
+                   summary="Approve a candidate as is, or edited; it becomes a card with its quote as source")
+    def post(self, request, candidate_id: int):
+        data = _valid(ApproveIn, request.data)
+        principal = principal_of(request)
+        candidate = candidate_get(principal=principal, candidate_id=candidate_id)
+        candidate_approve(candidate=candidate, reviewer=principal.user, edits=data["edits"], consent=data["consent"],
+                          reason=data["reason"])
+        candidate.refresh_from_db()
+        return Response(CandidateOut(candidate).data)
+
+
+class CandidateReject(APIView):
+    @extend_schema(request=RejectIn, responses={200: CandidateOut, **error_responses(400, 401, 403, 404, 409)},
+                   summary="Reject a candidate, saying why")
+    def post(self, request, candidate_id: int):
+        data = _valid(RejectIn, request.data)
+        principal = principal_of(request)
+        candidate = candidate_get(principal=principal, candidate_id=candidate_id)
+        return Response(CandidateOut(candidate_reject(candidate=candidate, reviewer=principal.user,
+                                                      reason=data["reason"])).data)
+
+
+class RuleDecide(APIView):
+    approve = True
+
+    @extend_schema(request=ReasonIn, responses={200: dict, **error_responses(400, 401, 403, 404, 409)},
+                   summary="Approve (answers use it at once) or retire a rule; reviewers of the global scope")
+    def post(self, request, rule_id: int):
+        data = _valid(ReasonIn, request.data)
+        principal = principal_of(request)
+        rule = rule_decide(rule=rule_get(principal=principal, rule_id=rule_id), reviewer=principal.user,
+                           approve=self.approve, reason=data["reason"])
+        return Response({"id": rule.pk, "name": rule.name, "status": rule.status})
+
+
+class DuplicateDecide(APIView):
+    merge = True
+
+    @extend_schema(request=ReasonIn, responses={200: dict, **error_responses(400, 401, 403, 404, 409)},
+                   summary="Merge a possible duplicate into the entity it looks like (through an alias), "
+                           "or keep them apart")
+    def post(self, request, duplicate_id: int):
+        data = _valid(ReasonIn, request.data)
+        principal = principal_of(request)
+        proposal = duplicate_decide(proposal=duplicate_get(principal=principal, duplicate_id=duplicate_id),
+                                    reviewer=principal.user, merge=self.merge, reason=data["reason"])
+        return Response({"id": proposal.pk, "status": proposal.status})
+
+
+class ContradictionPick(APIView):
+    @extend_schema(request=PickIn, responses={200: dict, **error_responses(400, 401, 403, 404)},
+                   summary="Pick the current value of a contradiction: it supersedes the other sides")
+    def post(self, request):
+        data = _valid(PickIn, request.data)
+        principal = principal_of(request)
+        scope = scope_get(principal=principal, scope_id=data["scope"], action="review")
+        visible = read_scope_ids(principal=principal, scope_id=scope.pk)
+        chosen = Card.objects.select_related("label", "object").filter(pk=data["card"], scope_id__in=visible).first()
+        group = next((c for c in review_queue(principal=principal, scope=scope)["contradictions"]
+                      if chosen is not None and chosen.pk in c.card_ids), None)
+        if group is None:
+            raise serializers.ValidationError({"card": ["not a side of a current contradiction here"]})
+        others = list(Card.objects.select_related("label", "subject", "scope")
+                      .filter(pk__in=[pk for pk in group.card_ids if pk != chosen.pk]))
+        writable = set(scope_ids_for(principal, "write").filter(id__in=[o.scope_id for o in others])
+                       .values_list("id", flat=True))
+        written = contradiction_pick(chosen=chosen, others=others, reviewer=principal.user, writable=writable,
+                                     scope=scope, reason=data["reason"])
+        return Response({"current": chosen.pk, "written": [c.pk for c in written]})
+
+
+class ProbeNext(APIView):
+    @extend_schema(parameters=[ScopeQuery],
+                   responses={200: dict, 204: None, **error_responses(400, 401, 404)},
+                   summary="One hypothesis to confirm with the person, never one already asked; 204 if none")
+    def get(self, request):
+        params = _valid(ScopeQuery, request.query_params.dict())
+        principal = principal_of(request)
+        card = probe_next(user=principal.user, scope_ids=read_scope_ids(principal=principal, scope_id=params["scope"]))
+        if card is None:
+            return Response(status=status.HTTP_204_NO_CONTENT)
+        return Response(cards_out([card.pk], user=principal.user)[0])
+
+
+class HypothesisConfirm(APIView):
+    @extend_schema(request=ConfirmIn, responses={200: dict, **error_responses(400, 401, 403, 404, 409)},
+                   summary="The person confirmed a hypothesis: it becomes a fact or preference")
+    def post(self, request, card_id: int):
+        data = _valid(ConfirmIn, request.data)
+        principal = principal_of(request)
+        card = hypothesis_get(principal=principal, card_id=card_id)
+        hypothesis_confirm(card=card, user=principal.user, quote=data["quote"], as_tag=data["tag"])
+        return Response(cards_out([card.pk], user=principal.user)[0])
+
+
+class HypothesisReject(APIView):
+    @extend_schema(request=ReasonIn, responses={204: None, **error_responses(400, 401, 403, 404, 409)},
+                   summary="The person said a hypothesis is wrong: it is discarded (the reason kept)")
+    def post(self, request, card_id: int):
+        data = _valid(ReasonIn, request.data)
+        principal = principal_of(request)
+        hypothesis_reject(card=hypothesis_get(principal=principal, card_id=card_id), user=principal.user,
+                          reason=data["reason"])
+        return Response(status=status.HTTP_204_NO_CONTENT)

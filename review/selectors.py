@@ -1,0 +1,66 @@
+"""Reads of the review app, always through the principal: what you may not
+view is a 404, what you may view but not review is a 403."""
+
+from __future__ import annotations
+
+from django.http import Http404
+from rest_framework.exceptions import PermissionDenied
+
+from cards.models import Card, DuplicateStatus, PossibleDuplicate, Rule, RuleStatus
+from cards.retrieval import contradictions_in
+from scopes.models import Scope, ScopeKind
+from scopes.principals import scope_ids_for
+from scopes.selectors import read_scope_ids
+
+from .models import Candidate, IngestJob
+from .services.candidates import OPEN
+from .services.hypotheses import hypotheses_current
+
+
+def _checked(obj, scope_id: int, principal, action: str):
+    if obj is None or not Scope.objects.filter(pk=scope_id, id__in=scope_ids_for(principal, "view")).exists():
+        raise Http404
+    if action != "view" and not Scope.objects.filter(pk=scope_id, id__in=scope_ids_for(principal, action)).exists():
+        raise PermissionDenied(f"You may not {action} in this scope.")
+    return obj
+
+
+def candidate_get(*, principal, candidate_id: int, action: str = "review") -> Candidate:
+    candidate = Candidate.objects.select_related("author", "scope").filter(pk=candidate_id).first()
+    return _checked(candidate, candidate.scope_id if candidate else 0, principal, action)
+
+
+def job_get(*, principal, job_id: int) -> IngestJob:
+    job = IngestJob.objects.filter(pk=job_id).first()
+    return _checked(job, job.scope_id if job else 0, principal, "view")
+
+
+def duplicate_get(*, principal, duplicate_id: int) -> PossibleDuplicate:
+    proposal = PossibleDuplicate.objects.select_related("entity", "similar_to").filter(pk=duplicate_id).first()
+    return _checked(proposal, proposal.entity.scope_id if proposal else 0, principal, "review")
+
+
+def rule_get(*, principal, rule_id: int) -> Rule:
+    """Rules hold for everyone: they are decided by the reviewers of the global scope."""
+    rule = Rule.objects.filter(pk=rule_id).first()
+    common = Scope.objects.filter(kind=ScopeKind.GLOBAL).first()
+    return _checked(rule, common.pk if common else 0, principal, "review")
+
+
+def hypothesis_get(*, principal, card_id: int, action: str = "write") -> Card:
+    card = Card.objects.select_related("label").filter(pk=card_id).first()
+    return _checked(card, card.scope_id if card else 0, principal, action)
+
+
+def review_queue(*, principal, scope: Scope) -> dict:
+    """Everything waiting for a reviewer of `scope` (review permission checked by the caller)."""
+    scope_ids = read_scope_ids(principal=principal, scope_id=scope.pk)
+    return {
+        "candidates": list(Candidate.objects.filter(scope=scope, status__in=OPEN)
+                           .order_by("-long_term", "id")[:500]),
+        "rules": list(Rule.objects.filter(status=RuleStatus.DRAFT)) if scope.kind == ScopeKind.GLOBAL else [],
+        "duplicates": list(PossibleDuplicate.objects.filter(status=DuplicateStatus.OPEN, entity__scope=scope)
+                           .select_related("entity", "similar_to").order_by("-score", "id")[:200]),
+        "contradictions": [c for c in contradictions_in(scope_ids=scope_ids, limit=100)],
+        "hypotheses": list(hypotheses_current().filter(scope=scope).order_by("-impact", "-confidence", "id")[:200]),
+    }

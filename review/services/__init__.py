@@ -1,0 +1,1 @@
+"""Writes of the review app: ingest, candidates, hypotheses, queue decisions."""

@@ -1,0 +1,77 @@
+"""Reviewers decide on candidates: approve (as is or edited), or reject with a
+reason. Approval writes through card_remember, so every card rule applies."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from cards.drafts import CardDraft
+from cards.errors import DomainError, InvalidCard
+from cards.models import Card
+from cards.services import card_remember
+from scopes.models import User
+
+from ..models import Candidate, CandidateStatus, Decision
+
+EDITABLE = ("kind", "label", "subject", "value", "object", "text", "tag", "confidence", "impact")
+OPEN = (CandidateStatus.PENDING, CandidateStatus.NEEDS_CONSENT)
+
+
+class NotOpen(DomainError):
+    code = "already_decided"
+    status = 409
+
+
+def candidate_draft(candidate: Candidate, *, consent: bool = False) -> CardDraft:
+    return CardDraft(
+        kind=candidate.kind, label=candidate.label, subject=candidate.subject, value=candidate.value,
+        object=candidate.object or None, text=candidate.text, tag=candidate.tag,
+        effective_at=candidate.effective_at, reference_time=candidate.message_at,
+        time_zone=candidate.author.time_zone or "UTC", occurred_at=candidate.occurred_at,
+        occurred_end=candidate.occurred_end, precision=candidate.precision, time_source=candidate.time_source,
+        source_session=candidate.session, source_message=candidate.message, source_quote=candidate.quote,
+        confidence=candidate.confidence, impact=candidate.impact, consent=consent)
+
+
+def _locked_open(candidate: Candidate) -> Candidate:
+    candidate = Candidate.objects.select_for_update().select_related("author", "scope").get(pk=candidate.pk)
+    if candidate.status not in OPEN:
+        raise NotOpen(f"Candidate {candidate.pk} was already decided ({candidate.status}).")
+    return candidate
+
+
+@transaction.atomic
+def candidate_approve(*, candidate: Candidate, reviewer: User, edits: dict | None = None, consent: bool = False,
+                      reason: str = "") -> Card:
+    """Store the candidate as a card (the author's, with the quote as source).
+    A sensitive one needs `consent` — the reviewer attests the person gave it."""
+    candidate = _locked_open(candidate)
+    edits = {name: value for name, value in (edits or {}).items() if name in EDITABLE}
+    for name, value in edits.items():
+        setattr(candidate, name, value if value is not None or name in ("confidence",) else "")
+    if candidate.status == CandidateStatus.NEEDS_CONSENT and not consent:
+        raise InvalidCard("This is a sensitive attribute: approve it only with the person's explicit consent "
+                          "(consent: true).", fields={"consent": ["required for a sensitive attribute"]})
+    result = card_remember(scope=candidate.scope, actor=candidate.author,
+                           draft=candidate_draft(candidate, consent=consent))
+    candidate.status, candidate.card, candidate.problem = CandidateStatus.APPROVED, result.card, ""
+    candidate.decided_by, candidate.decided_at, candidate.reason = reviewer, timezone.now(), reason[:300]
+    candidate.save()
+    Decision.objects.create(scope=candidate.scope, reviewer=reviewer, item="candidate", item_id=candidate.pk,
+                            action="edit_approve" if edits else "approve", reason=reason[:300],
+                            detail={"card": result.card.pk, "outcome": result.outcome, "edits": sorted(edits)})
+    return result.card
+
+
+@transaction.atomic
+def candidate_reject(*, candidate: Candidate, reviewer: User, reason: str) -> Candidate:
+    if not reason.strip():
+        raise InvalidCard("Say why it is rejected.", fields={"reason": ["required"]})
+    candidate = _locked_open(candidate)
+    candidate.status, candidate.decided_by = CandidateStatus.REJECTED, reviewer
+    candidate.decided_at, candidate.reason = timezone.now(), reason[:300]
+    candidate.save(update_fields=["status", "decided_by", "decided_at", "reason"])
+    Decision.objects.create(scope=candidate.scope, reviewer=reviewer, item="candidate", item_id=candidate.pk,
+                            action="reject", reason=reason[:300])
+    return candidate

@@ -1,0 +1,135 @@
+"""The life of a hypothesis (DESIGN §4 rule 7): confidence high/medium/low,
+demoted when not reinforced (14 / 30 / 60 days), discarded after 5 sessions
+unvalidated, probed one at a time and never twice, and promoted only when a
+person confirms it. A fact with another value supersedes it at once (the write
+path's Supersede rule) — that is its discarding by contradiction."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from cards.errors import DomainError
+from cards.models import Card, CardKind, CardRevision, Tag
+from cards.services.remember import card_stated_again
+from cards.services.sql import card_update
+from scopes.models import User
+
+from ..models import Decision, IngestJob, Probe
+
+LEVELS = {"high": 0.9, "medium": 0.6, "low": 0.3}
+NEXT = {"high": "medium", "medium": "low", "low": None}
+DAYS_AT_LEVEL = {"high": 14, "medium": 30, "low": 60}
+SESSIONS_UNVALIDATED = 5
+PROBE_OUTSTANDING = dt.timedelta(days=1)  # an unanswered probe blocks the next one this long
+PREFERENCE_LABELS = {"likes", "dislikes", "interest", "hobby"}
+
+
+class NotAHypothesis(DomainError):
+    code = "not_a_hypothesis"
+    status = 409
+
+
+def level_of(confidence: float | None) -> str:
+    if confidence is None:
+        return "medium"
+    return "high" if confidence >= 0.75 else "medium" if confidence >= 0.45 else "low"
+
+
+def hypotheses_current():
+    return Card.objects.filter(tag=Tag.HYPOTHESIS, superseded_at__isnull=True, kind=CardKind.STATE)
+
+
+def _level_since(card: Card) -> dt.datetime:
+    demoted = CardRevision.objects.filter(card=card, field="confidence").aggregate(at=Max("at"))["at"]
+    return max(card.verified_at, demoted) if demoted else card.verified_at
+
+
+def _sessions_since(card: Card) -> int:
+    return (IngestJob.objects.filter(scope_id=card.scope_id, created_at__gt=card.verified_at)
+            .values("session").distinct().count())
+
+
+def hypothesis_discard(*, card: Card, reason: str, actor: User | None = None) -> None:
+    """Closed, not deleted: the timeline keeps that it was guessed and why it went."""
+    now = timezone.now()
+    card_update(card.pk, superseded_at=now)
+    CardRevision.objects.create(card=card, actor=actor, at=now, field="hypothesis", before=level_of(card.confidence),
+                                after="discarded", reason=reason[:300])
+
+
+@transaction.atomic
+def hypotheses_decay(now: dt.datetime | None = None) -> dict:
+    now = now or timezone.now()
+    counts = {"demoted": 0, "discarded": 0}
+    for card in hypotheses_current().select_for_update():
+        level = level_of(card.confidence)
+        if _sessions_since(card) >= SESSIONS_UNVALIDATED:
+            hypothesis_discard(card=card, reason=f"{SESSIONS_UNVALIDATED} sessions without validation")
+            counts["discarded"] += 1
+        elif now - _level_since(card) >= dt.timedelta(days=DAYS_AT_LEVEL[level]):
+            lower = NEXT[level]
+            if lower is None:
+                hypothesis_discard(card=card, reason=f"low for {DAYS_AT_LEVEL['low']} days without reinforcement")
+                counts["discarded"] += 1
+            else:
+                card_update(card.pk, confidence=LEVELS[lower])
+                CardRevision.objects.create(card=card, at=now, field="confidence", before=level, after=lower,
+                                            reason=f"not reinforced for {DAYS_AT_LEVEL[level]} days")
+                counts["demoted"] += 1
+    return counts
+
+
+@transaction.atomic
+def probe_next(*, user: User, scope_ids: list[int]) -> Card | None:
+    """One hypothesis to confirm, never one this person was already asked; none
+    while a probe asked in the last day is still unanswered (one at a time)."""
+    now = timezone.now()
+    waiting = Probe.objects.filter(user=user, answer="", asked_at__gte=now - PROBE_OUTSTANDING,
+                                   card__in=hypotheses_current().filter(scope_id__in=scope_ids))
+    if waiting.exists():
+        return None
+    asked = Probe.objects.filter(user=user).values("card_id")
+    card = (hypotheses_current().filter(scope_id__in=scope_ids).exclude(pk__in=asked)
+            .order_by("-impact", "-confidence", "id").first())
+    if card is not None:
+        Probe.objects.create(card=card, user=user)
+    return card
+
+
+def _hypothesis(card: Card) -> Card:
+    card = Card.objects.select_for_update().get(pk=card.pk)
+    if card.tag != Tag.HYPOTHESIS or card.superseded_at is not None:
+        raise NotAHypothesis("Only a current hypothesis can be confirmed or rejected.")
+    return card
+
+
+@transaction.atomic
+def hypothesis_confirm(*, card: Card, user: User, quote: str = "", as_tag: str | None = None) -> Card:
+    """The person said it is true: it becomes a fact (or a preference), with the
+    confirming words as its source."""
+    card = _hypothesis(card)
+    tag = as_tag or (Tag.PREFERENCE if card.label.key in PREFERENCE_LABELS else Tag.FACT)
+    now = timezone.now()
+    card_update(card.pk, tag=tag, confidence=None, source_actor=user.pk,
+                source_quote=quote.strip() or card.source_quote, source_message="", source_session="")
+    card_stated_again(card, now)
+    CardRevision.objects.create(card=card, actor=user, at=now, field="hypothesis", before=level_of(card.confidence),
+                                after=f"confirmed as {tag}", reason=quote.strip()[:300])
+    Probe.objects.filter(card=card, user=user).update(answer="confirmed", answered_at=now)
+    Decision.objects.create(scope_id=card.scope_id, reviewer=user, item="hypothesis", item_id=card.pk,
+                            action="confirm", reason=quote.strip()[:300], detail={"tag": tag})
+    card.refresh_from_db()
+    return card
+
+
+@transaction.atomic
+def hypothesis_reject(*, card: Card, user: User, reason: str = "") -> None:
+    card = _hypothesis(card)
+    hypothesis_discard(card=card, reason=reason.strip() or "rejected by the person", actor=user)
+    Probe.objects.filter(card=card, user=user).update(answer="rejected", answered_at=timezone.now())
+    Decision.objects.create(scope_id=card.scope_id, reviewer=user, item="hypothesis", item_id=card.pk,
+                            action="reject", reason=reason.strip()[:300])

@@ -1,0 +1,201 @@
+"""From a conversation to review-queue candidates. The messages are kept only
+until extraction has read them; the candidates keep their quotes."""
+
+from __future__ import annotations
+
+import datetime as dt
+import zoneinfo
+
+from django.db import transaction
+from django.utils import timezone
+
+from cards.drafts import MAX_REF, MAX_TEXT
+from cards.errors import DomainError, InvalidCard
+from cards.labels import label_resolve, registry
+from cards.models import CardKind, Entity, Precision, Tag, TimeSource
+from cards.services import card_remember
+from cards.text import normalize
+from cards.when import UnresolvableTime, when_resolve
+from scopes.models import Scope, User
+
+from ..extract.base import ExtractContext, Extraction, ExtractionFailed, Message, Proposal
+from ..models import Candidate, CandidateStatus, IngestJob, JobStatus
+from .candidates import candidate_draft
+
+MAX_MESSAGES = 500
+ROLES = ("user", "assistant", "system")
+
+
+def ingest_create(*, scope: Scope, actor: User, session: str, messages: list[dict]) -> IngestJob:
+    """Store one session's messages and queue their extraction after commit."""
+    from ..extract import extractor_for
+
+    problems = _check_messages(messages)
+    if not session.strip() or len(session) > MAX_REF or "\x00" in session:
+        problems["session"] = [f"must be non-empty text of at most {MAX_REF} characters"]
+    if problems:
+        raise InvalidCard("The ingest request has invalid fields; nothing was stored.", fields=problems)
+    stored = [{"id": m.get("id") or f"{session}:{index}", "role": m["role"], "text": m["text"],
+               "at": m["at"].isoformat()} for index, m in enumerate(messages)]
+    job = IngestJob.objects.create(scope=scope, session=session, created_by=actor, messages=stored,
+                                   message_count=len(stored), extractor=extractor_for().name)
+    from ..tasks import ingest_extract  # the task module imports this one
+
+    transaction.on_commit(lambda: ingest_extract.delay(job_id=job.pk))
+    return job
+
+
+def _check_messages(messages) -> dict:
+    if not isinstance(messages, list) or not 1 <= len(messages) <= MAX_MESSAGES:
+        return {"messages": [f"give 1 to {MAX_MESSAGES} messages"]}
+    problems = {}
+    for index, message in enumerate(messages):
+        wrong = []
+        if message.get("role") not in ROLES:
+            wrong.append(f"role must be one of {', '.join(ROLES)}")
+        text = message.get("text")
+        if not isinstance(text, str) or not text.strip() or len(text) > MAX_TEXT or "\x00" in text:
+            wrong.append(f"text must be non-empty text of at most {MAX_TEXT} characters")
+        if not isinstance(message.get("at"), dt.datetime) or message["at"].tzinfo is None:
+            wrong.append("at must be a datetime with its offset")
+        ident = message.get("id")
+        if ident is not None and (not isinstance(ident, str) or len(ident) > MAX_REF or "\x00" in ident):
+            wrong.append(f"id must be text of at most {MAX_REF} characters")
+        if wrong:
+            problems[str(index)] = wrong
+    return {"messages": problems} if problems else {}
+
+
+class JobFailed(Exception):
+    """Extraction failed for good; the job was marked failed with the reason."""
+
+
+def ingest_process(*, job_id: int) -> IngestJob:
+    """Run extraction once for a job. Idempotent: a finished job is left as it
+    is, and the candidates, the job's result and the deletion of its messages
+    commit together — a worker killed half-way leaves nothing half-written and
+    the redelivered task starts again."""
+    with transaction.atomic():
+        job = IngestJob.objects.select_for_update().get(pk=job_id)
+        if job.status in (JobStatus.DONE, JobStatus.FAILED):
+            return job
+        job.status, job.attempts, job.started_at = JobStatus.RUNNING, job.attempts + 1, timezone.now()
+        job.save(update_fields=["status", "attempts", "started_at"])
+    with transaction.atomic():
+        job = IngestJob.objects.select_for_update().select_related("scope", "created_by").get(pk=job_id)
+        if job.status in (JobStatus.DONE, JobStatus.FAILED):
+            return job  # another delivery finished it meanwhile
+        messages = [Message(id=m["id"], role=m["role"], text=m["text"], at=dt.datetime.fromisoformat(m["at"]))
+                    for m in job.messages]
+        from ..extract import extractor_for
+
+        extraction = extractor_for(job.extractor).extract(messages, _context(job))
+        counts = _store(job, extraction, {m.id: m for m in messages})
+        job.status, job.finished_at, job.messages = JobStatus.DONE, timezone.now(), []
+        job.result = {**counts, "dropped": [{"message": d.message_id, "rule": d.rule} for d in extraction.dropped]}
+        job.save(update_fields=["status", "finished_at", "messages", "result"])
+    return job
+
+
+def ingest_fail(*, job_id: int, error: ExtractionFailed | Exception) -> IngestJob:
+    """Extraction failed for good: visible on the job, and the raw messages go."""
+    with transaction.atomic():
+        job = IngestJob.objects.select_for_update().get(pk=job_id)
+        if job.status != JobStatus.DONE:
+            job.status, job.error, job.finished_at, job.messages = (JobStatus.FAILED, str(error)[:2000],
+                                                                    timezone.now(), [])
+            job.save(update_fields=["status", "error", "finished_at", "messages"])
+    return job
+
+
+def _context(job: IngestJob) -> ExtractContext:
+    names = list(Entity.objects.filter(scope=job.scope, user__isnull=True).order_by("name")
+                 .values_list("name", flat=True)[:200])
+    keys = sorted({label.key for label in registry().values()})
+    return ExtractContext(known_labels=keys, known_entities=names, time_zone=job.created_by.time_zone or "UTC")
+
+
+def _store(job: IngestJob, extraction: Extraction, messages: dict[str, Message]) -> dict:
+    tz = zoneinfo.ZoneInfo(job.created_by.time_zone or "UTC")
+    candidates = [_candidate(job, p, messages[p.message_id], tz) for p in extraction.proposals
+                  if p.message_id in messages]
+    _mark_long_term(job.scope, candidates)
+    Candidate.objects.bulk_create(candidates)
+    auto = 0
+    if job.scope.auto_accept_explicit:
+        for candidate in candidates:
+            auto += _auto_accept(candidate)
+    statuses = [c.status for c in candidates]
+    return {"candidates": len(candidates), "needs_consent": statuses.count(CandidateStatus.NEEDS_CONSENT),
+            "auto_accepted": auto, "dropped_count": len(extraction.dropped)}
+
+
+def _candidate(job: IngestJob, p: Proposal, message: Message, tz) -> Candidate:
+    candidate = Candidate(
+        scope=job.scope, job=job, author=job.created_by, kind=p.kind, label=p.label, subject=p.subject,
+        value=p.value, object=p.object or "", text=p.text, tag=p.tag, when=p.when or "", confidence=p.confidence,
+        impact=p.impact, explicit=p.explicit, quote=p.quote, session=job.session, message=message.id,
+        message_at=message.at, extractor=job.extractor, rule=p.rule)
+    try:
+        label = label_resolve(p.label)
+        candidate.label = label.key
+    except DomainError as refused:
+        candidate.problem = refused.detail[:300]
+        return candidate
+    _place_in_time(candidate, p, message, tz)
+    if label.sensitive:
+        candidate.status = CandidateStatus.NEEDS_CONSENT  # sensitive: only with the person's explicit consent
+    return candidate
+
+
+def _place_in_time(candidate: Candidate, p: Proposal, message: Message, tz) -> None:
+    """A `when` is resolved against the message's timestamp; a model's absolute
+    hint is used as given; an unusable one falls back to the message time,
+    marked so (DESIGN §5). An event with no time at all stays undated."""
+    start = end = None
+    precision, source = "", ""
+    if p.when:
+        try:
+            interval = when_resolve(p.when, reference=message.at, tz=tz)
+            start, end, precision, source = interval.start, interval.end, interval.precision, interval.source
+        except UnresolvableTime:
+            start, precision, source = message.at, Precision.DATETIME, TimeSource.MESSAGE
+    elif p.occurred_at_hint is not None:
+        start, precision, source = p.occurred_at_hint, Precision.DATETIME, TimeSource.RESOLVED
+    if candidate.kind == CardKind.EVENT:
+        candidate.occurred_at, candidate.occurred_end = start, end
+        candidate.precision, candidate.time_source = precision, source or TimeSource.NONE
+    else:
+        candidate.effective_at = start
+
+
+def _mark_long_term(scope: Scope, candidates: list[Candidate]) -> None:
+    seen = {(normalize(s), lab, normalize(v)) for s, lab, v in
+            Candidate.objects.filter(scope=scope).exclude(session=candidates[0].session if candidates else "")
+            .values_list("subject", "label", "value")}
+    for candidate in candidates:
+        if candidate.tag in (Tag.PREFERENCE, Tag.BOUNDARY):
+            candidate.long_term = "explicit preference or boundary"
+        elif candidate.impact >= 3:
+            candidate.long_term = "impact 3"
+        elif (normalize(candidate.subject), candidate.label, normalize(candidate.value)) in seen:
+            candidate.long_term = "repeated in 2+ sessions"
+
+
+def _auto_accept(candidate: Candidate) -> int:
+    """A member's own explicit "remember that …", in a scope that opted in: stored
+    at once. Never anything a model extracted, never a sensitive attribute."""
+    if (not candidate.explicit or candidate.extractor != "patterns" or candidate.problem
+            or candidate.status != CandidateStatus.PENDING):
+        return 0
+    try:
+        with transaction.atomic():
+            result = card_remember(scope=candidate.scope, actor=candidate.author, draft=candidate_draft(candidate))
+    except DomainError as refused:
+        candidate.problem = refused.detail[:300]
+        candidate.save(update_fields=["problem"])
+        return 0
+    candidate.status, candidate.card, candidate.decided_at = CandidateStatus.AUTO_ACCEPTED, result.card, timezone.now()
+    candidate.reason = "explicit statement; scope auto-accepts"
+    candidate.save(update_fields=["status", "card", "decided_at", "reason"])
+    return 1

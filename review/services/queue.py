@@ -1,0 +1,68 @@
+"""Reviewers' decisions on the items that are not candidates: proposed rules,
+possible duplicate entities and contradictions. Each is logged with who, when
+and why (review.Decision)."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from cards.drafts import CardDraft
+from cards.errors import DomainError, InvalidCard
+from cards.models import Card, DuplicateStatus, PossibleDuplicate, Rule
+from cards.services import card_remember
+from cards.services.entities import entity_merge
+from cards.services.rules import rule_approve, rule_retire
+from scopes.models import Scope, User
+
+from ..models import Decision
+
+
+class AlreadyDecided(DomainError):
+    code = "already_decided"
+    status = 409
+
+
+@transaction.atomic
+def rule_decide(*, rule: Rule, reviewer: User, approve: bool, reason: str = "") -> Rule:
+    rule = rule_approve(rule=rule, reviewer=reviewer) if approve else rule_retire(rule=rule, reviewer=reviewer)
+    Decision.objects.create(reviewer=reviewer, item="rule", item_id=rule.pk, action="approve" if approve else "retire",
+                            reason=reason[:300])
+    return rule
+
+
+@transaction.atomic
+def duplicate_decide(*, proposal: PossibleDuplicate, reviewer: User, merge: bool, reason: str = "") -> PossibleDuplicate:
+    """Merge (the new name binds to the existing entity from now on) or keep apart."""
+    proposal = PossibleDuplicate.objects.select_for_update().select_related("entity__scope", "similar_to").get(
+        pk=proposal.pk)
+    if proposal.status != DuplicateStatus.OPEN:
+        raise AlreadyDecided(f"This possible duplicate was already decided ({proposal.status}).")
+    if merge:
+        entity_merge(duplicate=proposal.entity, into=proposal.similar_to)
+    proposal.status = DuplicateStatus.MERGED if merge else DuplicateStatus.KEPT_APART
+    proposal.decided_by, proposal.decided_at, proposal.reason = reviewer, timezone.now(), reason[:300]
+    proposal.save(update_fields=["status", "decided_by", "decided_at", "reason"])
+    Decision.objects.create(scope_id=proposal.entity.scope_id, reviewer=reviewer, item="duplicate",
+                            item_id=proposal.pk, action="merge" if merge else "keep_apart", reason=reason[:300],
+                            detail={"entity": proposal.entity_id, "similar_to": proposal.similar_to_id})
+    return proposal
+
+
+@transaction.atomic
+def contradiction_pick(*, chosen: Card, others: list[Card], reviewer: User, writable: set[int],
+                       scope: Scope, reason: str = "") -> list[Card]:
+    """The chosen value is current: it is written into each other side's scope,
+    where it supersedes the value that disagreed (its history stays)."""
+    if any(o.scope_id not in writable for o in others):
+        raise InvalidCard("You may not write in every scope of this contradiction.",
+                          fields={"card": ["pick from scopes you may write in"]})
+    written = []
+    for other in others:
+        draft = CardDraft(kind=other.kind, label=other.label.key, subject=other.subject, value=chosen.value,
+                          object=chosen.object, text=chosen.text, reference_time=timezone.now(),
+                          source_quote=f"reviewer picked card #{chosen.pk}: {reason}"[:2000])
+        written.append(card_remember(scope=other.scope, actor=reviewer, draft=draft).card)
+    Decision.objects.create(scope=scope, reviewer=reviewer, item="contradiction", item_id=chosen.pk, action="pick",
+                            reason=reason[:300], detail={"superseded": [o.pk for o in others]})
+    return written

@@ -1,0 +1,46 @@
+"""Celery entry points: take ids, call a service (STYLE.md convention 6)."""
+
+from __future__ import annotations
+
+import logging
+
+from celery import shared_task
+from celery.utils.time import get_exponential_backoff_interval
+from django.db import InterfaceError, OperationalError
+
+from .extract.base import ExtractionFailed
+from .services.hypotheses import hypotheses_decay
+from .services.ingest import ingest_fail, ingest_process
+
+log = logging.getLogger(__name__)
+MAX_RETRIES = 5
+# The longest countdown (10 min) stays far below the broker's visibility timeout
+# (settings: 6 h), so a retried task is never also redelivered as unacknowledged.
+MAX_COUNTDOWN = 600
+
+
+def _retryable(error: Exception) -> bool:
+    return isinstance(error, (OperationalError, InterfaceError)) or getattr(error, "retryable", False)
+
+
+# acks_late: a worker killed mid-task leaves the message to be delivered again;
+# ingest_process is idempotent (a finished job is left alone, and everything a
+# run writes commits at once), so the job completes exactly once.
+@shared_task(bind=True, acks_late=True, max_retries=MAX_RETRIES)
+def ingest_extract(self, job_id: int) -> str:
+    try:
+        return ingest_process(job_id=job_id).status
+    except Exception as error:  # noqa: BLE001 - every failure ends visible on the job, or is retried
+        if _retryable(error) and not self.request.is_eager and self.request.retries < MAX_RETRIES:
+            countdown = get_exponential_backoff_interval(factor=5, retries=self.request.retries,
+                                                         maximum=MAX_COUNTDOWN, full_jitter=True)
+            raise self.retry(exc=error, countdown=countdown)
+        if not isinstance(error, ExtractionFailed):
+            log.exception("ingest job %s failed", job_id)
+        return ingest_fail(job_id=job_id, error=error).status
+
+
+@shared_task(acks_late=True)
+def hypotheses_nightly() -> dict:
+    """Demote and discard hypotheses that were not reinforced (beat: nightly)."""
+    return hypotheses_decay()
