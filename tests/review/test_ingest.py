@@ -1,0 +1,107 @@
+"""POST /api/v1/ingest/ (Celery eager here): messages become review candidates
+with their quotes, the policy drops what is never stored (naming the rule), the
+raw messages are gone once processed, sensitive ones wait for consent, and only
+a user's explicit "remember that" may be auto-accepted where a scope opts in."""
+
+import zoneinfo
+
+import pytest
+
+from cards.models import Card
+from review.models import Candidate, CandidateStatus, IngestJob
+from review.services.ingest import ingest_process
+
+pytestmark = pytest.mark.django_db
+
+AT = "2026-05-08T16:44:10+08:00"  # a Friday
+
+
+@pytest.fixture
+def ingest(django_capture_on_commit_callbacks):
+    """The job is queued when the request commits; a test's transaction never
+    commits, so each ingest runs its captured callbacks (the Celery task, eager)."""
+    def send(agent, scope, *texts, role="user", session="s1"):
+        messages = [{"id": f"m{i}", "role": role, "text": text, "at": AT} for i, text in enumerate(texts)]
+        with django_capture_on_commit_callbacks(execute=True):
+            response = agent.post("/api/v1/ingest/", {"scope": scope.pk, "session": session,
+                                                      "messages": messages}, format="json")
+        assert response.status_code == 202, response.json()
+        return agent.get(f"/api/v1/ingest/{response.json()['job']}/").json()
+    return send
+
+
+def test_a_conversation_becomes_candidates_with_quotes_and_nothing_raw_is_kept(alice, bearer, ingest):
+    agent = bearer(alice, write=True)
+    job = ingest(agent, alice.personal_scope, "I'm so tired today. I live in Kyoto.",
+                 "We went to Ana's wedding last Saturday.", "I'm allergic to peanuts.")
+    assert job["status"] == "done" and job["message_count"] == 3 and job["extractor"] == "patterns"
+    stored = IngestJob.objects.get(pk=job["job"])
+    assert stored.messages == []  # raw conversation is never memory
+    assert {"message": "m0", "rule": "transient_feeling"} in job["result"]["dropped"]
+    candidates = {c.label: c for c in Candidate.objects.filter(job=stored)}
+    city = candidates["city"]
+    assert (city.value, city.message, city.session, city.status) == ("Kyoto", "m0", "s1", CandidateStatus.PENDING)
+    assert city.quote.startswith("I live in Kyoto") and "tired" not in city.quote
+    wedding = candidates["wedding"]
+    assert (wedding.time_source, wedding.precision, wedding.value) == ("resolved", "day", "Ana's wedding")
+    assert candidates["allergy"].status == CandidateStatus.NEEDS_CONSENT
+    assert not Card.objects.filter(scope=alice.personal_scope, label__key__in=["city", "wedding", "allergy"]).exists()
+    assert agent.get(f"/api/v1/ingest/{job['job']}/").json()["status"] == "done"
+
+
+def test_last_saturday_is_placed_against_the_message_time_in_the_users_zone(alice, bearer, ingest):
+    ingest(bearer(alice, write=True), alice.personal_scope, "We went to Ana's wedding last Saturday.")
+    wedding = Candidate.objects.get(label="wedding")
+    local = wedding.occurred_at.astimezone(zoneinfo.ZoneInfo("Asia/Taipei"))
+    assert local.isoformat() == "2026-05-02T00:00:00+08:00"  # the Saturday before Friday 8 May, in Taipei
+
+
+def test_assistant_messages_are_never_mined(alice, bearer, ingest):
+    job = ingest(bearer(alice, write=True), alice.personal_scope, "I live in Kyoto.", role="assistant")
+    assert job["result"]["candidates"] == 0
+
+
+def test_explicit_remember_that_is_auto_accepted_only_where_the_scope_opts_in(alice, bearer, ingest):
+    agent = bearer(alice, write=True)
+    ingest(agent, alice.personal_scope, "Remember that I live in Kyoto.")
+    assert Candidate.objects.get(label="city").status == CandidateStatus.PENDING
+    assert not Card.objects.filter(label__key="city").exists()
+    alice.personal_scope.auto_accept_explicit = True
+    alice.personal_scope.save()
+    ingest(agent, alice.personal_scope, "Remember that I work at Acme.", "I like green tea.", session="s2")
+    accepted = Candidate.objects.get(label="employer")
+    assert accepted.status == CandidateStatus.AUTO_ACCEPTED and accepted.card.value == "Acme"
+    assert accepted.card.source_quote == accepted.quote
+    assert Candidate.objects.get(label="likes").status == CandidateStatus.PENDING  # not explicit: reviewed
+
+
+def test_repeated_in_two_sessions_is_proposed_for_long_term_memory(alice, bearer, ingest):
+    agent = bearer(alice, write=True)
+    ingest(agent, alice.personal_scope, "I speak Japanese.", session="s1")
+    assert Candidate.objects.get(label="language").long_term == ""
+    ingest(agent, alice.personal_scope, "I speak Japanese.", session="s2")
+    assert Candidate.objects.filter(label="language").latest("id").long_term == "repeated in 2+ sessions"
+    ingest(agent, alice.personal_scope, "I love hiking.", session="s3")
+    assert Candidate.objects.get(label="likes").long_term == "explicit preference or boundary"
+
+
+def test_processing_twice_creates_nothing_twice(alice, bearer, ingest):
+    job = ingest(bearer(alice, write=True), alice.personal_scope, "I live in Kyoto.")
+    before = Candidate.objects.count()
+    assert ingest_process(job_id=job["job"]).status == "done"
+    assert Candidate.objects.count() == before
+
+
+@pytest.mark.parametrize("body, field", [
+    ({"session": "s", "messages": []}, "messages"),
+    ({"session": "s", "messages": [{"role": "user", "text": "hi", "at": "2026-05-08T16:44:10"}]}, "messages"),
+    ({"session": "s", "messages": [{"role": "robot", "text": "hi", "at": AT}]}, "messages"),
+    ({"session": "s", "messages": [{"role": "user", "text": "\x00", "at": AT}]}, "messages"),
+    ({"session": "s", "messages": [{"role": "user", "text": "hi", "at": AT, "mood": "x"}]}, "messages"),
+    ({"messages": [{"role": "user", "text": "hi", "at": AT}]}, "session"),
+])
+def test_bad_ingest_requests_are_refused_whole(alice, bearer, body, field):
+    response = bearer(alice, write=True).post("/api/v1/ingest/", {"scope": alice.personal_scope.pk, **body},
+                                              format="json")
+    assert response.status_code == 400 and field in response.json()["fields"], response.json()
+    assert not IngestJob.objects.exists()
