@@ -134,7 +134,8 @@ RULES: list[Rule] = [
          rf"(?:\s+(?:at|for)\s+(?P<org>{CAPITALISED}.+))?", _job),
     rule("allergic_to", rf"{_I_AM}(?:very\s+|severely\s+|mildly\s+)?allergic\s+to\s+(?P<v>.+)",
          _value_of("allergy", many=True)),
-    rule("allergy_have", r"\bI\s+have\s+(?:an?\s+|severe\s+)*(?!(?:an?|severe)\s)(?P<v>[\w -]{2,30}?)\s+allerg(?:y|ies)\b",
+    rule("allergy_have", r"\bI\s+have\s+(?:an?\s+|severe\s+)*(?!(?:an?|severe)\s)(?P<v>[\w -]{2,30}?)"
+         r"\s+allerg(?:y|ies)\b",
          _value_of("allergy", many=True)),
     rule("diagnosed_with", r"\bI\s+(?:was|have\s+been|['’]ve\s+been|got)\s+diagnosed\s+with\s+(?P<v>.+)",
          _value_of("health_condition")),

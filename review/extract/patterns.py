@@ -3,7 +3,12 @@ English and Chinese. Each clause first passes the ingest policy; then the first
 rule that matches it (english.RULES, then chinese.RULES) proposes its cards.
 
 "remember that …" / 記住… marks the proposals explicit; what follows is mined by
-the other rules, and when none matches it is kept as a `note`."""
+the other rules, and when none matches it is kept as a `note`.
+
+Boundaries ("please don't mention …", "keep … private", 不要跟別人提…) are
+knowledge cards under `note` with tag `boundary`, subject me: the registry has
+no boundary label, a boundary is not an attribute with a current value (so not
+a state), and a note is "something to keep in mind" — what a boundary is."""
 
 from __future__ import annotations
 
