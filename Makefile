@@ -26,7 +26,10 @@ run: seed
 	@echo "memory-site at http://$(HOST):$(PORT)/  (demo sign-in: see README)"
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
+# The worker tests need a Redis broker on 127.0.0.1:6379: start one if none answers.
 test: install
+	redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1 || redis-server --daemonize yes --bind 127.0.0.1 \
+		--port 6379 --save "" --appendonly no
 	$(BIN)/python -m pytest
 
 bench: migrate

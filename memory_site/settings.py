@@ -178,7 +178,13 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 # An unacknowledged task (its worker died) is delivered again after this long;
 # it must stay above the longest retry countdown (10 min) or a retry would run twice.
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", 6 * 3600))}
+# How often a worker sweeps for such tasks: about interval × throttle seconds.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", 6 * 3600)),
+    "unacked_restore_interval": int(os.environ.get("CELERY_RESTORE_INTERVAL", 10)),
+    "unacked_restore_throttle": int(os.environ.get("CELERY_RESTORE_THROTTLE", 10)),
+}
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "celery")
 CELERY_BEAT_SCHEDULE = {
     "hypotheses-nightly": {"task": "review.tasks.hypotheses_nightly", "schedule": crontab(hour=3, minute=0)},
 }

@@ -105,3 +105,30 @@ def test_bad_ingest_requests_are_refused_whole(alice, bearer, body, field):
                                               format="json")
     assert response.status_code == 400 and field in response.json()["fields"], response.json()
     assert not IngestJob.objects.exists()
+
+
+def test_a_model_that_keeps_answering_nonsense_fails_the_job_visibly(alice, bearer, ingest, settings):
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Nonsense(BaseHTTPRequestHandler):
+        def do_POST(self):  # noqa: N802
+            self.rfile.read(int(self.headers["Content-Length"]))
+            body = b'{"choices": [{"message": {"role": "assistant", "content": "not json at all"}}]}'
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Nonsense)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    settings.EXTRACTOR, settings.LLM_URL, settings.LLM_MODEL = "llm", f"http://127.0.0.1:{server.server_port}", "m"
+    try:
+        job = ingest(bearer(alice, write=True), alice.personal_scope, "I live in Kyoto.")
+    finally:
+        server.shutdown()
+    assert job["status"] == "failed" and job["error"] and job["extractor"] == "llm"
+    assert IngestJob.objects.get(pk=job["job"]).messages == [] and not Candidate.objects.exists()
