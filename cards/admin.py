@@ -11,6 +11,8 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
+from memory_site.admin_site import ReviewerScoped
+
 from .labels import registry_clear
 from .models import Alias, AuditEvent, Card, CardPerspective, CardRevision, Entity, Label
 from .services import card_describe, card_forget
@@ -84,7 +86,10 @@ class CardPerspectiveInline(admin.TabularInline):
 
 
 @admin.register(Card)
-class CardAdmin(admin.ModelAdmin):
+class CardAdmin(ReviewerScoped, admin.ModelAdmin):
+    """Reviewers (guardian: the scopes they review) correct descriptions here; what
+    happened, when and to whom stays read-only, and only superusers forget."""
+
     form = CardForm
     list_display = ("id", "kind", "label", "subject", "short_value", "scope", "is_current", "effective_at",
                     "occurred_at", "recorded_at")

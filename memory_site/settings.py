@@ -28,7 +28,7 @@ if not DEBUG and SECRET_KEY.startswith("dev-only"):
 ALLOWED_HOSTS = [h for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost").split(",") if h]
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "memory_site.admin_site.MemoryAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
