@@ -3,6 +3,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 
 from cards.api import answer as answer_views
 from cards.api import entities as entity_views
+from cards.api import export as export_views
 from cards.api import recall as recall_views
 from cards.api import time as time_views
 from cards.api import views as card_views
@@ -61,6 +62,7 @@ urlpatterns = [
     path("recall/", recall_views.Recall.as_view(), name="recall"),
     path("context/", recall_views.Context.as_view(), name="context"),
     path("time/resolve/", time_views.TimeResolve.as_view(), name="time-resolve"),
+    path("export/", export_views.Export.as_view(), name="export"),
     path("tokens/", scope_views.TokenListCreate.as_view(), name="token-list"),
     path("tokens/<id:token_id>/", scope_views.TokenDetail.as_view(), name="token-detail"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),

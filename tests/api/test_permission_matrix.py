@@ -96,6 +96,7 @@ ENDPOINTS = [
     Endpoint("POST", "recall/", lambda w: {"scope": w.ids["scope"], "query": "programming skills"}),  # a read
     Endpoint("GET", "context/?scope={scope}&query=programming+skills"),
     Endpoint("POST", "time/resolve/", lambda w: {"expression": "yesterday"}, hidden=None),  # a pure function
+    Endpoint("GET", "export/?scope={scope}"),
     Endpoint("GET", "tokens/", listed="token", session_only=True),
     # The scope is in the body; a scope you cannot see is refused like a missing one ("no scope N of yours").
     Endpoint("POST", "tokens/", lambda w: {"name": "agent", "scopes": [str(w.ids["scope"])]}, WRITE, hidden=400,
