@@ -14,7 +14,7 @@ from django.db import connection
 from django.db.models import Q
 
 from .derive import Deriver, FactBase, Proof, approved_rules, entity_term
-from .models import Alias, Cardinality, CardKind, Entity, Label, Tag
+from .models import Alias, Cardinality, CardKind, Entity, EntityKind, Label, Tag
 from .services.entities import entity_look_alikes
 from .text import normalize
 
@@ -44,7 +44,12 @@ def subject_bind(*, name: str, me: Entity, scope_ids: list[int]) -> Binding:
     # Bound to the entity a name was merged into, together with everything merged into it.
     named = (Entity.objects.filter(Q(pk__in=roots) | Q(merged_into_id__in=roots)).select_related("scope")
              .order_by("id"))
-    terms = {e.pk: entity_term(e.pk, e.kind, e.scope.kind, e.name_norm) for e in named if e.merged_into_id is None}
+    roots = [e for e in named if e.merged_into_id is None]
+    terms = {e.pk: entity_term(e.pk, e.kind, e.scope.kind, e.name_norm) for e in roots}
+    # A name that is a kind in one visible scope names that kind in all of them
+    # (a team's "kettle" and a project's kind "kettle" are one concept).
+    kinds = {term for term in terms.values() if term.startswith("n:")}
+    terms = {e.pk: f"n:{e.name_norm}" if f"n:{e.name_norm}" in kinds else terms[e.pk] for e in roots}
     by_term: dict[str, list[Entity]] = {}
     for entity in named:
         by_term.setdefault(terms[entity.merged_into_id or entity.pk], []).append(entity)
@@ -86,9 +91,13 @@ def answer(*, binding: Binding, label: Label, scope_ids: list[int], as_of: dt.da
     if recorded:
         found = Answer("recorded", binding, label, values=[p.shown for p in recorded.values()],
                        evidence=[p.fact.card_id for p in recorded.values()])
-        # A single value holds once: a derivation disagreeing with the record is shown, not dropped.
         if label.cardinality == Cardinality.SINGLE:
+            # A single value holds once: a derivation disagreeing with the record is shown, not dropped.
             found.contradictions = derived
+        else:
+            # Several values may hold: the derived ones stand beside the recorded, each with its chain.
+            found.values += [p.shown for p in derived]
+            found.derived = derived
         return found
     if derived:
         return Answer("derived", binding, label, values=[p.shown for p in derived], derived=derived)
@@ -102,7 +111,9 @@ def _guesses(binding: Binding, label: Label, scope_ids: list[int]) -> list[Guess
     """Hypotheses about the subject, then values of subjects whose cards look
     like the subject's. Kind membership (`is_a`) is left out of the likeness:
     inheriting through a kind is the rules' job, and being filed under the same
-    kind is not evidence of sharing an unwritten property."""
+    kind is not evidence of sharing an unwritten property. For the same reason
+    kinds and common sense are never neighbours: their properties reach a thing
+    only through a rule."""
     ids = [e.pk for e in binding.entities]
     with connection.cursor() as cursor:
         cursor.execute(
@@ -122,7 +133,9 @@ def _guesses(binding: Binding, label: Label, scope_ids: list[int]) -> list[Guess
                        AND c.superseded_at IS NULL AND c.embedding IS NOT NULL AND c.tag <> '{Tag.HYPOTHESIS}'),
                 others AS (
                     SELECT c.subject_id, avg(c.embedding) AS v FROM cards_card c JOIN cards_label l ON l.id = c.label_id
+                      JOIN cards_entity se ON se.id = c.subject_id JOIN scopes_scope ss ON ss.id = se.scope_id
                      WHERE c.scope_id = ANY(%(scopes)s) AND NOT c.subject_id = ANY(%(ids)s) AND l.key <> 'is_a'
+                       AND se.kind <> '{EntityKind.KIND}' AND ss.kind <> 'global'
                        AND c.superseded_at IS NULL AND c.embedding IS NOT NULL AND c.tag <> '{Tag.HYPOTHESIS}'
                        AND c.subject_id IN (SELECT subject_id FROM cards_card WHERE label_id = %(label)s
                                              AND scope_id = ANY(%(scopes)s) AND superseded_at IS NULL)

@@ -100,8 +100,10 @@ class FactBase:
             where = ("c.subject_id IN (SELECT id FROM cards_entity WHERE id = %(subject_id)s"
                      " OR merged_into_id = %(subject_id)s)")
         else:
+            # A kind by its name: whatever entity of that name a visible scope holds
+            # (a team may write "kettle used_for …" before anything is_a kettle).
             params["name"] = subject[2:]
-            where = f"s.name_norm = %(name)s AND (s.kind = '{EntityKind.KIND}' OR ss.kind = 'global')"
+            where = "s.name_norm = %(name)s"
         with connection.cursor() as cursor:
             cursor.execute(_FACTS.format(valid=valid, subject=where), params)
             rows = cursor.fetchall()

@@ -208,3 +208,34 @@ def test_as_of_answers_with_what_held_then(alice, bearer):
     then = ask(agent, scope, "me", "city", as_of="2025-06-01T00:00:00Z")
     assert then["values"] == ["Taipei"] and [c["id"] for c in then["evidence"]] == [old.pk]
     assert ask(agent, scope, "me", "city", as_of="2024-06-01T00:00:00Z")["tier"] == "no_evidence"
+
+
+def test_a_recorded_value_of_a_multi_value_label_stands_beside_the_derived_ones(alice, bearer):
+    from scopes.services import scope_create
+    team = scope_create(name="Kitchen", kind="team", creator=alice)
+    project = scope_create(name="Rusty", kind="project", creator=alice, parent=team)
+    # The team writes about kettles before anything is a kettle: "kettle" is a plain entity there.
+    state(team, alice, "kettle", "has", "a spout")
+    state(team, alice, "kettle", "is_a", obj="appliance")
+    state(team, alice, "appliance", "needs", "electricity")
+    state(project, alice, "Rusty", "is_a", obj="kettle")
+    own = state(project, alice, "Rusty", "has", "a dent")
+    agent = bearer(alice)
+    has = ask(agent, project, "Rusty", "has")
+    assert has["tier"] == "recorded" and has["values"] == ["a dent", "a spout"]
+    assert [c["id"] for c in has["evidence"]] == [own.pk] and [c["value"] for c in has["chain"]] == ["a spout"]
+    kinds = ask(agent, project, "Rusty", "is_a")
+    assert kinds["values"] == ["kettle", "appliance"]
+    assert ask(agent, project, "Rusty", "needs")["values"] == ["electricity"]
+    # Asked from the project, "kettle" is one kind, not two entities.
+    assert ask(agent, project, "kettle", "has")["subject"]["binding"] == "bound"
+
+
+def test_kinds_are_never_neighbours_for_a_guess(alice, bearer):
+    from cards.models import Card
+    common = global_scope_get()
+    state(common, alice, "bookcase", "has", "shelves")
+    state(common, alice, "bookcase", "made_of", "dented oak")
+    state(alice.personal_scope, alice, "Dusty", "has", "a dent")
+    cards_embed_now(card_ids=Card.objects.values_list("pk", flat=True))
+    assert ask(bearer(alice), alice.personal_scope, "Dusty", "made_of")["tier"] == "no_evidence"
