@@ -160,17 +160,25 @@ def _terms(proof: Proof):
         yield from _terms(premise)
 
 
+def _question(request, serializer_class):
+    """Validated input, the caller, the scopes the read sees and the label asked about."""
+    data = serializer_class(data=request.data)
+    data.is_valid(raise_exception=True)
+    principal = principal_of(request)
+    scope_ids = read_scope_ids(principal=principal, scope_id=data.validated_data["scope"])
+    return data.validated_data, principal, scope_ids, label_resolve(data.validated_data["label"])
+
+
+def _bind(params, principal, scope_ids) -> Binding:
+    return subject_bind(name=params["subject"], me=entity_of_user(principal.user), scope_ids=scope_ids)
+
+
 class AnswerView(APIView):
     @extend_schema(request=AnswerIn, responses={200: AnswerOut, **error_responses(400, 401, 404)},
                    summary="Answer (subject, label): recorded, derived with its chain, guessed, or no evidence")
     def post(self, request):
-        data = AnswerIn(data=request.data)
-        data.is_valid(raise_exception=True)
-        params = data.validated_data
-        principal = principal_of(request)
-        scope_ids = read_scope_ids(principal=principal, scope_id=params["scope"])
-        label = label_resolve(params["label"])
-        binding = subject_bind(name=params["subject"], me=entity_of_user(principal.user), scope_ids=scope_ids)
+        params, principal, scope_ids, label = _question(request, AnswerIn)
+        binding = _bind(params, principal, scope_ids)
         found = answer(binding=binding, label=label, scope_ids=scope_ids, as_of=params["as_of"])
         shaper = _Shaper([*found.derived, *found.contradictions], found.evidence, principal.user)
         return Response({
@@ -186,15 +194,10 @@ class CountView(APIView):
     @extend_schema(request=CountIn, responses={200: CountOut, **error_responses(400, 401, 404)},
                    summary="Count events in a range (undated ones apart), or distinct values a state held")
     def post(self, request):
-        data = CountIn(data=request.data)
-        data.is_valid(raise_exception=True)
-        params = data.validated_data
-        principal = principal_of(request)
-        scope_ids = read_scope_ids(principal=principal, scope_id=params["scope"])
-        label = label_resolve(params["label"])
+        params, principal, scope_ids, label = _question(request, CountIn)
         subject_ids = None
         if params["subject"]:
-            binding = subject_bind(name=params["subject"], me=entity_of_user(principal.user), scope_ids=scope_ids)
+            binding = _bind(params, principal, scope_ids)
             if binding.status == "ambiguous":
                 raise AmbiguousSubject(f"{params['subject']!r} names more than one entity here; ask about one.",
                                        entities=[_brief(e) for e in binding.entities])
