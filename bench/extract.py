@@ -349,7 +349,7 @@ def _forget_queue(broker: str, queue: str) -> None:
         import redis
 
         client = redis.Redis.from_url(broker)
-        client.delete(queue, f"_kombu.binding.{queue}")
+        client.delete(queue, f"_kombu.binding.{queue}", f"_kombu.binding_permanent.{queue}")
         client.close()
     except Exception:  # noqa: BLE001 - a left-over empty key is harmless
         pass
