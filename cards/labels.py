@@ -59,8 +59,13 @@ def label_suggestions(name: str, limit: int = 5) -> list[str]:
         return [row[0] for row in cursor.fetchall()]
 
 
+def label_lookup(name: str) -> Label | None:
+    """The registered label a key or synonym names, or None (no suggestions, no SQL once cached)."""
+    return registry().get(_name_key(name))
+
+
 def label_resolve(name: str) -> Label:
-    label = registry().get(_name_key(name))
+    label = label_lookup(name)
     if label is None:
         suggestions = label_suggestions(name)
         hint = f" Close registered labels: {', '.join(suggestions)}." if suggestions else ""

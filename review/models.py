@@ -74,6 +74,8 @@ class Candidate(models.Model):
     explicit = models.BooleanField(default=False)
     # Proposed for long-term memory: repeated in 2+ sessions, an explicit preference or boundary, or impact 3.
     long_term = models.CharField(max_length=64, blank=True, help_text="Why it is proposed for long-term memory.")
+    # normalize(subject)|label|normalize(value): finds the same observation in other sessions with one index lookup.
+    key = models.CharField(max_length=600, blank=True, db_index=True)
     # Where it came from: the quote is kept, the conversation is not.
     quote = models.TextField()
     session = models.CharField(max_length=200, blank=True)

@@ -51,15 +51,15 @@ def _related(label: str, *, keep_word: bool = False):
 
 def _my_attribute(m: re.Match[str]) -> list[Draft]:
     """"my X is Y" for any registered state label X (or a synonym of one)."""
-    from cards.errors import UnknownLabel
-    from cards.labels import label_resolve
+    from cards.labels import label_lookup
 
     name = re.sub(r"^(?:new|current|present)\s+", "", m["x"].strip(), flags=re.IGNORECASE)
     try:
-        label = label_resolve(name)
-    except (UnknownLabel, ObjectDoesNotExist):
+        # A lookup, not label_resolve: "my flight is at 7" is no label, and no suggestions are wanted.
+        label = label_lookup(name)
+    except ObjectDoesNotExist:
         return []
-    if label.kind != "state":
+    if label is None or label.kind != "state":
         return []
     value = single(m["v"])
     if not value:
@@ -119,11 +119,11 @@ RULES: list[Rule] = [
     rule("manager_is", rf"\bmy\s+(?:line\s+)?(?:manager|boss|supervisor)\s+is\s+(?P<name>{NAME})\b",
          _related("manager")),
     rule("my_attribute_is", r"\bmy\s+(?P<x>[a-z][a-z -]{1,30}?)\s+is\s+(?P<v>.+)", _my_attribute),
-    rule("lives_in", rf"\bI\s+(?:live|am\s+living|['’]m\s+living|reside)\s+in\s+(?P<v>{CAPITALISED}.+)",
+    rule("lives_in", rf"\bI(?:\s+live|\s+am\s+living|['’]m\s+living|\s+reside)\s+in\s+(?P<v>{CAPITALISED}.+)",
          _value_of("city")),
     rule("moved_to", r"\b(?:I|we)\s+(?:just\s+|recently\s+|have\s+|['’]ve\s+)?moved\s+to\s+"
          rf"(?P<v>{CAPITALISED}.+)", _moved),
-    rule("works_at", rf"\bI\s+(?:work|am\s+working|['’]m\s+working)\s+(?:at|for)\s+(?P<v>{CAPITALISED}.+)",
+    rule("works_at", rf"\bI(?:\s+work|\s+am\s+working|['’]m\s+working)\s+(?:at|for)\s+(?P<v>{CAPITALISED}.+)",
          _value_of("employer")),
     rule("works_as", r"\bI\s+work\s+as\s+(?:an?\s+)?(?P<v>.+)", _value_of("job_title")),
     rule("diet", rf"{_I_AM}(?:an?\s+)?(?:strict\s+)?(?P<v>vegetarian|vegan|pescatarian|pescetarian)\b",

@@ -12,6 +12,8 @@ a state), and a note is "something to keep in mind" — what a boundary is."""
 
 from __future__ import annotations
 
+import re
+
 from . import chinese, english
 from .base import Dropped, ExtractContext, Extraction, Message, Proposal
 from .policy import policy_split
@@ -19,6 +21,10 @@ from .rules import Draft, Rule, clean
 
 RULES: list[Rule] = [*english.RULES, *chinese.RULES]
 REMEMBER = [("remember_that", english.REMEMBER), ("zh_remember", chinese.REMEMBER)]
+# "Remember, I live in Oslo" / "記住，我不吃牛肉": the clause splitter leaves the
+# marker on its own; it makes the message's next clause explicit.
+MARKER_ONLY = re.compile(r"^(?:please\s+)?(?:remember|keep\s+in\s+mind|don['’]t\s+forget)(?:\s+that)?[\s,:：，]*$"
+                         r"|^(?:請|请)?(?:記住|记住)[\s,:：，]*$", re.IGNORECASE)
 
 
 def rule_names() -> list[str]:
@@ -56,14 +62,24 @@ class PatternExtractor:
         for message in messages:
             if message.role != "user":  # what the assistant said is never the user's memory
                 continue
+            marked = False
             for clause, refused_by in policy_split(message.text):
+                if MARKER_ONLY.match(clause.strip()):
+                    marked = True
+                    continue
                 if refused_by:
                     extraction.dropped.append(Dropped(message.id, refused_by))
+                    marked = False
                     continue
                 found = mine_explicit(clause)
+                if found is None and marked:  # "記住，我不吃牛肉": what follows the marker is kept as a note
+                    said = clean(clause)
+                    found = ("zh_remember" if re.match(r"^\W*[\u4e00-\u9fff]", said) else "remember_that",
+                             [Draft(kind="knowledge", label="note", value=said, text=said)], True)
                 if found is None:
                     continue
                 rule_name, drafts, explicit = found
+                explicit, marked = explicit or marked, False
                 extraction.proposals.extend(
                     Proposal(kind=d.kind, label=d.label, subject=d.subject, quote=clause, message_id=message.id,
                              rule=rule_name, value=d.value, object=d.object, text=d.text, tag=d.tag, when=d.when,

@@ -169,16 +169,25 @@ def _place_in_time(candidate: Candidate, p: Proposal, message: Message, tz) -> N
         candidate.effective_at = start
 
 
+def _key(candidate: Candidate) -> str:
+    return f"{normalize(candidate.subject)}|{candidate.label}|{normalize(candidate.value)}"[:600]
+
+
 def _mark_long_term(scope: Scope, candidates: list[Candidate]) -> None:
-    seen = {(normalize(s), lab, normalize(v)) for s, lab, v in
-            Candidate.objects.filter(scope=scope).exclude(session=candidates[0].session if candidates else "")
-            .values_list("subject", "label", "value")}
+    """Proposed for long-term memory (remember-me's promotion rules): an explicit
+    preference or boundary, impact 3, or the same observation in another session."""
+    for candidate in candidates:
+        candidate.key = _key(candidate)
+    if not candidates:
+        return
+    seen = set(Candidate.objects.filter(scope=scope, key__in={c.key for c in candidates})
+               .exclude(session=candidates[0].session).values_list("key", flat=True))
     for candidate in candidates:
         if candidate.tag in (Tag.PREFERENCE, Tag.BOUNDARY):
             candidate.long_term = "explicit preference or boundary"
         elif candidate.impact >= 3:
             candidate.long_term = "impact 3"
-        elif (normalize(candidate.subject), candidate.label, normalize(candidate.value)) in seen:
+        elif candidate.key in seen:
             candidate.long_term = "repeated in 2+ sessions"
 
 

@@ -268,3 +268,26 @@ def test_proposals_compare_as_dataclasses():
     # The caller copies fields by name; the set of fields is the interface in base.py.
     (found,) = extract("I work at Acme").proposals
     assert {f.name for f in dataclasses.fields(found)} >= set(COMPARED)
+
+
+@pytest.mark.parametrize("text, label, value, explicit", [
+    ("Remember, I live in Oslo.", "city", "Oslo", True),
+    ("記住，我不吃牛肉", "note", "我不吃牛肉", True),
+    ("I'm living in Oslo.", "city", "Oslo", False),
+    ("I'm working at Acme.", "employer", "Acme", False),
+])
+def test_a_remember_marker_on_its_own_clause_and_contracted_i_am(text, label, value, explicit):
+    from review.extract.patterns import PatternExtractor
+
+    found = PatternExtractor().extract([Message("m", "user", text, dt.datetime(2026, 5, 8, tzinfo=dt.timezone.utc))],
+                                       ExtractContext([], [], "UTC")).proposals
+    assert [(p.label, p.value, p.explicit) for p in found] == [(label, value, explicit)]
+
+
+def test_my_x_is_y_with_no_such_label_runs_no_suggestion_query(django_assert_max_num_queries):
+    from review.extract.patterns import PatternExtractor
+
+    message = Message("m", "user", "my flight is at 7", dt.datetime(2026, 5, 8, tzinfo=dt.timezone.utc))
+    PatternExtractor().extract([message], ExtractContext([], [], "UTC"))  # loads the label registry once
+    with django_assert_max_num_queries(0):
+        assert PatternExtractor().extract([message], ExtractContext([], [], "UTC")).proposals == []
