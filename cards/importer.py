@@ -209,8 +209,9 @@ class _Import:
                 elif step.card_id not in self.skipped:
                     self.remember(card, step.statement)
             except DomainError as error:
-                raise ImportFileError(f"Card {card['id']} ({card.get('label')}: {card.get('value') or card.get('text')!r})"
-                                      f" was refused: {error.detail} {error.extra or ''}".strip()) from None
+                what = f"{card.get('label')}: {card.get('value') or card.get('text')!r}"
+                raise ImportFileError(f"Card {card['id']} ({what}) was refused: {error.detail} "
+                                      f"{error.extra or ''}".strip()) from None
         self.merge_knowledge(cards)
         return self.counts
 

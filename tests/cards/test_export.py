@@ -294,3 +294,11 @@ def test_dry_run_writes_nothing_and_read_only_members_may_not_import(alice, hous
     membership_set(scope=household["home"], user=carol, role="viewer")
     with pytest.raises(CommandError, match="may not write"):
         _import(path, carol, household["home"].pk)
+
+
+def test_export_takes_a_fixed_number_of_queries(as_user, alice, household, django_assert_max_num_queries):
+    # Session and user, the visible scopes, then one query each for scopes, cards,
+    # revisions, the caller's entity, entities and aliases — however many cards.
+    client = as_user(alice)
+    with django_assert_max_num_queries(9):
+        assert export(client, household["home"].pk).status_code == 200
