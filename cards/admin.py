@@ -121,6 +121,13 @@ class CardAdmin(ReviewerScoped, admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
+    def get_readonly_fields(self, request: HttpRequest, obj: Card | None = None):
+        # Descriptions are corrected here; turning a hypothesis into a fact is the
+        # person's confirmation (review.services.hypotheses), never a form field.
+        if request.user.is_superuser:
+            return (*CARD_READONLY_FIELDS, "tag", "confidence")
+        return (*CARD_READONLY_FIELDS, "tag", "confidence", "impact")
+
     def save_model(self, request: HttpRequest, obj: Card, form: forms.ModelForm, change: bool) -> None:
         # Only the editable columns are written, never a full-row save.
         plain = [name for name in form.changed_data if name != "text"]

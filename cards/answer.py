@@ -28,14 +28,15 @@ GUESS_LIMIT = 5
 class Binding:
     status: str  # bound | ambiguous | unknown
     term: str | None = None
-    entities: list[Entity] = field(default_factory=list)
+    entities: list[Entity] = field(default_factory=list)  # what the caller may be shown
+    entity_ids: list[int] = field(default_factory=list)  # what cards are matched by (merged ones included)
     did_you_mean: list[tuple[int, float]] = field(default_factory=list)
 
 
 def subject_bind(*, name: str, me: Entity, scope_ids: list[int]) -> Binding:
     norm = normalize(name)
     if norm == "me":
-        return Binding("bound", f"e:{me.pk}", [me])
+        return Binding("bound", f"e:{me.pk}", [me], [me.pk])
     named = (Entity.objects.filter(scope_id__in=scope_ids)
              .filter(Q(name_norm=norm) | Q(pk__in=Alias.objects.filter(scope_id__in=scope_ids, name_norm=norm)
                                               .values("entity_id")))
@@ -53,11 +54,14 @@ def subject_bind(*, name: str, me: Entity, scope_ids: list[int]) -> Binding:
     by_term: dict[str, list[Entity]] = {}
     for entity in named:
         by_term.setdefault(terms[entity.merged_into_id or entity.pk], []).append(entity)
+    # Entities merged in from scopes the caller cannot see still match cards (which
+    # are read only from visible scopes) but are never shown.
+    visible = set(scope_ids)
     if len(by_term) == 1:
         (term, entities), = by_term.items()
-        return Binding("bound", term, entities)
+        return Binding("bound", term, [e for e in entities if e.scope_id in visible], [e.pk for e in entities])
     if by_term:
-        return Binding("ambiguous", entities=[e for group in by_term.values() for e in group])
+        return Binding("ambiguous", entities=[e for group in by_term.values() for e in group if e.scope_id in visible])
     return Binding("unknown", did_you_mean=entity_look_alikes(norm, scope_ids))
 
 
@@ -114,7 +118,7 @@ def _guesses(binding: Binding, label: Label, scope_ids: list[int]) -> list[Guess
     kind is not evidence of sharing an unwritten property. For the same reason
     kinds and common sense are never neighbours: their properties reach a thing
     only through a rule."""
-    ids = [e.pk for e in binding.entities]
+    ids = binding.entity_ids
     with connection.cursor() as cursor:
         cursor.execute(
             f"""SELECT c.id, CASE WHEN c.object_id IS NULL THEN c.value ELSE o.name END, c.confidence

@@ -18,6 +18,8 @@ class Count:
     counted: str  # events | values
     card_ids: list[int]
     undated_ids: list[int] = field(default_factory=list)
+    # Events dated too coarsely to tell ("in 2026", asked about May): they may or may not count.
+    straddling_ids: list[int] = field(default_factory=list)
     current_ids: list[int] = field(default_factory=list)
 
     @property
@@ -26,7 +28,7 @@ class Count:
 
     @property
     def exact(self) -> bool:
-        return not self.undated_ids
+        return not (self.undated_ids or self.straddling_ids)
 
 
 def count_cards(*, scope_ids: list[int], label: Label, subject_ids: list[int] | None,
@@ -42,28 +44,42 @@ def count_cards(*, scope_ids: list[int], label: Label, subject_ids: list[int] | 
         return _count_values(cursor, where, params)
 
 
+_ENDS = "COALESCE(c.occurred_end, c.occurred_at + interval '1 microsecond')"
+
+
 def _count_events(cursor, where: str, params: dict) -> Count:
-    """An event counts when it started inside [start, end); one event reported
-    twice (same subject, label, value, day in the asker's zone) counts once."""
+    """An event counts when its whole interval lies inside [start, end); one that
+    only overlaps the range (dated "in 2026", asked about May) is reported apart,
+    like an undated one. One event reported twice (same subject, label, value,
+    day in the asker's zone) counts once."""
     dated = where + " AND c.occurred_at IS NOT NULL"
+    inside, overlaps = [], []
     if params["start"] is not None:
-        dated += " AND c.occurred_at >= %(start)s"
+        inside.append("c.occurred_at >= %(start)s")
+        overlaps.append(f"{_ENDS} > %(start)s")
     if params["end"] is not None:
-        dated += " AND c.occurred_at < %(end)s"
-    cursor.execute(
-        f"""SELECT id FROM (
+        inside.append(f"{_ENDS} <= %(end)s")
+        overlaps.append("c.occurred_at < %(end)s")
+    distinct = f"""SELECT id FROM (
                 SELECT DISTINCT ON (c.subject_id, c.value_norm, (c.occurred_at AT TIME ZONE %(tz)s)::date)
                        c.id, c.occurred_at
-                  FROM cards_card c WHERE {dated}
+                  FROM cards_card c WHERE {{where}}
                  ORDER BY c.subject_id, c.value_norm, (c.occurred_at AT TIME ZONE %(tz)s)::date, c.id) AS e
-             ORDER BY occurred_at, id""", params)
+             ORDER BY occurred_at, id"""
+    cursor.execute(distinct.format(where=" AND ".join([dated, *inside])), params)
     counted = [row[0] for row in cursor.fetchall()]
+    straddling = []
+    if inside:
+        cursor.execute(distinct.format(where=" AND ".join([dated, *overlaps, f"NOT ({' AND '.join(inside)})"])),
+                       params)
+        straddling = [row[0] for row in cursor.fetchall()]
     # Undated events could have happened in any range: reported apart, once per (subject, value).
     cursor.execute(
         f"""SELECT DISTINCT ON (c.subject_id, c.value_norm) c.id FROM cards_card c
              WHERE {where} AND c.kind = '{CardKind.EVENT}' AND c.occurred_at IS NULL
              ORDER BY c.subject_id, c.value_norm, c.id""", params)
-    return Count("events", counted, undated_ids=sorted(row[0] for row in cursor.fetchall()))
+    return Count("events", counted, undated_ids=sorted(row[0] for row in cursor.fetchall()),
+                 straddling_ids=straddling)
 
 
 def _count_values(cursor, where: str, params: dict) -> Count:

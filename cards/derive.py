@@ -20,6 +20,8 @@ from .models import CardKind, EntityKind, Rule, RuleStatus, Tag
 from .text import normalize
 
 MAX_DEPTH = 8
+# Goals one question may expand: a bound on the work, whatever the rules and kinds.
+MAX_STEPS = 2_000
 
 
 def entity_term(entity_id: int, kind: str, scope_kind: str, name_norm: str) -> str:
@@ -131,12 +133,20 @@ class Deriver:
     holds with its best proof — a recorded card beats a derivation, and a
     shorter derivation beats a longer one."""
 
-    def __init__(self, base: FactBase, rules: list[Rule]) -> None:
+    def __init__(self, base: FactBase, rules: list[Rule], *, budget: int = MAX_STEPS) -> None:
         self.base = base
         self.by_conclusion: dict[str, list[Rule]] = {}
         for rule in rules:
             self.by_conclusion.setdefault(rule.conclusion[1], []).append(rule)
         self._in_progress: set[tuple[str, str]] = set()
+        # Proved goals, memoised for the question: without this a lattice of kinds
+        # re-derives every is_a closure on every path (exponential in depth).
+        self._memo: dict[tuple[str, str], dict[str, Proof]] = {}
+        # Goals cut short (a cycle back to a goal in progress, or the depth bound)
+        # while proving each goal on the stack: a result built on a cut other than
+        # its own goal may be incomplete, and is not memoised.
+        self._cuts: list[set] = []
+        self.budget = budget
 
     def recorded(self, subject: str, label: str) -> dict[str, Proof]:
         found: dict[str, Proof] = {}
@@ -144,14 +154,26 @@ class Deriver:
             found.setdefault(fact.object, Proof(subject, label, fact.object, fact.shown, fact=fact))
         return found
 
+    def _cut(self, goal) -> None:
+        if self._cuts:
+            self._cuts[-1].add(goal)
+
     def prove(self, subject: str, label: str, depth: int = 0) -> dict[str, Proof]:
-        found = self.recorded(subject, label)
         goal = (subject, label)
+        if goal in self._memo:
+            return self._memo[goal]
+        found = self.recorded(subject, label)
         # A goal already being proved only contributes what is recorded: this
         # keeps `is_a` transitivity finite and still chains through every kind.
-        if depth >= MAX_DEPTH or goal in self._in_progress:
+        if goal in self._in_progress:
+            self._cut(goal)
+            return found
+        self.budget -= 1
+        if depth >= MAX_DEPTH or self.budget < 0:
+            self._cut(None)  # bounded: what lies deeper is not derived
             return found
         self._in_progress.add(goal)
+        self._cuts.append(set())
         try:
             for rule in self.by_conclusion.get(label, []):
                 for proof in self._apply(rule, subject, depth):
@@ -160,6 +182,12 @@ class Deriver:
                         found[proof.object] = proof
         finally:
             self._in_progress.discard(goal)
+            cuts = self._cuts.pop() - {goal}
+        if cuts:
+            if self._cuts:
+                self._cuts[-1].update(cuts)
+        else:
+            self._memo[goal] = found
         return found
 
     def _apply(self, rule: Rule, subject: str, depth: int) -> list[Proof]:

@@ -13,6 +13,7 @@ from scopes.models import time_zone_names
 
 from .errors import InvalidCard
 from .models import CardKind, Entity, Precision, Tag, TimeSource
+from .timeexpr.base import EARLIEST_YEAR, LATEST_YEAR
 
 MAX_VALUE = 2_000
 MAX_TEXT = 10_000
@@ -66,6 +67,9 @@ def _check_text(errors: dict, name: str, value, limit: int) -> None:
 def _check_time(errors: dict, name: str, value) -> None:
     if value is not None and not isinstance(value, dt.datetime):
         errors.setdefault(name, []).append("must be a datetime")
+    elif value is not None and not EARLIEST_YEAR <= value.year <= LATEST_YEAR:
+        # Year 1 in one zone is year 0 in another: such times break every later conversion.
+        errors.setdefault(name, []).append(f"must be between the years {EARLIEST_YEAR} and {LATEST_YEAR}")
 
 
 def draft_validate(draft: CardDraft) -> None:
@@ -97,6 +101,9 @@ def draft_validate(draft: CardDraft) -> None:
             isinstance(draft.confidence, bool) or not isinstance(draft.confidence, (int, float))
             or not math.isfinite(draft.confidence) or not 0 <= draft.confidence <= 1):
         errors.setdefault("confidence", []).append("must be between 0 and 1")
+    if draft.kind == CardKind.EVENT and draft.tag == Tag.HYPOTHESIS:
+        errors.setdefault("tag", []).append("an event is recorded as it happened; a guess about one is a state "
+                                            "or knowledge hypothesis")
     if draft.kind != CardKind.EVENT and (draft.occurred_at or draft.occurred_end or draft.precision):
         errors.setdefault("occurred_at", []).append("only events have an occurrence time; states take effective_at")
     if draft.precision and draft.precision not in Precision.values:

@@ -21,7 +21,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from .embeddings import embed_texts
-from .models import Cardinality, CardKind
+from .models import Cardinality, CardKind, Tag
 from .when import Interval
 
 AGING_DAYS = 180
@@ -147,7 +147,7 @@ def _aging(cursor, valid: str, params: dict) -> list[Aging]:
     cursor.execute(
         f"SELECT c.id, {_DAYS} AS days FROM cards_card c"
         f" WHERE {valid} AND c.kind = '{CardKind.STATE}' AND c.cardinality = '{Cardinality.SINGLE}'"
-        f" AND {_DAYS} >= {AGING_DAYS}"
+        f" AND c.tag <> '{Tag.HYPOTHESIS}' AND {_DAYS} >= {AGING_DAYS}"
         " ORDER BY c.embedding <=> %(q)s::vector NULLS LAST, days DESC, c.id LIMIT " + str(AGING_LIMIT), params)
     return [Aging(card_id=row[0], days=row[1]) for row in cursor.fetchall()]
 
@@ -161,13 +161,13 @@ def contradictions_in(*, scope_ids: list[int], limit: int | None = None) -> list
 
 
 def _contradictions(cursor, valid: str, params: dict, *, first: set[int]) -> list[Contradiction]:
-    """Current single-value states about one subject and label whose values
-    differ across the visible scopes (one scope holds one current value, so the
+    """Current single-value facts (never hypotheses: a guess is not a side) about
+    one subject and label whose values differ across the visible scopes (one scope holds one current value, so the
     sides come from different scopes); those touching a recalled card first."""
     cursor.execute(
         f"SELECT c.subject_id, c.label_id, array_agg(c.id ORDER BY c.effective_at DESC, c.id DESC)"
         f" FROM cards_card c WHERE {valid} AND c.kind = '{CardKind.STATE}'"
-        f" AND c.cardinality = '{Cardinality.SINGLE}'"
+        f" AND c.cardinality = '{Cardinality.SINGLE}' AND c.tag <> '{Tag.HYPOTHESIS}'"
         " GROUP BY c.subject_id, c.label_id"
         " HAVING count(DISTINCT c.value_norm || '|' || COALESCE(c.object_id::text, '')) > 1", params)
     found = [Contradiction(subject_id=row[0], label_id=row[1], card_ids=list(row[2])) for row in cursor.fetchall()]

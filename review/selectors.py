@@ -36,8 +36,14 @@ def job_get(*, principal, job_id: int) -> IngestJob:
 
 
 def duplicate_get(*, principal, duplicate_id: int) -> PossibleDuplicate:
+    """A possible duplicate the principal reviews — and whose other side they may
+    see: proposals are made against the scopes above, which a reviewer of a
+    project may not be allowed to read."""
     proposal = PossibleDuplicate.objects.select_related("entity", "similar_to").filter(pk=duplicate_id).first()
-    return _checked(proposal, proposal.entity.scope_id if proposal else 0, principal, "review")
+    proposal = _checked(proposal, proposal.entity.scope_id if proposal else 0, principal, "review")
+    if proposal.similar_to.scope_id not in read_scope_ids(principal=principal, scope_id=proposal.entity.scope_id):
+        raise Http404
+    return proposal
 
 
 def rule_get(*, principal, rule_id: int) -> Rule:
@@ -58,8 +64,10 @@ def review_queue(*, principal, scope: Scope) -> dict:
     return {
         "candidates": list(Candidate.objects.filter(scope=scope, status__in=OPEN)
                            .order_by("-long_term", "id")[:500]),
-        "rules": list(Rule.objects.filter(status=RuleStatus.DRAFT)) if scope.kind == ScopeKind.GLOBAL else [],
-        "duplicates": list(PossibleDuplicate.objects.filter(status=DuplicateStatus.OPEN, entity__scope=scope)
+        "rules": (list(Rule.objects.filter(status=RuleStatus.DRAFT).select_related("author"))
+                  if scope.kind == ScopeKind.GLOBAL else []),
+        "duplicates": list(PossibleDuplicate.objects.filter(status=DuplicateStatus.OPEN, entity__scope=scope,
+                                                            similar_to__scope_id__in=scope_ids)
                            .select_related("entity", "similar_to").order_by("-score", "id")[:200]),
         "contradictions": [c for c in contradictions_in(scope_ids=scope_ids, limit=100)],
         "hypotheses": list(hypotheses_current().filter(scope=scope).order_by("-impact", "-confidence", "id")[:200]),

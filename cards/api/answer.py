@@ -3,6 +3,7 @@ and evidence, computed with no model call."""
 
 from __future__ import annotations
 
+import datetime as dt
 import zoneinfo
 
 from drf_spectacular.utils import extend_schema
@@ -120,6 +121,8 @@ class CountOut(serializers.Serializer):
     counted = serializers.ChoiceField(choices=["events", "values"])
     cards = serializers.ListField(child=serializers.IntegerField())
     undated_cards = serializers.ListField(child=serializers.IntegerField())
+    straddling_cards = serializers.ListField(child=serializers.IntegerField(),
+                                             help_text="Dated too coarsely to tell whether they fall in the range.")
     current = serializers.ListField(child=serializers.IntegerField(), help_text="States: the values current now.")
     start = serializers.DateTimeField(allow_null=True)
     end = serializers.DateTimeField(allow_null=True)
@@ -201,14 +204,16 @@ class CountView(APIView):
             if binding.status == "ambiguous":
                 raise AmbiguousSubject(f"{params['subject']!r} names more than one entity here; ask about one.",
                                        entities=[_brief(e) for e in binding.entities])
-            subject_ids = [e.pk for e in binding.entities]
+            subject_ids = binding.entity_ids
         start, end = params["from"], params["to"]
         if params["when"]:
             interval = when_interval(params["when"], tz_name=params["tz"], user=principal.user)
-            start, end = interval.start, interval.end
+            # A stated instant (end None) is a range of one microsecond, not "from then on".
+            start, end = interval.start, interval.end or interval.start + dt.timedelta(microseconds=1)
         tz = params["tz"] or str(user_zone(principal.user))
         found = count_cards(scope_ids=scope_ids, label=label, subject_ids=subject_ids, start=start, end=end, tz=tz)
         return Response({"count": found.count, "undated": len(found.undated_ids), "at_least": found.count,
                          "exact": found.exact, "counted": found.counted, "cards": found.card_ids,
-                         "undated_cards": found.undated_ids, "current": found.current_ids,
+                         "undated_cards": found.undated_ids, "straddling_cards": found.straddling_ids,
+                         "current": found.current_ids,
                          "start": iso(start), "end": iso(end)})

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 from rest_framework import serializers
 
 from cards.api.time import WallClockDateTimeField
 from cards.drafts import MAX_REF, MAX_TEXT, MAX_VALUE
+from cards.when import EARLIEST_YEAR, LATEST_YEAR
 from cards.models import CardKind, Tag
 from memory_site.api.common import IdField, StrictSerializer
 
@@ -22,6 +25,12 @@ class MessageIn(StrictSerializer):
     def validate_at(self, value):
         if value.tzinfo is None:
             raise serializers.ValidationError("give the offset (e.g. +08:00 or Z): it anchors 'yesterday'")
+        try:
+            year = value.astimezone(dt.timezone.utc).year
+        except OverflowError:
+            year = 0
+        if not EARLIEST_YEAR <= year <= LATEST_YEAR:
+            raise serializers.ValidationError(f"must fall between the years {EARLIEST_YEAR} and {LATEST_YEAR}")
         return value
 
 

@@ -9,7 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from cards.api.shape import cards_out
-from cards.models import Card
+from cards.models import Card, Tag
 from memory_site.api.common import IdField, StrictSerializer
 from memory_site.api.errors import error_responses
 from scopes.principals import principal_of, scope_ids_for
@@ -139,7 +139,8 @@ class ContradictionPick(APIView):
         principal = principal_of(request)
         scope = scope_get(principal=principal, scope_id=data["scope"], action="review")
         visible = read_scope_ids(principal=principal, scope_id=scope.pk)
-        chosen = Card.objects.select_related("label", "object").filter(pk=data["card"], scope_id__in=visible).first()
+        chosen = (Card.objects.select_related("label", "object").filter(pk=data["card"], scope_id__in=visible)
+                  .exclude(tag=Tag.HYPOTHESIS).first())
         group = next((c for c in review_queue(principal=principal, scope=scope)["contradictions"]
                       if chosen is not None and chosen.pk in c.card_ids), None)
         if group is None:

@@ -40,7 +40,8 @@ def level_of(confidence: float | None) -> str:
 
 
 def hypotheses_current():
-    return Card.objects.filter(tag=Tag.HYPOTHESIS, superseded_at__isnull=True, kind=CardKind.STATE)
+    # Events are never hypotheses (the write path refuses them); states and knowledge may be.
+    return Card.objects.filter(tag=Tag.HYPOTHESIS, superseded_at__isnull=True).exclude(kind=CardKind.EVENT)
 
 
 def _level_since(card: Card) -> dt.datetime:

@@ -239,3 +239,22 @@ def test_kinds_are_never_neighbours_for_a_guess(alice, bearer):
     state(alice.personal_scope, alice, "Dusty", "has", "a dent")
     cards_embed_now(card_ids=Card.objects.values_list("pk", flat=True))
     assert ask(bearer(alice), alice.personal_scope, "Dusty", "made_of")["tier"] == "no_evidence"
+
+
+def test_a_lattice_of_kinds_is_derived_with_each_goal_expanded_once(alice, bearer):
+    from cards.derive import MAX_STEPS, Deriver, FactBase, approved_rules, name_term
+    common = global_scope_get()
+    levels, width = 7, 5
+    for level in range(levels - 1):
+        for a in range(width):
+            for b in range(width):
+                state(common, alice, f"k{level}_{a}", "is_a", obj=f"k{level + 1}_{b}")
+    for b in range(width):
+        state(common, alice, f"k{levels - 1}_{b}", "has", f"trait {b}")
+    state(alice.personal_scope, alice, "Thing", "is_a", obj="k0_0")
+    body = ask(bearer(alice), alice.personal_scope, "Thing", "has")
+    assert body["tier"] == "derived" and sorted(body["values"]) == [f"trait {b}" for b in range(width)]
+    # Re-deriving each is_a closure on every path would take width ** levels expansions (78,125 here).
+    deriver = Deriver(FactBase([alice.personal_scope.pk, common.pk]), approved_rules())
+    assert set(deriver.prove(name_term("k0_0"), "has")) == {name_term(f"trait {b}") for b in range(width)}
+    assert MAX_STEPS - deriver.budget <= 4 * levels * width

@@ -105,3 +105,16 @@ def test_an_ambiguous_subject_is_refused_not_picked(alice, bearer):
                                   format="json")
     assert response.status_code == 400 and response.json()["code"] == "ambiguous_subject"
     assert len(response.json()["entities"]) == 2
+
+
+def test_an_event_dated_only_by_year_is_not_counted_as_may_with_confidence(alice, bearer):
+    scope = alice.personal_scope
+    draft = CardDraft(kind="event", label="wedding", subject="me", value="Cy's wedding", reference_time=timezone.now())
+    draft.occurred_at = dt.datetime(Y, 1, 1, tzinfo=TAIPEI)
+    draft.occurred_end = dt.datetime(Y + 1, 1, 1, tzinfo=TAIPEI)
+    draft.precision, draft.time_source = "year", "stated"
+    card = card_remember(scope=scope, actor=alice, draft=draft).card
+    may = count(bearer(alice), scope, "wedding", **{"from": f"{Y}-05-01T00:00:00+08:00", "to": f"{Y}-06-01T00:00:00+08:00"})
+    assert (may["count"], may["exact"], may["straddling_cards"]) == (0, False, [card.pk])
+    year = count(bearer(alice), scope, "wedding", when="this year")
+    assert (year["count"], year["exact"]) == (1, True)
