@@ -10,7 +10,7 @@ from django.http import HttpRequest
 
 from .errors import DomainError
 from .models import PossibleDuplicate, Rule, RuleStatus
-from .services.rules import rule_approve, rule_check, rule_retire
+from .services.rules import rule_check
 
 
 class RuleForm(forms.ModelForm):
@@ -53,17 +53,19 @@ class RuleAdmin(admin.ModelAdmin):
 
     @admin.action(description="Approve selected draft rules (used by answers at once)")
     def approve(self, request, queryset) -> None:
-        self._decide(request, queryset, rule_approve, "approved")
+        self._decide(request, queryset, True, "approved")
 
     @admin.action(description="Retire selected rules (no longer derive)")
     def retire(self, request, queryset) -> None:
-        self._decide(request, queryset, rule_retire, "retired")
+        self._decide(request, queryset, False, "retired")
 
-    def _decide(self, request, queryset, decide, verb: str) -> None:
+    def _decide(self, request, queryset, approve: bool, verb: str) -> None:
+        from review.services.queue import rule_decide  # recorded in the review log like every decision
+
         done = 0
         for rule in queryset:
             try:
-                decide(rule=rule, reviewer=request.user)
+                rule_decide(rule=rule, reviewer=request.user, approve=approve, reason="decided in the admin")
                 done += 1
             except DomainError as refused:
                 self.message_user(request, f"{rule.name}: {refused.detail}", messages.ERROR)

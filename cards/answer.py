@@ -83,6 +83,8 @@ class Answer:
     derived: list[Proof] = field(default_factory=list)
     contradictions: list[Proof] = field(default_factory=list)  # derived values a recorded one contradicts
     guesses: list[Guess] = field(default_factory=list)
+    # A single-value label with two recorded values (personal "Kyoto", family "Osaka"): ask which holds.
+    conflicting: bool = False
 
 
 def answer(*, binding: Binding, label: Label, scope_ids: list[int], as_of: dt.datetime | None = None) -> Answer:
@@ -98,6 +100,7 @@ def answer(*, binding: Binding, label: Label, scope_ids: list[int], as_of: dt.da
         if label.cardinality == Cardinality.SINGLE:
             # A single value holds once: a derivation disagreeing with the record is shown, not dropped.
             found.contradictions = derived
+            found.conflicting = len(recorded) > 1
         else:
             # Several values may hold: the derived ones stand beside the recorded, each with its chain.
             found.values += [p.shown for p in derived]

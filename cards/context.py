@@ -125,14 +125,36 @@ def render(now: dt.datetime, lines: list[Line]) -> str:
 def context_block(*, now: dt.datetime, lines: list[Line], budget: int) -> tuple[str, list[int], int]:
     """Lines are taken in order while the whole rendered block stays within
     `budget` tokens; a line that does not fit is skipped, and a shorter one
-    after it may still fit. The time is always there."""
+    after it may still fit. The time is always there.
+
+    Each line is tokenized once: the tokenizer splits on whitespace first, so a
+    block's count is the sum of its lines' and of the tags and headings around
+    them (a section's wrapping is charged when its first line is taken). The
+    final count is exact; should it ever exceed the budget, lines go from the end."""
     taken: list[Line] = []
+    tokens = count_tokens(render(now, taken))
+    opened: set[str] = set()
+    for line in lines:
+        cost = count_tokens(line.text)
+        heading = line.kind if line.section == "memory" else ""
+        if (line.section, heading) not in opened:
+            cost += _wrapping(line.section, heading, first_of_section=line.section not in {s for s, _ in opened})
+        if tokens + cost <= budget:
+            taken.append(line)
+            tokens += cost
+            opened.add((line.section, heading))
     prompt = render(now, taken)
     tokens = count_tokens(prompt)
-    for line in lines:
-        trial = render(now, [*taken, line])
-        trial_tokens = count_tokens(trial)
-        if trial_tokens <= budget:
-            taken, prompt, tokens = [*taken, line], trial, trial_tokens
+    while tokens > budget and taken:
+        taken.pop()
+        prompt = render(now, taken)
+        tokens = count_tokens(prompt)
     card_ids = list(dict.fromkeys(pk for line in taken for pk in line.card_ids))
     return prompt, card_ids, tokens
+
+
+def _wrapping(section: str, heading: str, *, first_of_section: bool) -> int:
+    cost = count_tokens(f"<{section}>\n</{section}>") if first_of_section else 0
+    if heading:
+        cost += count_tokens(f"{KIND_HEADINGS[heading]}:")
+    return cost

@@ -187,6 +187,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "celery")
 CELERY_BEAT_SCHEDULE = {
     "hypotheses-nightly": {"task": "review.tasks.hypotheses_nightly", "schedule": crontab(hour=3, minute=0)},
+    "ingest-sweep": {"task": "review.tasks.ingest_sweep_stale", "schedule": crontab(minute="*/15")},
 }
 EXTRACTOR = os.environ.get("EXTRACTOR", "patterns")
 CELERY_TIMEZONE = TIME_ZONE

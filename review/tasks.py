@@ -10,7 +10,7 @@ from django.db import InterfaceError, OperationalError
 
 from .extract.base import ExtractionFailed
 from .services.hypotheses import hypotheses_decay
-from .services.ingest import ingest_fail, ingest_process
+from .services.ingest import ingest_fail, ingest_process, ingest_sweep
 
 log = logging.getLogger(__name__)
 MAX_RETRIES = 5
@@ -44,3 +44,9 @@ def ingest_extract(self, job_id: int) -> str:
 def hypotheses_nightly() -> dict:
     """Demote and discard hypotheses that were not reinforced (beat: nightly)."""
     return hypotheses_decay()
+
+
+@shared_task(acks_late=True)
+def ingest_sweep_stale() -> dict:
+    """Re-deliver ingest jobs whose task was lost; fail (and wipe) the too old (beat: every 15 minutes)."""
+    return ingest_sweep()

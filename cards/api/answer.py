@@ -111,6 +111,8 @@ class AnswerOut(serializers.Serializer):
     chain = ChainOut(many=True)
     candidates = CandidateOut(many=True)
     contradictions = ChainOut(many=True, help_text="Derived values that disagree with the recorded single value.")
+    conflicting = serializers.BooleanField(help_text="A single-value label with more than one recorded value in "
+                                                     "the visible scopes: ask which holds.")
 
 
 class CountOut(serializers.Serializer):
@@ -190,7 +192,8 @@ class AnswerView(APIView):
             "chain": [shaper.chain(p) for p in found.derived],
             "candidates": [{"value": g.value, "score": g.score, "why": g.why, "card": g.card_id}
                            for g in found.guesses],
-            "contradictions": [shaper.chain(p) for p in found.contradictions]})
+            "contradictions": [shaper.chain(p) for p in found.contradictions],
+            "conflicting": found.conflicting})
 
 
 class CountView(APIView):

@@ -24,6 +24,9 @@ from .candidates import candidate_draft
 
 MAX_MESSAGES = 500
 ROLES = ("user", "assistant", "system")
+MAX_ATTEMPTS = 5
+STALE_AFTER = dt.timedelta(minutes=30)  # a job not finished by then lost its task (broker down, worker gone)
+KEEP_AT_MOST = dt.timedelta(hours=24)  # raw messages are never kept longer than this, whatever happens
 
 
 def ingest_create(*, scope: Scope, actor: User, session: str, messages: list[dict]) -> IngestJob:
@@ -41,7 +44,9 @@ def ingest_create(*, scope: Scope, actor: User, session: str, messages: list[dic
                                    message_count=len(stored), extractor=extractor_for().name)
     from ..tasks import ingest_extract  # the task module imports this one
 
-    transaction.on_commit(lambda: ingest_extract.delay(job_id=job.pk))
+    # robust: the job is committed either way; a broker that is down leaves it
+    # queued, and ingest_sweep delivers it again (or fails it and wipes it).
+    transaction.on_commit(lambda: ingest_extract.delay(job_id=job.pk), robust=True)
     return job
 
 
@@ -79,6 +84,12 @@ def ingest_process(*, job_id: int) -> IngestJob:
         job = IngestJob.objects.select_for_update().get(pk=job_id)
         if job.status in (JobStatus.DONE, JobStatus.FAILED):
             return job
+        if job.attempts >= MAX_ATTEMPTS:
+            # A job that keeps killing its worker is delivered again and again: give up, and let its messages go.
+            job.status, job.error, job.finished_at, job.messages = (
+                JobStatus.FAILED, f"gave up after {job.attempts} attempts", timezone.now(), [])
+            job.save(update_fields=["status", "error", "finished_at", "messages"])
+            return job
         job.status, job.attempts, job.started_at = JobStatus.RUNNING, job.attempts + 1, timezone.now()
         job.save(update_fields=["status", "attempts", "started_at"])
     with transaction.atomic():
@@ -106,6 +117,25 @@ def ingest_fail(*, job_id: int, error: ExtractionFailed | Exception) -> IngestJo
                                                                     timezone.now(), [])
             job.save(update_fields=["status", "error", "finished_at", "messages"])
     return job
+
+
+def ingest_sweep(now: dt.datetime | None = None) -> dict:
+    """Jobs whose task was lost are delivered again; after KEEP_AT_MOST (or
+    MAX_ATTEMPTS) they fail and their messages go (beat: every 15 minutes)."""
+    from ..tasks import ingest_extract
+
+    now = now or timezone.now()
+    stale = IngestJob.objects.filter(status__in=(JobStatus.QUEUED, JobStatus.RUNNING),
+                                     created_at__lt=now - STALE_AFTER)
+    counts = {"requeued": 0, "failed": 0}
+    for job in stale.only("id", "created_at", "attempts"):
+        if job.created_at < now - KEEP_AT_MOST or job.attempts >= MAX_ATTEMPTS:
+            ingest_fail(job_id=job.pk, error=RuntimeError("not extracted in time; the messages were deleted"))
+            counts["failed"] += 1
+        else:
+            ingest_extract.delay(job_id=job.pk)
+            counts["requeued"] += 1
+    return counts
 
 
 def _context(job: IngestJob) -> ExtractContext:

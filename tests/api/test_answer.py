@@ -258,3 +258,13 @@ def test_a_lattice_of_kinds_is_derived_with_each_goal_expanded_once(alice, beare
     deriver = Deriver(FactBase([alice.personal_scope.pk, common.pk]), approved_rules())
     assert set(deriver.prove(name_term("k0_0"), "has")) == {name_term(f"trait {b}") for b in range(width)}
     assert MAX_STEPS - deriver.budget <= 4 * levels * width
+
+
+def test_two_recorded_values_of_a_single_value_label_are_flagged(alice, bearer):
+    family = family_scope(owner=alice)
+    state(alice.personal_scope, alice, "me", "city", "Kyoto")
+    agent = bearer(alice)
+    assert ask(agent, family, "me", "city")["conflicting"] is False
+    state(family, alice, "me", "city", "Osaka")
+    body = ask(agent, family, "me", "city")
+    assert body["conflicting"] is True and sorted(body["values"]) == ["Kyoto", "Osaka"]

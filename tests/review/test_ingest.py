@@ -132,3 +132,26 @@ def test_a_model_that_keeps_answering_nonsense_fails_the_job_visibly(alice, bear
         server.shutdown()
     assert job["status"] == "failed" and job["error"] and job["extractor"] == "llm"
     assert IngestJob.objects.get(pk=job["job"]).messages == [] and not Candidate.objects.exists()
+
+
+def test_lost_jobs_are_delivered_again_and_old_ones_fail_with_their_messages_wiped(alice, bearer, ingest):
+    import datetime as dt
+    from django.utils import timezone
+    from review.services.ingest import ingest_sweep
+
+    raw = [{"id": "m0", "role": "user", "text": "I live in Kyoto.", "at": AT}]
+    lost = IngestJob.objects.create(scope=alice.personal_scope, session="s1", created_by=alice, extractor="patterns",
+                                    messages=raw, message_count=1)
+    old = IngestJob.objects.create(scope=alice.personal_scope, session="s2", created_by=alice, extractor="patterns",
+                                   messages=raw, message_count=1)
+    crashing = IngestJob.objects.create(scope=alice.personal_scope, session="s3", created_by=alice,
+                                        extractor="patterns", messages=raw, message_count=1, attempts=5,
+                                        status="running")
+    IngestJob.objects.filter(pk=lost.pk).update(created_at=timezone.now() - dt.timedelta(hours=1))
+    IngestJob.objects.filter(pk=old.pk).update(created_at=timezone.now() - dt.timedelta(days=2))
+    IngestJob.objects.filter(pk=crashing.pk).update(created_at=timezone.now() - dt.timedelta(hours=1))
+    assert ingest_sweep() == {"requeued": 1, "failed": 2}
+    jobs = {job.pk: job for job in IngestJob.objects.all()}
+    assert jobs[lost.pk].status == "done" and Candidate.objects.filter(job=lost).exists()  # eager: ran again
+    for pk in (old.pk, crashing.pk):
+        assert jobs[pk].status == "failed" and jobs[pk].messages == []
