@@ -183,6 +183,8 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", 6 * 3600)),
     "unacked_restore_interval": int(os.environ.get("CELERY_RESTORE_INTERVAL", 10)),
     "unacked_restore_throttle": int(os.environ.get("CELERY_RESTORE_THROTTLE", 10)),
+    # A worker killed while sweeping leaves the sweep's lock behind for this long.
+    "unacked_mutex_expire": int(os.environ.get("CELERY_RESTORE_LOCK_SECONDS", 300)),
 }
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "celery")
 CELERY_BEAT_SCHEDULE = {

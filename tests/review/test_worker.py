@@ -33,13 +33,13 @@ BROKER = os.environ.get("TEST_CELERY_BROKER_URL", "redis://127.0.0.1:6379/14")
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def wait_for(predicate, seconds: float, what: str):
+def wait_for(predicate, seconds: float, what, log: Path | None = None):
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if predicate():
             return
         time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
+    raise AssertionError(f"timed out waiting for {what}" + (f"; worker log:\n{log.read_text()[-4000:]}" if log else ""))
 
 
 @pytest.fixture
@@ -121,6 +121,8 @@ def _worker(queue: str, port: int, log: Path) -> subprocess.Popen:
     env = {**os.environ, "DATABASE_URL": _database_url(), "CELERY_BROKER_URL": BROKER, "CELERY_QUEUE": queue,
            # Short, so the killed worker's unacknowledged task comes back within the test.
            "CELERY_VISIBILITY_TIMEOUT": "3", "CELERY_RESTORE_INTERVAL": "1", "CELERY_RESTORE_THROTTLE": "1",
+           # The killed worker may die holding the sweep's lock: let it lapse quickly.
+           "CELERY_RESTORE_LOCK_SECONDS": "2",
            "EXTRACTOR": "llm", "LLM_URL": f"http://127.0.0.1:{port}",
            "LLM_MODEL": "fake-model", "LLM_TIMEOUT": "120", "EMBED_ON_WRITE": "false"}
     return subprocess.Popen(
@@ -154,8 +156,7 @@ def test_a_worker_killed_mid_task_leaves_the_job_to_complete_exactly_once(alice,
         assert IngestJob.objects.get(pk=job.pk).status == "running"
         assert not Candidate.objects.filter(job=job).exists()
         second = _worker(queue, server.server_port, log)
-        wait_for(lambda: IngestJob.objects.get(pk=job.pk).status == "done", 90,
-                 "the restarted worker: " + log.read_text()[-3000:])
+        wait_for(lambda: IngestJob.objects.get(pk=job.pk).status == "done", 120, "the restarted worker", log)
         time.sleep(4)  # past the visibility timeout again: a second delivery would show now
     finally:
         SlowOnceModel.release.set()
