@@ -24,7 +24,7 @@ def recalled(principal, scope_id: int) -> tuple[int, set[int]]:
     return 200, {row["card"]["id"] for row in response.json()["results"]}
 
 
-@settings(max_examples=100, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate],
+@settings(max_examples=50, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate],
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=st.data())
 def test_recall_visibility_equals_the_design_oracle(db, data):
