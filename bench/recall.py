@@ -68,6 +68,8 @@ def parse_args(argv=None):
     p.add_argument("--clients", default="1,2")
     p.add_argument("--http-seconds", type=float, default=20.0)
     p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--server-env", action="append", default=[], metavar="KEY=VALUE",
+                   help="extra environment for the server, e.g. EMBEDDING_THREADS=1 (repeatable)")
     p.add_argument("--k", type=int, default=10)
     p.add_argument("--database", default="memory_site_bench_recall")
     p.add_argument("--seed", type=int, default=7)
@@ -99,7 +101,7 @@ import psycopg  # noqa: E402
 from urllib.parse import quote  # noqa: E402
 
 
-# --- the bench database (plain psycopg: usable before Django is set up) --------------------------------------------------------------------
+# --- the bench database (plain psycopg: usable before Django is set up) -----------------------
 
 def _admin(db: dict) -> psycopg.Connection:
     return psycopg.connect(dbname="postgres", user=db.get("USER") or None, password=db.get("PASSWORD") or None,
@@ -343,8 +345,10 @@ def request_phase(world, queries, n: int) -> dict:
         view.recall = original
     return {"requests": n, "request_ms": stats(total), "recall_inside_ms": stats(inner),
             "rest_ms": stats([a - b for a, b in zip(total, inner)]),
-            "rest_sql_ms_mean": round(sql_ms[0] / max(n, 1), 2), "rest_statements_per_request": round(sql_n[0] / max(n, 1), 1),
-            "rest_sql_ms_mean_by_kind": {k: round(v / max(n, 1), 2) for k, v in sorted(by_kind.items(), key=lambda x: -x[1])}}
+            "rest_sql_ms_mean": round(sql_ms[0] / max(n, 1), 2),
+            "rest_statements_per_request": round(sql_n[0] / max(n, 1), 1),
+            "rest_sql_ms_mean_by_kind": {k: round(v / max(n, 1), 2)
+                                         for k, v in sorted(by_kind.items(), key=lambda x: -x[1])}}
 
 
 def http_phase(world, queries, db_url: str, log_dir: str, servers: list) -> dict:
@@ -368,8 +372,13 @@ def http_phase(world, queries, db_url: str, log_dir: str, servers: list) -> dict
     def healthz(t, i):
         return "GET", "/healthz", None, 1
 
-    out = {"load_average_before": load_average()}
-    server = server_start("gunicorn", ARGS.workers, log_dir, {"DATABASE_URL": db_url})
+    out = {"load_average_before": load_average(), "server_env": ARGS.server_env}
+    extra = dict(item.split("=", 1) for item in ARGS.server_env)
+    # The server loads the code as it is now; others may have added a migration since this run began.
+    import subprocess
+    subprocess.run([sys.executable, str(ROOT / "manage.py"), "migrate", "--noinput", "-v", "0"], cwd=ROOT, check=True,
+                   env={**os.environ, **SERVER_ENV, "DATABASE_URL": db_url})
+    server = server_start("gunicorn", ARGS.workers, log_dir, {**extra, "DATABASE_URL": db_url})
     servers.append(server)
     try:
         out["server"] = server.version
@@ -417,7 +426,8 @@ def table(report: dict) -> str:
     e = report.get("embedding")
     if e:
         s = e["single_query_ms"]
-        lines.append(f"embedding (local MiniLM, torch threads {e['torch_threads']}): {e['texts_per_s']} texts/s batched "
+        lines.append(f"embedding (local MiniLM, torch threads {e['torch_threads']}): {e['texts_per_s']} texts/s "
+                     f"batched "
                      f"at 64 ({e['texts']} texts in {e['batch_seconds']} s); one query p50 {s['p50']} / p95 {s['p95']} "
                      f"ms; load {e['load_average_before'][0]} → {e['load_average_after'][0]}")
     w = report.get("world")
@@ -458,12 +468,15 @@ def table(report: dict) -> str:
             lines.append(f"in-process request (test client, no socket): p50 {ip['request_ms']['p50']} / p95 "
                          f"{ip['request_ms']['p95']} ms, of which recall() p50 {ip['recall_inside_ms']['p50']}, "
                          f"the rest (auth, scope ids, cards, DRF, JSON) p50 {ip['rest_ms']['p50']} / p95 "
-                         f"{ip['rest_ms']['p95']} ms; that rest runs {ip['rest_statements_per_request']} SQL statements "
+                         f"{ip['rest_ms']['p95']} ms; that rest runs {ip['rest_statements_per_request']} SQL "
+                         f"statements "
                          f"taking {ip['rest_sql_ms_mean']} ms: {ip['rest_sql_ms_mean_by_kind']}")
         h = size.get("http")
         if h:
             hz = h["healthz"]["latency_ms"]
-            lines.append(f"HTTP ({h['server']}), load {h['load_average_before'][0]} → {h['load_average_after'][0]}; "
+            env = "".join(f", {item}" for item in h.get("server_env") or [])
+            lines.append(f"HTTP ({h['server']}{env}), load {h['load_average_before'][0]} → "
+                         f"{h['load_average_after'][0]}; "
                          f"healthz p50 {hz['p50']} ms; routes {h.get('routes_seen')}; HTTP = service: "
                          f"{h.get('http_equals_service')}")
             for r in h["recall"]:
@@ -472,7 +485,8 @@ def table(report: dict) -> str:
                              f"p50 {m['p50']}, p95 {m['p95']}, p99 {m['p99']}, max {m['max']} ms, errors {r['errors']}"
                              f"; load {r['load_average_before'][0]} → {r['load_average_after'][0]}")
     if report.get("verdicts"):
-        lines += ["", "targets: " + "; ".join(f"{k}: {'met' if v else 'MISSED'}" for k, v in report["verdicts"].items())]
+        lines += ["", "targets: " + "; ".join(f"{k}: {'met' if v else 'MISSED'}"
+                                              for k, v in report["verdicts"].items())]
     if report.get("error"):
         lines += ["", f"ERROR: {report['error']}"]
     lines.append(f"database: {report.get('database_fate')}")
