@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test migrate seed bench clean-data
+.PHONY: install run test migrate seed bench clean-data vendor
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -27,10 +27,21 @@ run: seed
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 # The worker tests need a Redis broker on 127.0.0.1:6379: start one if none answers.
+# The dashboard's browser tests drive Debian's Chromium: installed here when missing.
 test: install
+	test -x /usr/bin/chromium || (apt-get update && apt-get install -y chromium)
 	redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1 || redis-server --daemonize yes --bind 127.0.0.1 \
 		--port 6379 --save "" --appendonly no
 	$(BIN)/python -m pytest
+
+# Re-fetches the vendored htmx (no build step; see static/README.md).
+HTMX_VERSION := 2.0.11
+vendor:
+	rm -rf .vendor-tmp && mkdir .vendor-tmp
+	cd .vendor-tmp && npm pack htmx.org@$(HTMX_VERSION) && tar xzf htmx.org-$(HTMX_VERSION).tgz
+	mkdir -p static/vendor
+	cp .vendor-tmp/package/dist/htmx.min.js static/vendor/htmx-$(HTMX_VERSION).min.js
+	rm -rf .vendor-tmp
 
 bench: migrate
 	$(BIN)/python bench/ingest.py
