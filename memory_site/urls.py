@@ -1,7 +1,6 @@
 from django.contrib import admin
 from django.http import JsonResponse
 from django.urls import include, path
-from django.views.generic import RedirectView
 
 
 def healthz(request):
@@ -9,10 +8,10 @@ def healthz(request):
 
 
 urlpatterns = [
-    path("", RedirectView.as_view(url="/admin/", permanent=False)),
     path("admin/", admin.site.urls),
     path("healthz", healthz),
     path("api/v1/", include("memory_site.api.urls")),
+    path("", include("memory_site.web_urls")),
 ]
 
 handler404 = "memory_site.api.errors.json_not_found"

@@ -236,3 +236,24 @@ class AgentToken(models.Model):
     @property
     def access(self) -> str:
         return "read+write" if self.can_write else "read"
+
+
+class Invite(models.Model):
+    """A link that lets one person join a scope with a role. Only a SHA-256 of
+    the link's secret is stored; the link is shown once, to the admin who made it."""
+
+    scope = models.ForeignKey(Scope, on_delete=models.CASCADE, related_name="invites")
+    role = models.CharField(max_length=16, choices=Role.choices)
+    relation = models.CharField(max_length=100, blank=True)
+    token_hash = models.CharField(max_length=64, unique=True)
+    created_by = models.ForeignKey("scopes.User", on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    used_by = models.ForeignKey("scopes.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.CheckConstraint(name="invite_never_owner", condition=~models.Q(role="owner"))]
+
+    def __str__(self) -> str:
+        return f"invite to {self.scope} as {self.role}"

@@ -1,0 +1,57 @@
+"""Dashboard forms for cards: they only validate and build what the services take."""
+
+from __future__ import annotations
+
+from django import forms
+
+from .models import CardKind, Tag
+
+VIEWS = [("current", "current"), ("history", "with history"), ("as_of", "as of a date")]
+
+
+class CardFilterForm(forms.Form):
+    q = forms.CharField(label="Text", required=False, max_length=200,
+                        help_text="Words in the value or the description.")
+    kind = forms.ChoiceField(choices=[("", "any")] + CardKind.choices, required=False)
+    label = forms.CharField(required=False, max_length=64)
+    tag = forms.ChoiceField(choices=[("", "any")] + Tag.choices, required=False)
+    view = forms.ChoiceField(label="Show", choices=VIEWS, required=False, initial="current")
+    as_of = forms.DateField(label="As of", required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    ladder = forms.BooleanField(label="Include what this scope sees (above it, personal, common sense)",
+                                required=False)
+
+    def clean(self):
+        data = super().clean()
+        if data.get("view") == "as_of" and not data.get("as_of"):
+            self.add_error("as_of", "Pick the date to look at.")
+        return data
+
+
+class CardAddForm(forms.Form):
+    kind = forms.ChoiceField(choices=CardKind.choices, initial=CardKind.STATE)
+    subject = forms.CharField(max_length=200, initial="me", help_text='"me", or a name in this scope.')
+    label = forms.CharField(max_length=64, help_text="A registered label, e.g. address, skill, wedding.")
+    value = forms.CharField(max_length=2000, required=False)
+    object = forms.CharField(max_length=200, required=False, help_text="Another entity, for relations.")
+    text = forms.CharField(label="Description", max_length=10000, required=False,
+                           widget=forms.Textarea(attrs={"rows": 2}))
+    tag = forms.ChoiceField(choices=[c for c in Tag.choices if c[0] != Tag.HYPOTHESIS], initial=Tag.FACT)
+    when = forms.CharField(max_length=200, required=False,
+                           help_text='e.g. "yesterday", "2026-05-02", "last Friday".')
+    quote = forms.CharField(label="Source quote", max_length=10000, required=False,
+                            widget=forms.Textarea(attrs={"rows": 2}))
+    consent = forms.BooleanField(required=False, label="The person explicitly agreed to store this")
+
+    def draft_data(self) -> dict:
+        """The same fields the API's remember request carries, for `draft_from_request`."""
+        data = self.cleaned_data
+        return {"kind": data["kind"], "label": data["label"], "subject": data["subject"], "value": data["value"],
+                "object": data["object"] or None, "text": data["text"], "tag": data["tag"], "when": data["when"],
+                "consent": data["consent"], "source": {"session": "", "message": "", "quote": data["quote"]},
+                "tz": None, "reference_time": None, "effective_at": None, "confidence": None, "impact": 2,
+                "perspectives": {}}
+
+
+class DescribeForm(forms.Form):
+    text = forms.CharField(label="Description", max_length=10000, widget=forms.Textarea(attrs={"rows": 3}))
+    reason = forms.CharField(max_length=300, required=False)

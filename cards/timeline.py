@@ -1,0 +1,74 @@
+"""A card's (subject, label) history as a picture: one bar per value over its
+valid-time interval, drawn server-side as SVG geometry a template renders (no
+JavaScript, no chart library). The page pairs it with a table of the same rows."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+WIDTH = 640
+LEFT = 150  # room for the value labels
+RIGHT = 16
+BAR_HEIGHT = 22
+GAP = 8
+TOP = 8
+AXIS_HEIGHT = 28
+TICKS = 4
+
+
+@dataclass
+class Bar:
+    card_id: int
+    value: str
+    start: dt.datetime
+    end: dt.datetime | None  # None: still true
+    current: bool
+    x: float
+    y: float
+    width: float
+    label_y: float
+
+
+@dataclass
+class Tick:
+    x: float
+    text: str
+
+
+@dataclass
+class Timeline:
+    bars: list[Bar]
+    ticks: list[Tick]
+    width: int
+    height: int
+    axis_y: float
+    plot_left: int
+    plot_right: int
+
+
+def timeline_of(cards: list, *, now: dt.datetime, shown: dict[int, str] | None = None) -> Timeline:
+    """`cards` oldest first (card_history); `shown` gives each card's text as the viewer sees it."""
+    shown = shown or {}
+    starts = [c.effective_at for c in cards] or [now]
+    first = min(starts)
+    last = max([now, *[c.superseded_at for c in cards if c.superseded_at]])
+    span = max((last - first).total_seconds(), 86400.0)  # at least a day wide
+    plot = WIDTH - LEFT - RIGHT
+
+    def x_of(moment: dt.datetime) -> float:
+        return round(LEFT + plot * (moment - first).total_seconds() / span, 1)
+
+    bars = []
+    for row, card in enumerate(cards):
+        y = TOP + row * (BAR_HEIGHT + GAP)
+        start, end = x_of(card.effective_at), x_of(card.superseded_at or last)
+        value = shown.get(card.pk) or card.value or card.text or "—"
+        bars.append(Bar(card_id=card.pk, value=value if len(value) <= 22 else value[:21] + "…",
+                        start=card.effective_at, end=card.superseded_at, current=card.superseded_at is None,
+                        x=start, y=y, width=max(end - start, 3.0), label_y=y + BAR_HEIGHT * 0.7))
+    axis_y = TOP + len(cards) * (BAR_HEIGHT + GAP)
+    ticks = [Tick(x=round(LEFT + plot * i / TICKS, 1),
+                  text=(first + dt.timedelta(seconds=span * i / TICKS)).date().isoformat()) for i in range(TICKS + 1)]
+    return Timeline(bars=bars, ticks=ticks, width=WIDTH, height=int(axis_y + AXIS_HEIGHT), axis_y=axis_y,
+                    plot_left=LEFT, plot_right=WIDTH - RIGHT)

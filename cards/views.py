@@ -1,0 +1,179 @@
+"""Dashboard pages for cards: a scope's cards (filters, add), one card with its
+timeline, and verify / correct / forget. Thin: the API's selectors restrict
+(404 for what you may not see, 403 for what you may not change), the services write."""
+
+from __future__ import annotations
+
+import datetime as dt
+import zoneinfo
+
+from django.contrib import messages
+from django.core.paginator import Paginator
+from django.db import transaction
+from django.db.models import Q
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from memory_site.pages import error_fields, page, principal_of_page
+from scopes.forms import InviteForm
+from scopes.models import Scope
+from scopes.selectors import read_scope_ids, scope_get
+
+from .api.drafts import draft_from_request
+from .api.shape import card_out, card_rows
+from .errors import DomainError
+from .forms import CardAddForm, CardFilterForm, DescribeForm
+from .labels import label_resolve
+from .models import Card, CardKind, CardPerspective, CardRevision
+from .selectors import card_get, card_history
+from .services import card_describe, card_forget, card_remember, card_verify
+from .timeline import timeline_of
+
+PER_PAGE = 25
+
+
+def _may(principal, scope_id: int, action: str) -> bool:
+    return Scope.objects.visible_to(principal, action).filter(pk=scope_id).exists()
+
+
+def _filtered(cards, form: CardFilterForm, *, user):
+    """The API's list filters, from the page's form; an unknown label is the form's error."""
+    data = form.cleaned_data
+    for name in ("kind", "tag"):
+        if data.get(name):
+            cards = cards.filter(**{name: data[name]})
+    if data.get("label"):
+        try:
+            cards = cards.filter(label=label_resolve(data["label"]))
+        except DomainError as error:
+            form.add_error("label", error_fields(error)["label"])
+            return cards.none()
+    if data.get("view") == "as_of":
+        zone = zoneinfo.ZoneInfo(user.time_zone or "UTC")
+        # The whole chosen day, in the viewer's zone.
+        at = dt.datetime.combine(data["as_of"] + dt.timedelta(days=1), dt.time(), tzinfo=zone)
+        cards = cards.filter(effective_at__lt=at).exclude(superseded_at__lt=at)
+    elif data.get("view") != "history":
+        cards = cards.filter(superseded_at__isnull=True)
+    rows = card_rows(cards, user=user)
+    if data.get("q"):
+        words = data["q"]
+        rows = rows.filter(Q(value__icontains=words) | Q(text__icontains=words)
+                           | Q(perspective_text__icontains=words))
+    return rows
+
+
+def _scope_context(request, scope, *, add_form=None) -> dict:
+    principal = principal_of_page(request)
+    filters = CardFilterForm(request.GET or {"view": "current"})
+    rows = Card.objects.none().values()
+    if filters.is_valid():
+        ids = read_scope_ids(principal=principal, scope_id=scope.pk) if filters.cleaned_data["ladder"] else [scope.pk]
+        rows = _filtered(Card.objects.filter(scope_id__in=ids), filters, user=request.user)
+    paginator = Paginator(rows.order_by("-effective_at", "-id"), PER_PAGE)
+    shown = paginator.get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    may_write = _may(principal, scope.pk, "write")
+    return {"scope": scope, "filters": filters, "page": shown, "cards": [card_out(row) for row in shown],
+            "query": query.urlencode(), "may_write": may_write, "may_manage": _may(principal, scope.pk, "manage"),
+            "add_form": add_form or (CardAddForm() if may_write else None), "invite_form": InviteForm()}
+
+
+@page
+def scope_page(request, scope_id: int):
+    scope = scope_get(principal=principal_of_page(request), scope_id=scope_id)
+    context = _scope_context(request, scope)
+    if request.htmx and request.htmx.target == "card-list":
+        return render(request, "cards/_card_list.html", context)
+    return render(request, "cards/scope.html", context)
+
+
+@page
+@require_POST
+def card_add(request, scope_id: int):
+    principal = principal_of_page(request)
+    form = CardAddForm(request.POST)
+    with transaction.atomic():
+        scope = scope_get(principal=principal, scope_id=scope_id, action="write")
+        if form.is_valid():
+            try:
+                with transaction.atomic():
+                    draft = draft_from_request(form.draft_data(), principal=principal)
+                    result = card_remember(scope=scope, actor=request.user, draft=draft)
+            except DomainError as error:
+                for field, problems in error_fields(error).items():
+                    form.add_error(field if field in form.fields else None, problems)
+            else:
+                messages.success(request, f"Remembered ({result.outcome}).")
+                return redirect("card", card_id=result.card.pk)
+    return render(request, "cards/scope.html", _scope_context(request, scope, add_form=form), status=400)
+
+
+@page
+def card_page(request, card_id: int):
+    principal = principal_of_page(request)
+    card = card_get(principal=principal, card_id=card_id)
+    history = card_history(card=card)
+    shown = {row["id"]: card_out(row) for row in card_rows(Card.objects.filter(pk__in=[c.pk for c in history]),
+                                                            user=request.user)}
+    context = {
+        "card": shown[card.pk], "model": card, "history": [shown[c.pk] for c in history],
+        "timeline": (timeline_of(history, now=timezone.now(), shown={pk: row["value"] for pk, row in shown.items()})
+                     if card.kind != CardKind.EVENT else None),
+        "perspectives": CardPerspective.objects.filter(card=card).select_related("user").order_by("user__username"),
+        "revisions": CardRevision.objects.filter(card=card).select_related("actor"),
+        "may_write": _may(principal, card.scope_id, "write"),
+        "describe_form": DescribeForm(initial={"text": card.text}),
+    }
+    return render(request, "cards/card.html", context)
+
+
+@page
+@require_POST
+def card_verify_page(request, card_id: int):
+    with transaction.atomic():
+        card = card_get(principal=principal_of_page(request), card_id=card_id, action="write")
+        try:
+            card_verify(card=card, actor=request.user)
+        except DomainError as error:
+            messages.error(request, error.detail)
+        else:
+            messages.success(request, "Confirmed: still true.")
+    return redirect("card", card_id=card.pk)
+
+
+@page
+@require_POST
+def card_describe_page(request, card_id: int):
+    form = DescribeForm(request.POST)
+    with transaction.atomic():
+        card = card_get(principal=principal_of_page(request), card_id=card_id, action="write")
+        if form.is_valid():
+            try:
+                card_describe(card=card, actor=request.user, text=form.cleaned_data["text"],
+                              reason=form.cleaned_data["reason"])
+            except DomainError as error:
+                messages.error(request, error.detail)
+            else:
+                messages.success(request, "Description corrected; the old one is kept as a revision.")
+        else:
+            messages.error(request, "A description cannot be empty.")
+    return redirect("card", card_id=card.pk)
+
+
+@page
+def card_forget_page(request, card_id: int):
+    """GET asks for confirmation; POST forgets, at once and completely."""
+    principal = principal_of_page(request)
+    if request.method != "POST":
+        card = card_get(principal=principal, card_id=card_id, action="write")
+        row = card_out(card_rows(Card.objects.filter(pk=card.pk), user=request.user).get())
+        return render(request, "cards/forget.html", {"card": row})
+    with transaction.atomic():
+        card = card_get(principal=principal, card_id=card_id, action="write")
+        scope_id = card.scope_id
+        card_forget(card=card, actor=request.user)
+    messages.success(request, "Forgotten. Only the fact that something was forgotten is kept.")
+    return redirect("scope", scope_id=scope_id)

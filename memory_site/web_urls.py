@@ -1,0 +1,25 @@
+"""The dashboard's pages, served at the site root beside /admin/ and /api/v1/."""
+
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from cards import views as card_views
+from memory_site.api import urls as _api_urls  # noqa: F401  (registers the "id" path converter)
+from scopes import views as scope_views
+
+urlpatterns = [
+    path("", scope_views.home, name="home"),
+    path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/password/", auth_views.PasswordChangeView.as_view(), name="password_change"),
+    path("accounts/password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
+    path("invite/<str:token>/", scope_views.invite_page, name="invite"),
+    path("scopes/new/", scope_views.scope_create_page, name="scope-create"),
+    path("scopes/<id:scope_id>/", card_views.scope_page, name="scope"),
+    path("scopes/<id:scope_id>/cards/new/", card_views.card_add, name="card-add"),
+    path("scopes/<id:scope_id>/invites/", scope_views.invite_create_page, name="invite-create"),
+    path("cards/<id:card_id>/", card_views.card_page, name="card"),
+    path("cards/<id:card_id>/verify/", card_views.card_verify_page, name="card-verify-page"),
+    path("cards/<id:card_id>/describe/", card_views.card_describe_page, name="card-describe"),
+    path("cards/<id:card_id>/forget/", card_views.card_forget_page, name="card-forget"),
+]

@@ -1,0 +1,55 @@
+"""Dashboard forms for scopes, invites and signing up: they only validate; the services write."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth import password_validation
+
+from .invites import INVITE_ROLES
+from .models import ScopeKind, User
+
+CREATABLE_KINDS = [k for k in ScopeKind.values if k not in (ScopeKind.PERSONAL, ScopeKind.GLOBAL)]
+
+
+class ScopeCreateForm(forms.Form):
+    name = forms.CharField(max_length=200)
+    kind = forms.ChoiceField(choices=[(k, k) for k in CREATABLE_KINDS], initial=ScopeKind.FAMILY)
+    parent = forms.TypedChoiceField(required=False, coerce=int, empty_value=None,
+                                    help_text="Optional: a scope you manage to sit under.")
+
+    def __init__(self, *args, parents=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["parent"].choices = [("", "— none —")] + [(s.id, str(s)) for s in parents]
+
+
+class InviteForm(forms.Form):
+    role = forms.ChoiceField(choices=[(r, r) for r in INVITE_ROLES], initial="member")
+    relation = forms.CharField(max_length=100, required=False,
+                               help_text='How they stand in this scope, e.g. "mother" or "lead".')
+
+
+class SignUpForm(forms.Form):
+    username = forms.CharField(max_length=150)
+    display_name = forms.CharField(max_length=150, required=False)
+    password1 = forms.CharField(label="Password", widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}))
+    password2 = forms.CharField(label="Password again",
+                                widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}))
+
+    def clean_username(self):
+        username = self.cleaned_data["username"]
+        User.username_validator(username)
+        if User.objects.filter(username__iexact=username).exists():
+            raise forms.ValidationError("That username is taken.")
+        return username
+
+    def clean(self):
+        data = super().clean()
+        if data.get("password1") and data.get("password1") != data.get("password2"):
+            self.add_error("password2", "The two passwords differ.")
+        elif data.get("password1"):
+            candidate = User(username=data.get("username", ""), display_name=data.get("display_name", ""))
+            try:
+                password_validation.validate_password(data["password1"], candidate)
+            except forms.ValidationError as error:
+                self.add_error("password1", error)
+        return data

@@ -1,0 +1,130 @@
+"""Dashboard pages for scopes: home (the ladder and its health), creating a
+scope, invite links and signing up through one. Thin: forms validate,
+selectors restrict (the API's), services write."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.db import transaction
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from cards.health import scopes_health
+from memory_site.pages import error_fields, page, principal_of_page
+
+from .errors import DomainError
+from .forms import InviteForm, ScopeCreateForm, SignUpForm
+from .invites import invite_accept, invite_create, invite_open
+from .models import Scope, User
+from .selectors import scope_get, scope_list
+from .services import scope_create
+
+
+def ladder_order(scopes: list) -> list[tuple[object, int]]:
+    """Scopes with their depth, each parent directly above its children; a scope
+    whose parent the viewer cannot see starts a ladder of its own."""
+    ids = {s.id for s in scopes}
+    children: dict[int | None, list] = {}
+    for scope in scopes:
+        children.setdefault(scope.parent_id if scope.parent_id in ids else None, []).append(scope)
+    ordered: list[tuple[object, int]] = []
+
+    def walk(parent_id, depth):
+        for scope in sorted(children.get(parent_id, []), key=lambda s: (s.kind == "global", s.name.lower())):
+            ordered.append((scope, depth))
+            walk(scope.id, depth + 1)
+    walk(None, 0)
+    return ordered
+
+
+def _home_context(request, form=None) -> dict:
+    principal = principal_of_page(request)
+    scopes = list(scope_list(principal=principal))
+    health = scopes_health(principal=principal, scopes=scopes)
+    manageable = list(Scope.objects.visible_to(principal, "manage").order_by("name"))
+    rows = [{"scope": s, "depth": d, "indent": range(d), "health": health[s.id]} for s, d in ladder_order(scopes)]
+    return {"rows": rows, "form": form or ScopeCreateForm(parents=manageable)}
+
+
+@page
+def home(request):
+    return render(request, "scopes/home.html", _home_context(request))
+
+
+@page
+@require_POST
+def scope_create_page(request):
+    principal = principal_of_page(request)
+    manageable = list(Scope.objects.visible_to(principal, "manage").order_by("name"))
+    form = ScopeCreateForm(request.POST, parents=manageable)
+    if form.is_valid():
+        try:
+            with transaction.atomic():
+                parent = None
+                if form.cleaned_data["parent"]:
+                    parent = scope_get(principal=principal, scope_id=form.cleaned_data["parent"], action="manage")
+                scope = scope_create(name=form.cleaned_data["name"], kind=form.cleaned_data["kind"],
+                                     creator=request.user, parent=parent)
+        except DomainError as error:
+            for field, problems in error_fields(error).items():
+                form.add_error(None if field not in form.fields else field, problems)
+        else:
+            messages.success(request, f"Created {scope}.")
+            return redirect("scope", scope_id=scope.pk)
+    return render(request, "scopes/home.html", _home_context(request, form), status=400)
+
+
+@page
+@require_POST
+def invite_create_page(request, scope_id: int):
+    principal = principal_of_page(request)
+    scope = scope_get(principal=principal, scope_id=scope_id, action="manage")
+    form = InviteForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "The invite needs a role.")
+        return redirect("scope", scope_id=scope.pk)
+    invite, raw = invite_create(scope=scope, role=form.cleaned_data["role"], created_by=request.user,
+                                relation=form.cleaned_data["relation"])
+    link = request.build_absolute_uri(reverse("invite", args=[raw]))
+    # Shown once, on this page only: only its hash is stored.
+    return render(request, "scopes/invite_created.html", {"scope": scope, "invite": invite, "link": link})
+
+
+def invite_page(request, token: str):
+    """Anyone holding the link: a new person signs up, a signed-in person joins."""
+    try:
+        invite = invite_open(token)
+    except DomainError:
+        raise Http404 from None
+    form = SignUpForm(request.POST or None) if not request.user.is_authenticated else None
+    error = None
+    if request.method == "POST":
+        try:
+            with transaction.atomic():
+                if form is not None:
+                    if not form.is_valid():
+                        raise _FormInvalid
+                    data = form.cleaned_data
+                    user = User.objects.create_user(data["username"], password=data["password1"],
+                                                    display_name=data["display_name"])
+                else:
+                    user = request.user
+                membership = invite_accept(raw=token, user=user)
+        except _FormInvalid:
+            pass
+        except DomainError as refused:
+            error = refused.detail
+        else:
+            if form is not None:
+                login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, f"You joined {membership.scope.name} as {membership.role}.")
+            return redirect("scope", scope_id=membership.scope_id)
+    return render(request, "scopes/invite.html", {"invite": invite, "form": form, "error": error},
+                  status=400 if request.method == "POST" else 200)
+
+
+class _FormInvalid(Exception):
+    """The sign-up form has errors: roll back, show them."""
