@@ -21,7 +21,7 @@ def pages():
 def household(alice, t0):
     """alice owns the family (a card, an address that moved); bob is a member,
     victor a viewer; mallory belongs nowhere."""
-    family = family_scope(owner=alice, name="Home")
+    family = family_scope(owner=alice, name="The Lins")
     bob, victor, mallory = (UserFactory(username=name) for name in ("bob", "victor", "mallory"))
     membership_set(scope=family, user=bob, role="member")
     membership_set(scope=family, user=victor, role="viewer")

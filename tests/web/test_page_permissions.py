@@ -1,0 +1,110 @@
+"""The permission matrix for pages (as tests/api/test_permission_matrix.py for
+the API): signed out → the sign-in page; no grant → 404; a viewer on a change →
+403 and nothing changes; granted → 2xx/3xx. Adding a dashboard url without a
+line here fails `test_every_page_is_in_the_matrix`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+from django.urls import get_resolver
+
+from cards.models import Card, CardRevision
+from scopes.models import Invite, Scope
+
+pytestmark = pytest.mark.django_db
+
+VIEW, WRITE, MANAGE = "view", "write", "manage"
+
+
+@dataclass(frozen=True)
+class Page:
+    name: str
+    method: str
+    url: str  # formatted with the household's ids
+    needs: str = VIEW
+    data: dict | None = None
+
+
+PAGES = [
+    Page("scope", "GET", "/scopes/{family}/"),
+    Page("card", "GET", "/cards/{card}/"),
+    Page("card-add", "POST", "/scopes/{family}/cards/new/", WRITE,
+         {"kind": "state", "subject": "me", "label": "skill", "value": "Rust", "tag": "fact"}),
+    Page("card-verify-page", "POST", "/cards/{card}/verify/", WRITE),
+    Page("card-describe", "POST", "/cards/{card}/describe/", WRITE, {"text": "Changed"}),
+    Page("card-forget", "GET", "/cards/{card}/forget/", WRITE),
+    Page("card-forget", "POST", "/cards/{card}/forget/", WRITE),
+    Page("invite-create", "POST", "/scopes/{family}/invites/", MANAGE, {"role": "member"}),
+]
+# Pages with no scope or card of their own: every signed-in person has them.
+NOT_IN_MATRIX = {"home", "login", "logout", "password_change", "password_change_done", "invite", "scope-create"}
+WHO = {VIEW: "victor", WRITE: "bob", MANAGE: "alice"}
+
+
+def _state():
+    return (Card.objects.count(), CardRevision.objects.count(), Invite.objects.count(),
+            list(Card.objects.order_by("pk").values_list("verified_at", flat=True)))
+
+
+def _call(client, page: Page, ids: dict):
+    url = page.url.format(**ids)
+    return client.get(url) if page.method == "GET" else client.post(url, page.data or {})
+
+
+def test_every_page_is_in_the_matrix():
+    from memory_site import web_urls
+
+    names = {p.name for p in web_urls.urlpatterns}
+    assert names == {p.name for p in PAGES} | NOT_IN_MATRIX
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: f"{p.method} {p.name}")
+def test_signed_out_people_are_sent_to_sign_in(client, household, page):
+    answer = _call(client, page, {"family": household["family"].pk, "card": household["card"].pk})
+    assert answer.status_code == 302 and answer.url.startswith("/accounts/login/")
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: f"{p.method} {p.name}")
+def test_a_stranger_gets_404_and_changes_nothing(pages, household, page):
+    before = _state()
+    answer = _call(pages(household["mallory"]), page, {"family": household["family"].pk,
+                                                      "card": household["card"].pk})
+    assert answer.status_code == 404
+    assert b"not yours to see" in answer.content  # the HTML page, not the API's JSON
+    assert _state() == before
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if p.needs != VIEW], ids=lambda p: f"{p.method} {p.name}")
+def test_too_small_a_role_gets_403_and_changes_nothing(pages, household, page):
+    weaker = household["victor"] if page.needs == WRITE else household["bob"]
+    before = _state()
+    answer = _call(pages(weaker), page, {"family": household["family"].pk, "card": household["card"].pk})
+    assert answer.status_code == 403
+    assert _state() == before
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: f"{p.method} {p.name}")
+def test_the_granted_role_is_served(pages, household, alice, page):
+    person = alice if WHO[page.needs] == "alice" else household[WHO[page.needs]]
+    answer = _call(pages(person), page, {"family": household["family"].pk, "card": household["card"].pk})
+    assert answer.status_code in (200, 302), answer.content[:300]
+
+
+def test_a_missing_scope_or_card_is_the_same_404(pages, household):
+    client = pages(household["mallory"])
+    assert client.get("/scopes/999999/").status_code == 404
+    assert client.get("/cards/999999/").status_code == 404
+
+
+def test_home_lists_only_scopes_the_person_may_view(pages, household, alice):
+    page = pages(household["mallory"]).get("/")
+    assert b"Your memory" in page.content and household["family"].name.encode() not in page.content
+    assert alice.personal_scope.name.encode() not in page.content
+
+
+def test_a_parent_scope_needs_the_manage_right(pages, household):
+    team = Scope.objects.create(name="Team", kind="team")
+    answer = pages(household["bob"]).post("/scopes/new/", {"name": "P", "kind": "project", "parent": team.pk})
+    assert answer.status_code == 400 and not Scope.objects.filter(name="P").exists()
