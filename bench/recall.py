@@ -88,7 +88,9 @@ ARGS = parse_args()
 
 from http_load import SERVER_ENV  # noqa: E402  (bench/ is on sys.path when run as a script)
 
-for _key, _value in SERVER_ENV.items():     # this process runs like the server: DEBUG off, no throttling
+# This process runs like the server: DEBUG off, no throttling, and plain http on 127.0.0.1 (as behind a
+# TLS-terminating proxy) without the HTTPS redirect that DEBUG off turns on. The server inherits this.
+for _key, _value in {**SERVER_ENV, "DJANGO_SSL_REDIRECT": "false"}.items():
     os.environ.setdefault(_key, _value)
 
 from django.conf import settings  # noqa: E402
