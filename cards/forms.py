@@ -42,6 +42,11 @@ class CardAddForm(forms.Form):
                             widget=forms.Textarea(attrs={"rows": 2}))
     consent = forms.BooleanField(required=False, label="The person explicitly agreed to store this")
 
+    def __init__(self, *args, **kwargs):
+        # Its own ids: the filter form on the same page has kind and label too.
+        kwargs.setdefault("auto_id", "add_%s")
+        super().__init__(*args, **kwargs)
+
     def draft_data(self) -> dict:
         """The same fields the API's remember request carries, for `draft_from_request`."""
         data = self.cleaned_data

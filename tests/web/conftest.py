@@ -7,6 +7,13 @@ from scopes.services import membership_set
 from tests.factories import UserFactory, family_scope
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items):
+    # Browser tests last: once Playwright's event loop runs, plain ORM tests would
+    # see an async context, and their flush would drop the migrated labels.
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+
+
 @pytest.fixture
 def pages():
     """A browser-like client: signs a person in through the session (no token)."""

@@ -63,7 +63,7 @@ def test_refusals_are_shown_next_to_their_field(household, pages, alice, fields,
     data = {"kind": "state", "subject": "me", "tag": "fact", **fields}
     page = pages(alice).post(f"/scopes/{household['family'].pk}/cards/new/", data)
     assert page.status_code == 400
-    assert f'id="id_{field}_error"'.encode() in page.content
+    assert f'id="add_{field}_error"'.encode() in page.content
     assert message in page.content
 
 
@@ -73,7 +73,7 @@ def test_sensitive_label_needs_consent_shown_at_the_consent_box(household, pages
     label = Label.objects.filter(sensitive=True, kind="state").first()
     page = pages(alice).post(f"/scopes/{household['family'].pk}/cards/new/",
                              {"kind": "state", "subject": "me", "tag": "fact", "label": label.key, "value": "x"})
-    assert page.status_code == 400 and b'id="id_consent_error"' in page.content
+    assert page.status_code == 400 and b'id="add_consent_error"' in page.content
     assert not Card.objects.filter(label=label).exists()
 
 

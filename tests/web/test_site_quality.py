@@ -68,6 +68,7 @@ def test_home_shows_contradictions_and_aging_per_scope(alice, pages, t0):
 def test_production_settings_pass_the_deploy_check():
     env = {**os.environ, "DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
            "DJANGO_ALLOWED_HOSTS": "example.org"}
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)  # a test-only switch, never in deployment
     result = subprocess.run([sys.executable, "manage.py", "check", "--deploy"], cwd=ROOT, env=env,
                             capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr

@@ -1,0 +1,137 @@
+"""The dashboard in a real browser (Debian's Chromium, headless) against a live
+server: sign in, create a family, invite a member, see a superseded address on
+the timeline picture, forget a card. A screenshot of each page goes to
+test-artifacts/screenshots/."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from scopes.models import Membership, User
+from tests.factories import UserFactory
+
+CHROMIUM = "/usr/bin/chromium"
+SHOTS = Path(settings.BASE_DIR) / "test-artifacts" / "screenshots"
+PASSWORD = "correct horse battery staple"
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args():
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.fail(f"Chromium is not installed at {CHROMIUM}: run `make test` (it installs it) "
+                    "or `apt-get install -y chromium`.", pytrace=False)
+    # Playwright's sync API keeps an event loop in this thread for the rest of the
+    # session; the ORM calls stay synchronous (browser tests run last: conftest).
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    return {"executable_path": CHROMIUM, "headless": True, "args": ["--no-sandbox"]}
+
+
+def shot(page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def sign_in(page, base: str, username: str) -> None:
+    page.goto(f"{base}/")
+    shot(page, "sign-in")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url(f"{base}/")
+
+
+def add_card(page, label: str, value: str) -> None:
+    form = page.locator("form[action$='/cards/new/']")
+    form.get_by_label("Label").fill(label)
+    form.get_by_label("Value").fill(value)
+    form.get_by_role("button", name="Remember").click()
+    page.wait_for_url("**/cards/*/", timeout=60_000)  # the new card's page
+
+
+@pytest.fixture
+def dana(db):
+    user = UserFactory(username="dana")
+    user.set_password(PASSWORD)
+    user.save()
+    return user
+
+
+def test_family_member_addresses_timeline_and_forget(live_server, page, dana):
+    base = live_server.url
+    sign_in(page, base, "dana")
+    assert page.get_by_role("heading", name="Your memory").is_visible()
+    shot(page, "home")
+
+    page.get_by_label("Name").fill("The Lins")
+    page.get_by_label("Kind").select_option("family")
+    page.get_by_role("button", name="Create scope").click()
+    page.get_by_role("heading", name="The Lins").wait_for()
+    shot(page, "scope")
+
+    # A member joins through an invite link.
+    page.get_by_label("Role").select_option("member")
+    page.get_by_label("Relation").fill("husband")
+    page.get_by_role("button", name="Create invite link").click()
+    link = page.get_by_label("Invite link").input_value()
+    shot(page, "invite-created")
+    guest = page.context.browser.new_context().new_page()
+    guest.goto(link)
+    shot(guest, "invite-sign-up")
+    guest.get_by_label("Username").fill("sam")
+    guest.get_by_label("Password", exact=True).fill("a long enough phrase 7")
+    guest.get_by_label("Password again").fill("a long enough phrase 7")
+    guest.get_by_role("button", name="Sign up and join").click()
+    guest.get_by_role("heading", name="The Lins").wait_for()
+    assert Membership.objects.get(user=User.objects.get(username="sam"), scope__name="The Lins").role == "member"
+    page.get_by_role("link", name="Back to The Lins").click()
+
+    # Two addresses: the second supersedes the first on the timeline picture.
+    for town in ("Taipei", "Kyoto"):
+        add_card(page, "address", town)
+        page.get_by_role("heading", name="Timeline").wait_for()
+        if town == "Taipei":
+            page.get_by_role("link", name="← The Lins").click()
+    shot(page, "card-timeline")
+    bars = page.locator("svg rect.tl-bar")
+    assert bars.count() == 2
+    assert page.locator("svg rect.tl-current").count() == 1
+    assert "Kyoto" in page.locator("svg rect.tl-current title").text_content()
+    assert "Taipei" in page.locator("svg desc").text_content()
+
+    # Forget the current address, through the confirmation page.
+    page.get_by_role("link", name="Forget this card…").click()
+    shot(page, "forget-confirm")
+    page.get_by_role("button", name="Forget it").click()
+    page.get_by_text("Forgotten.").wait_for()
+    shot(page, "scope-after-forget")
+    assert "Kyoto" not in page.locator("#card-list").text_content()
+
+
+def test_filters_work_with_htmx_and_the_layout_fits_a_phone(live_server, page, dana):
+    base = live_server.url
+    page.set_viewport_size({"width": 375, "height": 740})
+    sign_in(page, base, "dana")
+    page.get_by_role("link", name=dana.personal_scope.name).click()
+    for value in ("Rust", "Go"):
+        add_card(page, "skill", value)
+        shot(page, f"added-{value}")
+        page.get_by_role("link", name=f"← {dana.personal_scope.name}").click()
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.evaluate("window.stillThisPage = true")  # a full page load would drop it
+    page.locator("form.filters").get_by_label("Text").fill("rus")
+    page.get_by_role("button", name="Filter").click()
+    page.wait_for_url("**q=rus**")
+    assert "Rust" in page.locator("#card-list").text_content()
+    assert "Go" not in page.locator("#card-list tbody").text_content()
+    assert page.evaluate("window.stillThisPage === true"), "the filter reloaded the page instead of htmx swapping"
+    assert errors == [], errors  # a Content Security Policy refusal would show here
+    shot(page, "scope-filtered-phone")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 375 + 1, f"the page scrolls sideways on a phone: {width}px"
