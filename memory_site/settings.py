@@ -204,6 +204,9 @@ SPECTACULAR_SETTINGS = {
         "CardKindEnum": "cards.models.CardKind",
         "EntityKindEnum": "cards.models.EntityKind",
         "CreatableScopeKindEnum": "scopes.api.serializers.CREATABLE_KINDS",
+        "AssignableRoleEnum": "scopes.api.serializers.ASSIGNABLE_ROLES",
+        "TagEnum": "cards.models.Tag",
+        "ConfirmedTagEnum": ["fact", "preference"],
     },
 }
 # Bulk writes of 1,000 cards fit; anything larger is refused with 413.

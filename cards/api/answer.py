@@ -95,7 +95,7 @@ class ChainOut(serializers.Serializer):
                                      help_text="A recorded card, or a derivation (with its own rule), recursively.")
 
 
-class CandidateOut(serializers.Serializer):
+class GuessOut(serializers.Serializer):
     value = serializers.CharField()
     score = serializers.FloatField()
     why = serializers.CharField()
@@ -109,7 +109,7 @@ class AnswerOut(serializers.Serializer):
     values = serializers.ListField(child=serializers.CharField())
     evidence = CardOut(many=True)
     chain = ChainOut(many=True)
-    candidates = CandidateOut(many=True)
+    candidates = GuessOut(many=True)
     contradictions = ChainOut(many=True, help_text="Derived values that disagree with the recorded single value.")
     conflicting = serializers.BooleanField(help_text="A single-value label with more than one recorded value in "
                                                      "the visible scopes: ask which holds.")

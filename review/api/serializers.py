@@ -93,7 +93,7 @@ class ConfirmIn(StrictSerializer):
     tag = serializers.ChoiceField(choices=[Tag.FACT, Tag.PREFERENCE], required=False, allow_null=True, default=None)
 
 
-class CandidateOut(serializers.Serializer):
+class ReviewCandidateOut(serializers.Serializer):
     id = serializers.IntegerField()
     scope = serializers.IntegerField(source="scope_id")
     status = serializers.CharField()

@@ -20,7 +20,7 @@ from ..services.candidates import candidate_approve, candidate_reject
 from ..services.hypotheses import hypothesis_confirm, hypothesis_reject, probe_next
 from ..services.ingest import ingest_create
 from ..services.queue import contradiction_pick, duplicate_decide, rule_decide
-from .serializers import ApproveIn, CandidateOut, ConfirmIn, IngestIn, JobOut, PickIn, ReasonIn, RejectIn
+from .serializers import ApproveIn, ReviewCandidateOut, ConfirmIn, IngestIn, JobOut, PickIn, ReasonIn, RejectIn
 
 
 class ScopeQuery(StrictSerializer):
@@ -67,7 +67,7 @@ class ReviewQueue(APIView):
         shown = dict(zip(contradiction_ids + hypothesis_ids,
                          cards_out(contradiction_ids + hypothesis_ids, user=principal.user)))
         return Response({
-            "candidates": CandidateOut(queue["candidates"], many=True).data,
+            "candidates": ReviewCandidateOut(queue["candidates"], many=True).data,
             "rules": [{"id": r.pk, "name": r.name, "description": r.description, "premises": r.premises,
                        "conclusion": r.conclusion, "author": r.author.username if r.author else None}
                       for r in queue["rules"]],
@@ -81,7 +81,7 @@ class ReviewQueue(APIView):
 
 
 class CandidateApprove(APIView):
-    @extend_schema(request=ApproveIn, responses={200: CandidateOut, **error_responses(400, 401, 403, 404, 409)},
+    @extend_schema(request=ApproveIn, responses={200: ReviewCandidateOut, **error_responses(400, 401, 403, 404, 409)},
                    summary="Approve a candidate as is, or edited; it becomes a card with its quote as source")
     def post(self, request, candidate_id: int):
         data = _valid(ApproveIn, request.data)
@@ -90,17 +90,17 @@ class CandidateApprove(APIView):
         candidate_approve(candidate=candidate, reviewer=principal.user, edits=data["edits"], consent=data["consent"],
                           reason=data["reason"])
         candidate.refresh_from_db()
-        return Response(CandidateOut(candidate).data)
+        return Response(ReviewCandidateOut(candidate).data)
 
 
 class CandidateReject(APIView):
-    @extend_schema(request=RejectIn, responses={200: CandidateOut, **error_responses(400, 401, 403, 404, 409)},
+    @extend_schema(request=RejectIn, responses={200: ReviewCandidateOut, **error_responses(400, 401, 403, 404, 409)},
                    summary="Reject a candidate, saying why")
     def post(self, request, candidate_id: int):
         data = _valid(RejectIn, request.data)
         principal = principal_of(request)
         candidate = candidate_get(principal=principal, candidate_id=candidate_id)
-        return Response(CandidateOut(candidate_reject(candidate=candidate, reviewer=principal.user,
+        return Response(ReviewCandidateOut(candidate_reject(candidate=candidate, reviewer=principal.user,
                                                       reason=data["reason"])).data)
 
 
