@@ -22,8 +22,9 @@ import django
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"
 OUTCOMES = ("inserted", "superseded", "reinforced", "duplicate")
+# Production settings, except plain http on the loopback (no HTTPS redirect).
 SERVER_ENV = {"DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": "bench", "DJANGO_ALLOWED_HOSTS": HOST,
-              "API_RATE_LIMIT": "1000000/min"}
+              "API_RATE_LIMIT": "1000000/min", "DJANGO_SSL_REDIRECT": "false"}
 
 
 def percentile(values: list[float], q: float) -> float:
