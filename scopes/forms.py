@@ -6,7 +6,7 @@ from django import forms
 from django.contrib.auth import password_validation
 
 from .invites import INVITE_ROLES
-from .models import ScopeKind, User
+from .models import Role, ScopeKind, User
 
 CREATABLE_KINDS = [k for k in ScopeKind.values if k not in (ScopeKind.PERSONAL, ScopeKind.GLOBAL)]
 
@@ -53,3 +53,22 @@ class SignUpForm(forms.Form):
             except forms.ValidationError as error:
                 self.add_error("password1", error)
         return data
+
+
+ROLE_CHOICES = [(r.value, r.value) for r in Role]
+
+
+class MemberAddForm(forms.Form):
+    username = forms.CharField(max_length=150, help_text="Someone who already has an account here.")
+    role = forms.ChoiceField(choices=ROLE_CHOICES, initial=Role.MEMBER)
+    relation = forms.CharField(max_length=100, required=False,
+                               help_text='How they stand in this scope, e.g. "mother" or "lead".')
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("auto_id", "add_%s")  # beside one change form per member
+        super().__init__(*args, **kwargs)
+
+
+class MemberChangeForm(forms.Form):
+    role = forms.ChoiceField(choices=ROLE_CHOICES)
+    relation = forms.CharField(max_length=100, required=False)

@@ -65,3 +65,17 @@ def invite_accept(*, raw: str, user: User) -> Membership:
     invite.used_by, invite.used_at = user, timezone.now()
     invite.save(update_fields=["used_by", "used_at"])
     return membership
+
+
+def invite_revoke(*, invite: Invite) -> Invite:
+    """An open invite stops working at once; the row stays as a record that it was made.
+    The caller has checked that the person may manage the invite's scope."""
+    now = timezone.now()
+    Invite.objects.filter(pk=invite.pk, used_at__isnull=True, expires_at__gt=now).update(expires_at=now)
+    invite.refresh_from_db(fields=["expires_at"])
+    return invite
+
+
+def invites_open(*, scope: Scope):
+    return (Invite.objects.filter(scope=scope, used_at__isnull=True, expires_at__gt=timezone.now())
+            .select_related("created_by").order_by("-created_at"))

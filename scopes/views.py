@@ -1,5 +1,5 @@
 """Dashboard pages for scopes: home (the ladder and its health), creating a
-scope, invite links and signing up through one. Thin: forms validate,
+scope, members, invite links and signing up through one. Thin: forms validate,
 selectors restrict (the API's), services write."""
 
 from __future__ import annotations
@@ -15,12 +15,13 @@ from django.views.decorators.http import require_POST
 from cards.health import scopes_health
 from memory_site.pages import error_fields, page, principal_of_page
 
-from .errors import DomainError
-from .forms import InviteForm, ScopeCreateForm, SignUpForm
-from .invites import invite_accept, invite_create, invite_open
-from .models import Scope, User
+from .errors import DomainError, InvalidInput
+from .forms import InviteForm, MemberAddForm, MemberChangeForm, ScopeCreateForm, SignUpForm
+from .invites import invite_accept, invite_create, invite_open, invite_revoke, invites_open
+from .members import ROLE_EFFECTS, member_target, owner_change_check, shared_scope_check
+from .models import Invite, Membership, Scope, User
 from .selectors import scope_get, scope_list
-from .services import scope_create
+from .services import membership_remove, membership_set, scope_create
 
 
 def ladder_order(scopes: list) -> list[tuple[object, int]]:
@@ -124,6 +125,113 @@ def invite_page(request, token: str):
             return redirect("scope", scope_id=membership.scope_id)
     return render(request, "scopes/invite.html", {"invite": invite, "form": form, "error": error},
                   status=400 if request.method == "POST" else 200)
+
+
+def _members_context(request, scope, *, add_form=None, refused: dict | None = None) -> dict:
+    memberships = Membership.objects.filter(scope=scope).select_related("user").order_by("role", "user__username")
+    rows = [{"m": m, "effect": ROLE_EFFECTS[m.role], "refused": (refused or {}).get(m.pk),
+             "form": MemberChangeForm(initial={"role": m.role, "relation": m.relation}, auto_id=f"m{m.pk}_%s")}
+            for m in memberships]
+    return {"scope": scope, "rows": rows, "add_form": add_form or MemberAddForm(),
+            "invites": invites_open(scope=scope), "invite_form": InviteForm(), "effects": ROLE_EFFECTS.items()}
+
+
+@page
+def members_page(request, scope_id: int):
+    scope = scope_get(principal=principal_of_page(request), scope_id=scope_id, action="manage")
+    return render(request, "scopes/members.html", _members_context(request, scope))
+
+
+@page
+@require_POST
+def member_add_page(request, scope_id: int):
+    principal = principal_of_page(request)
+    form = MemberAddForm(request.POST)
+    with transaction.atomic():
+        scope = scope_get(principal=principal, scope_id=scope_id, action="manage")
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                with transaction.atomic():
+                    shared_scope_check(scope)
+                    user = member_target(data["username"])
+                    if Membership.objects.filter(scope=scope, user=user).exists():
+                        raise InvalidInput("Already a member.", fields={
+                            "username": [f"{user.username} is already a member; change their role below."]})
+                    owner_change_check(principal, scope, data["role"])
+                    membership_set(scope=scope, user=user, role=data["role"], relation=data["relation"])
+            except DomainError as error:
+                for field, problems in error_fields(error).items():
+                    form.add_error(field if field in form.fields else None, problems)
+            else:
+                messages.success(request, f"{user.shown_name} is now {data['role']} of {scope.name}.")
+                return redirect("members", scope_id=scope.pk)
+    return render(request, "scopes/members.html", _members_context(request, scope, add_form=form), status=400)
+
+
+def _membership_of(scope, user_id: int) -> Membership:
+    membership = Membership.objects.filter(scope=scope, user_id=user_id).select_related("user").first()
+    if membership is None:
+        raise Http404
+    return membership
+
+
+@page
+@require_POST
+def member_change_page(request, scope_id: int, user_id: int):
+    principal = principal_of_page(request)
+    form = MemberChangeForm(request.POST)
+    with transaction.atomic():
+        scope = scope_get(principal=principal, scope_id=scope_id, action="manage")
+        membership = _membership_of(scope, user_id)
+        if not form.is_valid():
+            return _member_refused(request, scope, membership, "Choose one of the roles.")
+        role = form.cleaned_data["role"]
+        changed = role != membership.role
+        owner_change_check(principal, scope, role if changed else None, membership.role if changed else None)
+        try:
+            with transaction.atomic():
+                membership_set(scope=scope, user=membership.user, role=role, relation=form.cleaned_data["relation"])
+        except DomainError as error:
+            return _member_refused(request, scope, membership, error.detail)
+    messages.success(request, f"{membership.user.shown_name} is now {role}.")
+    return redirect("members", scope_id=scope.pk)
+
+
+@page
+@require_POST
+def member_remove_page(request, scope_id: int, user_id: int):
+    principal = principal_of_page(request)
+    with transaction.atomic():
+        scope = scope_get(principal=principal, scope_id=scope_id, action="manage")
+        membership = _membership_of(scope, user_id)
+        owner_change_check(principal, scope, membership.role)
+        try:
+            with transaction.atomic():
+                membership_remove(scope=scope, user=membership.user)
+        except DomainError as error:
+            return _member_refused(request, scope, membership, error.detail)
+    messages.success(request, f"{membership.user.shown_name} was removed from {scope.name}.")
+    return redirect("members", scope_id=scope.pk)
+
+
+def _member_refused(request, scope, membership, message: str):
+    """The page again, the refusal on the member's own row."""
+    return render(request, "scopes/members.html",
+                  _members_context(request, scope, refused={membership.pk: message}), status=409)
+
+
+@page
+@require_POST
+def invite_revoke_page(request, scope_id: int, invite_id: int):
+    with transaction.atomic():
+        scope = scope_get(principal=principal_of_page(request), scope_id=scope_id, action="manage")
+        invite = Invite.objects.filter(scope=scope, pk=invite_id).first()
+        if invite is None:
+            raise Http404
+        invite_revoke(invite=invite)
+    messages.success(request, "The invite link no longer works.")
+    return redirect("members", scope_id=scope.pk)
 
 
 class _FormInvalid(Exception):

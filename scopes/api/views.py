@@ -15,7 +15,8 @@ from memory_site.api.common import Page
 from memory_site.api.errors import error_responses
 
 from ..errors import InvalidInput
-from ..models import AgentToken, Membership, Role, Scope, ScopeKind, User
+from ..members import member_target, owner_change_check, shared_scope_check
+from ..models import AgentToken, Membership, Scope
 from ..principals import principal_of
 from ..selectors import scope_get, scope_list
 from ..services import membership_remove, membership_set, scope_create
@@ -63,19 +64,6 @@ class ScopeDetail(APIView):
         return Response(_scope_out(principal, scope.pk))
 
 
-def _member_target(scope: Scope, username: str) -> User:
-    user = User.objects.filter(username=username).first()
-    if user is None:
-        raise InvalidInput(f"No user named {username!r}.", fields={"username": ["no such user"]})
-    return user
-
-
-def _check_owner_change(principal, scope: Scope, *roles: str | None) -> None:
-    if Role.OWNER in roles and not Membership.objects.filter(scope=scope, user_id=principal.user.pk,
-                                                           role=Role.OWNER).exists():
-        raise PermissionDenied("Only an owner can make or unmake owners.")
-
-
 class ScopeMembers(APIView):
     @extend_schema(responses={200: MemberOut(many=True), **error_responses(401, 404)}, summary="Members of a scope")
     def get(self, request, scope_id: int):
@@ -91,11 +79,10 @@ class ScopeMembers(APIView):
         principal = principal_of(request)
         with transaction.atomic():
             scope = scope_get(principal=principal, scope_id=scope_id, action="manage")
-            if scope.kind in (ScopeKind.PERSONAL, ScopeKind.GLOBAL):
-                raise InvalidInput(f"A {scope.kind} scope has no other members.", fields={"scope": ["not shared"]})
-            user = _member_target(scope, data.validated_data["username"])
+            shared_scope_check(scope)
+            user = member_target(data.validated_data["username"])
             existing = Membership.objects.filter(scope=scope, user=user).first()
-            _check_owner_change(principal, scope, data.validated_data["role"], existing and existing.role)
+            owner_change_check(principal, scope, data.validated_data["role"], existing and existing.role)
             membership = membership_set(scope=scope, user=user, role=data.validated_data["role"],
                                         relation=data.validated_data["relation"])
         return Response(MemberOut(membership).data, status=status.HTTP_201_CREATED)
@@ -120,7 +107,7 @@ class ScopeMember(APIView):
             scope = scope_get(principal=principal, scope_id=scope_id, action="manage")
             membership = self._membership(scope, username)
             role = data.validated_data.get("role", membership.role)
-            _check_owner_change(principal, scope, role if role != membership.role else None,
+            owner_change_check(principal, scope, role if role != membership.role else None,
                                 membership.role if role != membership.role else None)
             membership = membership_set(scope=scope, user=membership.user, role=role,
                                         relation=data.validated_data.get("relation"))
@@ -134,7 +121,7 @@ class ScopeMember(APIView):
             leaving = username == principal.user.username and principal.token is None
             scope = scope_get(principal=principal, scope_id=scope_id, action="view" if leaving else "manage")
             membership = self._membership(scope, username)
-            _check_owner_change(principal, scope, membership.role)
+            owner_change_check(principal, scope, membership.role)
             membership_remove(scope=scope, user=membership.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 

@@ -11,7 +11,8 @@ import pytest
 from django.urls import get_resolver
 
 from cards.models import Card, CardRevision
-from scopes.models import Invite, Scope
+from scopes.invites import invite_create
+from scopes.models import Invite, Membership, Scope
 
 pytestmark = pytest.mark.django_db
 
@@ -37,6 +38,12 @@ PAGES = [
     Page("card-forget", "GET", "/cards/{card}/forget/", WRITE),
     Page("card-forget", "POST", "/cards/{card}/forget/", WRITE),
     Page("invite-create", "POST", "/scopes/{family}/invites/", MANAGE, {"role": "member"}),
+    Page("invite-revoke", "POST", "/scopes/{family}/invites/{invite}/revoke/", MANAGE),
+    Page("members", "GET", "/scopes/{family}/members/", MANAGE),
+    Page("member-add", "POST", "/scopes/{family}/members/add/", MANAGE, {"username": "mallory", "role": "viewer"}),
+    Page("member-change", "POST", "/scopes/{family}/members/{victor}/", MANAGE,
+         {"role": "reviewer", "relation": "cousin"}),
+    Page("member-remove", "POST", "/scopes/{family}/members/{victor}/remove/", MANAGE),
 ]
 # Pages with no scope or card of their own: every signed-in person has them.
 NOT_IN_MATRIX = {"home", "login", "logout", "password_change", "password_change_done", "invite", "scope-create"}
@@ -44,8 +51,17 @@ WHO = {VIEW: "victor", WRITE: "bob", MANAGE: "alice"}
 
 
 def _state():
-    return (Card.objects.count(), CardRevision.objects.count(), Invite.objects.count(),
-            list(Card.objects.order_by("pk").values_list("verified_at", flat=True)))
+    return (Card.objects.count(), CardRevision.objects.count(),
+            list(Invite.objects.order_by("pk").values_list("pk", "expires_at")),
+            list(Card.objects.order_by("pk").values_list("verified_at", flat=True)),
+            list(Membership.objects.order_by("pk").values_list("user_id", "role", "relation")))
+
+
+@pytest.fixture
+def ids(household, alice):
+    invite, _ = invite_create(scope=household["family"], role="member", created_by=alice)
+    return {"family": household["family"].pk, "card": household["card"].pk, "invite": invite.pk,
+            "victor": household["victor"].pk}
 
 
 def _call(client, page: Page, ids: dict):
@@ -61,35 +77,37 @@ def test_every_page_is_in_the_matrix():
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: f"{p.method} {p.name}")
-def test_signed_out_people_are_sent_to_sign_in(client, household, page):
-    answer = _call(client, page, {"family": household["family"].pk, "card": household["card"].pk})
+def test_signed_out_people_are_sent_to_sign_in(client, ids, page):
+    answer = _call(client, page, ids)
     assert answer.status_code == 302 and answer.url.startswith("/accounts/login/")
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: f"{p.method} {p.name}")
-def test_a_stranger_gets_404_and_changes_nothing(pages, household, page):
+def test_a_stranger_gets_404_and_changes_nothing(pages, household, ids, page):
     before = _state()
-    answer = _call(pages(household["mallory"]), page, {"family": household["family"].pk,
-                                                      "card": household["card"].pk})
+    answer = _call(pages(household["mallory"]), page, ids)
     assert answer.status_code == 404
     assert b"not yours to see" in answer.content  # the HTML page, not the API's JSON
     assert _state() == before
 
 
 @pytest.mark.parametrize("page", [p for p in PAGES if p.needs != VIEW], ids=lambda p: f"{p.method} {p.name}")
-def test_too_small_a_role_gets_403_and_changes_nothing(pages, household, page):
+def test_too_small_a_role_gets_403_and_changes_nothing(pages, household, ids, page):
     weaker = household["victor"] if page.needs == WRITE else household["bob"]
     before = _state()
-    answer = _call(pages(weaker), page, {"family": household["family"].pk, "card": household["card"].pk})
+    answer = _call(pages(weaker), page, ids)
     assert answer.status_code == 403
     assert _state() == before
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: f"{p.method} {p.name}")
-def test_the_granted_role_is_served(pages, household, alice, page):
+def test_the_granted_role_is_served(pages, household, alice, ids, page):
     person = alice if WHO[page.needs] == "alice" else household[WHO[page.needs]]
-    answer = _call(pages(person), page, {"family": household["family"].pk, "card": household["card"].pk})
+    before = _state()
+    answer = _call(pages(person), page, ids)
     assert answer.status_code in (200, 302), answer.content[:300]
+    if page.method == "POST":
+        assert _state() != before, "the granted change did not happen"
 
 
 def test_a_missing_scope_or_card_is_the_same_404(pages, household):

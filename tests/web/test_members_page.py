@@ -1,0 +1,79 @@
+"""The members page: add, change, remove, the last owner kept, invites revoked."""
+
+import pytest
+
+from scopes.invites import invite_create, invite_open
+from scopes.models import Membership
+from scopes.principals import Principal, scope_ids_for
+from scopes.services import membership_set
+
+pytestmark = pytest.mark.django_db
+
+
+def test_members_page_lists_roles_with_their_effect(household, pages, alice):
+    page = pages(alice).get(f"/scopes/{household['family'].pk}/members/").content.decode()
+    assert "victor" in page and "read only" in page and "read and write cards" in page
+    assert f'href="/scopes/{household["family"].pk}/members/"' in pages(alice).get(
+        f"/scopes/{household['family'].pk}/").content.decode()
+
+
+def test_add_by_username_grants_the_role(household, pages, alice):
+    family, mallory = household["family"], household["mallory"]
+    answer = pages(alice).post(f"/scopes/{family.pk}/members/add/",
+                               {"username": "mallory", "role": "reviewer", "relation": "aunt"})
+    assert answer.status_code == 302
+    assert Membership.objects.get(scope=family, user=mallory).relation == "aunt"
+    assert family.pk in set(scope_ids_for(Principal(mallory), "review").values_list("id", flat=True))
+
+
+@pytest.mark.parametrize("username, message", [("nobody", b"no such user"), ("bob", b"already a member")])
+def test_add_refusals_are_shown_at_the_username(household, pages, alice, username, message):
+    page = pages(alice).post(f"/scopes/{household['family'].pk}/members/add/", {"username": username,
+                                                                              "role": "viewer"})
+    assert page.status_code == 400
+    assert b'id="add_username_error"' in page.content and message in page.content
+    assert Membership.objects.get(scope=household["family"], user=household["bob"]).role == "member"
+
+
+def test_change_role_and_relation(household, pages, alice):
+    url = f"/scopes/{household['family'].pk}/members/{household['victor'].pk}/"
+    assert pages(alice).post(url, {"role": "member", "relation": "cousin"}).status_code == 302
+    membership = Membership.objects.get(scope=household["family"], user=household["victor"])
+    assert (membership.role, membership.relation) == ("member", "cousin")
+
+
+def test_the_last_owner_cannot_be_removed_or_demoted_and_the_page_says_why(household, pages, alice):
+    family = household["family"]
+    for url, data in ((f"/scopes/{family.pk}/members/{alice.pk}/remove/", {}),
+                      (f"/scopes/{family.pk}/members/{alice.pk}/", {"role": "admin"})):
+        page = pages(alice).post(url, data)
+        assert page.status_code == 409 and b"at least one owner" in page.content
+    assert Membership.objects.get(scope=family, user=alice).role == "owner"
+
+
+def test_an_admin_may_not_make_or_unmake_owners(household, pages, alice):
+    family, bob = household["family"], household["bob"]
+    membership_set(scope=family, user=bob, role="admin")
+    client = pages(bob)
+    assert client.post(f"/scopes/{family.pk}/members/{household['victor'].pk}/",
+                       {"role": "owner"}).status_code == 403
+    assert client.post(f"/scopes/{family.pk}/members/{alice.pk}/remove/").status_code == 403
+    assert client.post(f"/scopes/{family.pk}/members/{household['victor'].pk}/remove/").status_code == 302
+    assert Membership.objects.filter(scope=family).count() == 2
+
+
+def test_open_invites_are_listed_and_revoked(household, pages, alice):
+    family = household["family"]
+    invite, raw = invite_create(scope=family, role="viewer", relation="neighbour", created_by=alice)
+    page = pages(alice).get(f"/scopes/{family.pk}/members/").content
+    assert b"neighbour" in page and f"/invites/{invite.pk}/revoke/".encode() in page
+    assert pages(alice).post(f"/scopes/{family.pk}/invites/{invite.pk}/revoke/").status_code == 302
+    with pytest.raises(Exception):
+        invite_open(raw)
+    assert b"neighbour" not in pages(alice).get(f"/scopes/{family.pk}/members/").content
+
+
+def test_an_invite_of_another_scope_is_404(household, pages, alice, scope):
+    other, _ = invite_create(scope=scope, role="viewer", created_by=alice)
+    answer = pages(alice).post(f"/scopes/{household['family'].pk}/invites/{other.pk}/revoke/")
+    assert answer.status_code == 404
