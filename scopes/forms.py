@@ -72,3 +72,15 @@ class MemberAddForm(forms.Form):
 class MemberChangeForm(forms.Form):
     role = forms.ChoiceField(choices=ROLE_CHOICES)
     relation = forms.CharField(max_length=100, required=False)
+
+
+class TokenForm(forms.Form):
+    name = forms.CharField(max_length=100, help_text="Which agent uses it, e.g. \"kitchen assistant\".")
+    scopes = forms.TypedMultipleChoiceField(coerce=int, widget=forms.CheckboxSelectMultiple,
+                                            help_text="The agent sees only these, and never more than you.")
+    access = forms.ChoiceField(choices=[("read", "read"), ("read+write", "read and write")], initial="read")
+    days = forms.IntegerField(label="Expires after (days)", min_value=1, max_value=366, initial=90)
+
+    def __init__(self, *args, scopes=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["scopes"].choices = [(s.id, str(s)) for s in scopes]

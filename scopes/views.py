@@ -1,5 +1,5 @@
 """Dashboard pages for scopes: home (the ladder and its health), creating a
-scope, members, invite links and signing up through one. Thin: forms validate,
+scope, members, agent tokens, invite links and signing up through one. Thin: forms validate,
 selectors restrict (the API's), services write."""
 
 from __future__ import annotations
@@ -16,12 +16,13 @@ from cards.health import scopes_health
 from memory_site.pages import error_fields, page, principal_of_page
 
 from .errors import DomainError, InvalidInput
-from .forms import InviteForm, MemberAddForm, MemberChangeForm, ScopeCreateForm, SignUpForm
+from .forms import InviteForm, MemberAddForm, MemberChangeForm, ScopeCreateForm, SignUpForm, TokenForm
 from .invites import invite_accept, invite_create, invite_open, invite_revoke, invites_open
 from .members import ROLE_EFFECTS, member_target, owner_change_check, shared_scope_check
-from .models import Invite, Membership, Scope, User
+from .models import AgentToken, Invite, Membership, Scope, User
 from .selectors import scope_get, scope_list
 from .services import membership_remove, membership_set, scope_create
+from .tokens import token_create, token_revoke
 
 
 def ladder_order(scopes: list) -> list[tuple[object, int]]:
@@ -232,6 +233,50 @@ def invite_revoke_page(request, scope_id: int, invite_id: int):
         invite_revoke(invite=invite)
     messages.success(request, "The invite link no longer works.")
     return redirect("members", scope_id=scope.pk)
+
+
+def _tokens_context(request, *, form=None, created=None, secret=None) -> dict:
+    """Tokens are a person's own: the page lists only theirs, and offers only scopes they see."""
+    scopes = list(scope_list(principal=principal_of_page(request)))
+    tokens = AgentToken.objects.filter(user=request.user).prefetch_related("scopes").order_by("-id")
+    return {"form": form or TokenForm(scopes=scopes), "tokens": tokens, "created": created, "secret": secret}
+
+
+@page
+def tokens_page(request):
+    return render(request, "scopes/tokens.html", _tokens_context(request))
+
+
+@page
+@require_POST
+def token_create_page(request):
+    principal = principal_of_page(request)
+    form = TokenForm(request.POST, scopes=list(scope_list(principal=principal)))
+    if form.is_valid():
+        data = form.cleaned_data
+        chosen = list(Scope.objects.visible_to(principal, "view").filter(pk__in=data["scopes"]))
+        try:
+            with transaction.atomic():
+                token, raw = token_create(user=request.user, name=data["name"], scopes=chosen,
+                                          can_write=data["access"] == "read+write", days=data["days"])
+        except DomainError as error:
+            for field, problems in error_fields(error).items():
+                form.add_error(field if field in form.fields else None, problems)
+        else:
+            # Shown on this response only: only its hash is stored.
+            return render(request, "scopes/tokens.html", _tokens_context(request, created=token, secret=raw))
+    return render(request, "scopes/tokens.html", _tokens_context(request, form=form), status=400)
+
+
+@page
+@require_POST
+def token_revoke_page(request, token_id: int):
+    token = AgentToken.objects.filter(user=request.user, pk=token_id).first()
+    if token is None:  # someone else's token is as absent as a missing one
+        raise Http404
+    token_revoke(token=token)
+    messages.success(request, f"Revoked {token.name}: it stops working at once.")
+    return redirect("tokens")
 
 
 class _FormInvalid(Exception):

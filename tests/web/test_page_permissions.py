@@ -12,7 +12,8 @@ from django.urls import get_resolver
 
 from cards.models import Card, CardRevision
 from scopes.invites import invite_create
-from scopes.models import Invite, Membership, Scope
+from scopes.models import AgentToken, Invite, Membership, Scope
+from scopes.tokens import token_create
 
 pytestmark = pytest.mark.django_db
 
@@ -45,6 +46,13 @@ PAGES = [
          {"role": "reviewer", "relation": "cousin"}),
     Page("member-remove", "POST", "/scopes/{family}/members/{victor}/remove/", MANAGE),
 ]
+# A person's own things (agent tokens): anyone else gets 404, as for a scope they do not see.
+OWN_PAGES = [
+    Page("tokens", "GET", "/tokens/"),
+    Page("token-create", "POST", "/tokens/new/", data={"name": "n", "scopes": ["{family}"], "access": "read",
+                                                       "days": "9"}),
+    Page("token-revoke", "POST", "/tokens/{token}/revoke/"),
+]
 # Pages with no scope or card of their own: every signed-in person has them.
 NOT_IN_MATRIX = {"home", "login", "logout", "password_change", "password_change_done", "invite", "scope-create"}
 WHO = {VIEW: "victor", WRITE: "bob", MANAGE: "alice"}
@@ -73,7 +81,33 @@ def test_every_page_is_in_the_matrix():
     from memory_site import web_urls
 
     names = {p.name for p in web_urls.urlpatterns}
-    assert names == {p.name for p in PAGES} | NOT_IN_MATRIX
+    assert names == {p.name for p in PAGES} | {p.name for p in OWN_PAGES} | NOT_IN_MATRIX
+
+
+def _call_own(client, page: Page, ids: dict):
+    url = page.url.format(**ids)
+    data = {k: [v.format(**ids) for v in vs] if isinstance(vs, list) else vs for k, vs in (page.data or {}).items()}
+    return client.get(url) if page.method == "GET" else client.post(url, data)
+
+
+def _token_state():
+    return list(AgentToken.objects.order_by("pk").values_list("pk", "revoked_at"))
+
+
+@pytest.mark.parametrize("page", OWN_PAGES, ids=lambda p: f"{p.method} {p.name}")
+def test_own_pages_sign_in_then_only_the_owner(client, pages, household, alice, ids, page):
+    token, _ = token_create(user=alice, name="agent", scopes=[household["family"]])
+    ids = dict(ids, token=token.pk)
+    answer = _call_own(client, page, ids)
+    assert answer.status_code == 302 and answer.url.startswith("/accounts/login/")
+    before = _token_state()
+    if "{token}" in page.url:  # the person who may see the scope, but not the token
+        assert _call_own(pages(household["bob"]), page, ids).status_code == 404
+        assert _token_state() == before
+    answer = _call_own(pages(alice), page, ids)
+    assert answer.status_code in (200, 302), answer.content[:300]
+    if page.method == "POST":
+        assert _token_state() != before
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: f"{p.method} {p.name}")

@@ -1,0 +1,16 @@
+// Copy buttons: <button data-copy="ID"> copies the value of the input with that id.
+// A file of its own because the Content Security Policy forbids inline scripts.
+document.addEventListener("click", function (event) {
+  var button = event.target.closest("button[data-copy]");
+  if (!button) return;
+  var input = document.getElementById(button.getAttribute("data-copy"));
+  if (!input) return;
+  input.select();
+  var done = function () { button.textContent = "Copied"; };
+  if (navigator.clipboard && window.isSecureContext) {
+    navigator.clipboard.writeText(input.value).then(done, function () { document.execCommand("copy"); done(); });
+  } else {
+    document.execCommand("copy");
+    done();
+  }
+});
