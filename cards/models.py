@@ -188,6 +188,8 @@ class Card(models.Model):
         indexes = [
             models.Index(fields=["scope", "subject", "label", "effective_at"], name="card_timeline"),
             models.Index(fields=["scope", "label", "occurred_at"], name="card_occurred"),
+            # Recall's index route: the freshest candidates beside the most similar.
+            models.Index(fields=["-verified_at"], condition=Q(superseded_at__isnull=True), name="card_current_recent"),
             models.Index(fields=["scope", "kind"], condition=Q(superseded_at__isnull=True),
                          name="card_current_by_scope"),
             # For broad visibility only; a household's few hundred cards are scored

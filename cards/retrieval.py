@@ -7,7 +7,9 @@ Routing (PERFORMANCE "routing rule"): when the visible scopes hold fewer than
 EXACT_LIMIT candidates — almost every household — every candidate is scored
 exactly behind the B-tree on scope, which is complete. Above that, the HNSW
 index is walked with iterative scans (so the scope filter cannot starve the
-top-k), over-fetching k × OVERFETCH by similarity and re-ranking by score.
+top-k), over-fetching k × OVERFETCH by similarity, joined with as many of the
+most recently confirmed candidates (by the B-tree on verified_at), and the
+union is re-ranked by score.
 """
 
 from __future__ import annotations
@@ -128,8 +130,13 @@ def recall(*, scope_ids: list[int], query: str, k: int = 10, as_of: dt.datetime 
             # connection's next user, and no prepared plan predates them.
             cursor.execute(f"SET LOCAL hnsw.iterative_scan = relaxed_order; SET LOCAL hnsw.ef_search = {EF_SEARCH};"
                            f" SET LOCAL hnsw.max_scan_tuples = {MAX_SCAN_TUPLES}")
-            source = (f"(SELECT c.id FROM cards_card c WHERE {valid} AND c.embedding IS NOT NULL"
-                      " ORDER BY c.embedding <=> %(q)s::vector LIMIT %(fetch)s) AS nearest"
+            # Two kinds of candidate can win similarity × decay: the most similar,
+            # and the freshest (decay can lift a moderately similar card above an
+            # old, closer one). Both sets are fetched by index and scored exactly.
+            source = (f"((SELECT c.id FROM cards_card c WHERE {valid} AND c.embedding IS NOT NULL"
+                      " ORDER BY c.embedding <=> %(q)s::vector LIMIT %(fetch)s)"
+                      f" UNION (SELECT c.id FROM cards_card c WHERE {valid} AND c.embedding IS NOT NULL"
+                      " ORDER BY c.verified_at DESC LIMIT %(fetch)s)) AS nearest"
                       " JOIN cards_card c ON c.id = nearest.id")
             where = ""
         cursor.execute(f"SELECT * FROM ({_SCORED.format(source=source)} {where}) AS s"

@@ -18,6 +18,7 @@ from scopes.models import Scope, User
 
 from ..drafts import CardDraft, aware, occurrence_from
 from ..models import Card, CardKind, Cardinality
+from .contradicted import hypotheses_contradicted
 from .embedding import embed_outcomes_after_commit
 from .remember import (ONE_MICROSECOND, STATED_AT_KEEP, Outcome, WriteOutcome, _duplicate_window, _prepare,
                        _Write, card_remember, perspectives_set, timeline_lock_key)
@@ -101,6 +102,7 @@ def card_remember_batch(*, actor: User, items: list[tuple[Scope, CardDraft]]) ->
         except DomainError as error:
             error.extra.setdefault("index", index)
             raise
+    hypotheses_contradicted(results)
     embed_outcomes_after_commit(results)
     return results
 

@@ -20,6 +20,7 @@ from ..errors import InvalidCard, LabelKindMismatch, NeedsConsent
 from ..labels import label_resolve
 from ..models import Card, CardKind, CardPerspective, Cardinality, Entity, EntityKind, Label, Precision
 from ..text import normalize
+from .contradicted import hypotheses_contradicted
 from .embedding import embed_outcomes_after_commit
 from .entities import entity_for_write
 from .sql import card_insert, card_update, cards_sql, cards_where
@@ -85,6 +86,7 @@ def card_remember(*, scope: Scope, actor: User, draft: CardDraft) -> WriteOutcom
         result = _remember_accumulating(write)
     if draft.perspectives:
         perspectives_set(card=result.card, phrasings=draft.perspectives)
+    hypotheses_contradicted([result])
     embed_outcomes_after_commit([result])
     return result
 

@@ -105,3 +105,20 @@ def test_read_only_principals_cannot_confirm(alice, bearer):
     reader = bearer(alice, write=False)
     assert reader.post(f"/api/v1/cards/{jazz.pk}/confirm/", {}, format="json").status_code == 403
     assert Card.objects.get(pk=jazz.pk).tag == "hypothesis"
+
+
+def test_a_fact_of_the_opposite_label_discards_a_hypothesis_at_once(alice):
+    from cards.services import card_remember_many
+
+    likes = guess(alice.personal_scope, alice, "coriander")
+    other = guess(alice.personal_scope, alice, "cumin")
+    card_remember(scope=alice.personal_scope, actor=alice,
+                  draft=CardDraft(kind="state", subject="me", label="dislikes", value="Coriander"))
+    likes.refresh_from_db()
+    other.refresh_from_db()
+    assert likes.superseded_at is not None and other.superseded_at is None
+    assert "contradicted by fact" in CardRevision.objects.get(card=likes, field="hypothesis").reason
+    card_remember_many(scope=alice.personal_scope, actor=alice,
+                       drafts=[CardDraft(kind="state", subject="me", label="dislikes", value="cumin")])
+    other.refresh_from_db()
+    assert other.superseded_at is not None
