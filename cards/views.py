@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from memory_site.pages import error_fields, page, principal_of_page
+from review.forms import ConfirmForm
 from scopes.forms import InviteForm
 from scopes.models import Scope
 from scopes.selectors import read_scope_ids, scope_get
@@ -25,7 +26,7 @@ from .api.shape import card_out, card_rows
 from .errors import DomainError
 from .forms import CardAddForm, CardFilterForm, DescribeForm
 from .labels import label_resolve
-from .models import Card, CardKind, CardPerspective, CardRevision
+from .models import Card, CardKind, CardPerspective, CardRevision, Tag
 from .selectors import card_get, card_history
 from .services import card_describe, card_forget, card_remember, card_verify
 from .timeline import timeline_of
@@ -126,6 +127,7 @@ def card_page(request, card_id: int):
         "revisions": CardRevision.objects.filter(card=card).select_related("actor"),
         "may_write": _may(principal, card.scope_id, "write"),
         "describe_form": DescribeForm(initial={"text": card.text}),
+        "confirm_form": ConfirmForm(auto_id="h_%s") if card.tag == Tag.HYPOTHESIS else None,
     }
     return render(request, "cards/card.html", context)
 

@@ -4,6 +4,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from cards import views as card_views
+from review import views as review_views
 from memory_site.api import urls as _api_urls  # noqa: F401  (registers the "id" path converter)
 from scopes import views as scope_views
 
@@ -31,4 +32,15 @@ urlpatterns = [
     path("cards/<id:card_id>/verify/", card_views.card_verify_page, name="card-verify-page"),
     path("cards/<id:card_id>/describe/", card_views.card_describe_page, name="card-describe"),
     path("cards/<id:card_id>/forget/", card_views.card_forget_page, name="card-forget"),
+    path("cards/<id:card_id>/confirm/", review_views.hypothesis_confirm_page, name="hypothesis-confirm"),
+    path("cards/<id:card_id>/reject/", review_views.hypothesis_reject_page, name="hypothesis-reject"),
+    path("review/", review_views.review_page, name="review"),
+    path("scopes/<id:scope_id>/review/", review_views.review_scope_page, name="review-scope"),
+    path("scopes/<id:scope_id>/review/pick/", review_views.contradiction_pick_page, name="contradiction-pick"),
+    path("review/candidates/<id:candidate_id>/approve/", review_views.candidate_approve_page,
+         name="candidate-approve"),
+    path("review/candidates/<id:candidate_id>/reject/", review_views.candidate_reject_page, name="candidate-reject"),
+    path("review/rules/<id:rule_id>/<str:decision>/", review_views.rule_decide_page, name="rule-decide"),
+    path("review/duplicates/<id:duplicate_id>/<str:decision>/", review_views.duplicate_decide_page,
+         name="duplicate-decide"),
 ]

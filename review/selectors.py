@@ -6,7 +6,8 @@ from __future__ import annotations
 from django.http import Http404
 from rest_framework.exceptions import PermissionDenied
 
-from cards.models import Card, DuplicateStatus, PossibleDuplicate, Rule, RuleStatus
+from cards.errors import InvalidCard
+from cards.models import Card, DuplicateStatus, PossibleDuplicate, Rule, RuleStatus, Tag
 from cards.retrieval import contradictions_in
 from scopes.models import Scope, ScopeKind
 from scopes.principals import scope_ids_for
@@ -72,3 +73,22 @@ def review_queue(*, principal, scope: Scope) -> dict:
         "contradictions": [c for c in contradictions_in(scope_ids=scope_ids, limit=100)],
         "hypotheses": list(hypotheses_current().filter(scope=scope).order_by("-impact", "-confidence", "id")[:200]),
     }
+
+
+def contradiction_sides(*, principal, scope: Scope, card_id: int) -> tuple[Card, list[Card], set[int]]:
+    """For picking the current value of a contradiction the reviewer of `scope`
+    sees: the chosen card, the other sides, and which of their scopes the
+    principal may write in (the service refuses unless all)."""
+    visible = read_scope_ids(principal=principal, scope_id=scope.pk)
+    chosen = (Card.objects.select_related("label", "object").filter(pk=card_id, scope_id__in=visible)
+              .exclude(tag=Tag.HYPOTHESIS).first())
+    group = next((c for c in review_queue(principal=principal, scope=scope)["contradictions"]
+                  if chosen is not None and chosen.pk in c.card_ids), None)
+    if group is None:
+        raise InvalidCard("That card is not a side of a current contradiction here.",
+                          fields={"card": ["not a side of a current contradiction here"]})
+    others = list(Card.objects.select_related("label", "subject", "scope")
+                  .filter(pk__in=[pk for pk in group.card_ids if pk != chosen.pk]))
+    writable = set(scope_ids_for(principal, "write").filter(id__in=[o.scope_id for o in others])
+                   .values_list("id", flat=True))
+    return chosen, others, writable

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from django.db import transaction
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers, status
+from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from cards.api.shape import cards_out
-from cards.models import Card, Tag
 from memory_site.api.common import IdField, StrictSerializer
 from memory_site.api.errors import error_responses
-from scopes.principals import principal_of, scope_ids_for
+from scopes.principals import principal_of
 from scopes.selectors import read_scope_ids, scope_get
 
-from ..selectors import candidate_get, duplicate_get, hypothesis_get, job_get, review_queue, rule_get
+from ..selectors import (candidate_get, contradiction_sides, duplicate_get, hypothesis_get, job_get, review_queue,
+                         rule_get)
 from ..services.candidates import candidate_approve, candidate_reject
 from ..services.hypotheses import hypothesis_confirm, hypothesis_reject, probe_next
 from ..services.ingest import ingest_create
@@ -138,17 +138,7 @@ class ContradictionPick(APIView):
         data = _valid(PickIn, request.data)
         principal = principal_of(request)
         scope = scope_get(principal=principal, scope_id=data["scope"], action="review")
-        visible = read_scope_ids(principal=principal, scope_id=scope.pk)
-        chosen = (Card.objects.select_related("label", "object").filter(pk=data["card"], scope_id__in=visible)
-                  .exclude(tag=Tag.HYPOTHESIS).first())
-        group = next((c for c in review_queue(principal=principal, scope=scope)["contradictions"]
-                      if chosen is not None and chosen.pk in c.card_ids), None)
-        if group is None:
-            raise serializers.ValidationError({"card": ["not a side of a current contradiction here"]})
-        others = list(Card.objects.select_related("label", "subject", "scope")
-                      .filter(pk__in=[pk for pk in group.card_ids if pk != chosen.pk]))
-        writable = set(scope_ids_for(principal, "write").filter(id__in=[o.scope_id for o in others])
-                       .values_list("id", flat=True))
+        chosen, others, writable = contradiction_sides(principal=principal, scope=scope, card_id=data["card"])
         written = contradiction_pick(chosen=chosen, others=others, reviewer=principal.user, writable=writable,
                                      scope=scope, reason=data["reason"])
         return Response({"current": chosen.pk, "written": [c.pk for c in written]})

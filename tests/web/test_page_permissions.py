@@ -10,14 +10,19 @@ from dataclasses import dataclass
 import pytest
 from django.urls import get_resolver
 
-from cards.models import Card, CardRevision
+from django.utils import timezone
+
+from cards.drafts import CardDraft
+from cards.models import Card, CardRevision, Entity, PossibleDuplicate
+from cards.services import card_remember
+from review.models import Candidate
 from scopes.invites import invite_create
 from scopes.models import AgentToken, Invite, Membership, Scope
 from scopes.tokens import token_create
 
 pytestmark = pytest.mark.django_db
 
-VIEW, WRITE, MANAGE = "view", "write", "manage"
+VIEW, WRITE, REVIEW, MANAGE = "view", "write", "review", "manage"
 
 
 @dataclass(frozen=True)
@@ -40,6 +45,14 @@ PAGES = [
     Page("card-forget", "POST", "/cards/{card}/forget/", WRITE),
     Page("invite-create", "POST", "/scopes/{family}/invites/", MANAGE, {"role": "member"}),
     Page("invite-revoke", "POST", "/scopes/{family}/invites/{invite}/revoke/", MANAGE),
+    Page("review-scope", "GET", "/scopes/{family}/review/", REVIEW),
+    Page("candidate-approve", "POST", "/review/candidates/{candidate}/approve/", REVIEW,
+         {"subject": "me", "label": "city", "value": "Kyoto"}),
+    Page("candidate-reject", "POST", "/review/candidates/{candidate}/reject/", REVIEW, {"reason": "wrong"}),
+    Page("duplicate-decide", "POST", "/review/duplicates/{duplicate}/apart/", REVIEW),
+    Page("contradiction-pick", "POST", "/scopes/{family}/review/pick/", REVIEW, {"card": "{card}"}),
+    Page("hypothesis-confirm", "POST", "/cards/{guess}/confirm/", WRITE),
+    Page("hypothesis-reject", "POST", "/cards/{guess}/reject/", WRITE),
     Page("members", "GET", "/scopes/{family}/members/", MANAGE),
     Page("member-add", "POST", "/scopes/{family}/members/add/", MANAGE, {"username": "mallory", "role": "viewer"}),
     Page("member-change", "POST", "/scopes/{family}/members/{victor}/", MANAGE,
@@ -54,34 +67,70 @@ OWN_PAGES = [
     Page("token-revoke", "POST", "/tokens/{token}/revoke/"),
 ]
 # Pages with no scope or card of their own: every signed-in person has them.
-NOT_IN_MATRIX = {"home", "login", "logout", "password_change", "password_change_done", "invite", "scope-create"}
-WHO = {VIEW: "victor", WRITE: "bob", MANAGE: "alice"}
+NOT_IN_MATRIX = {"review", "home", "login", "logout", "password_change", "password_change_done", "invite", "scope-create"}
+WHO = {VIEW: "victor", WRITE: "bob", REVIEW: "alice", MANAGE: "alice"}
 
 
 def _state():
     return (Card.objects.count(), CardRevision.objects.count(),
             list(Invite.objects.order_by("pk").values_list("pk", "expires_at")),
             list(Card.objects.order_by("pk").values_list("verified_at", flat=True)),
-            list(Membership.objects.order_by("pk").values_list("user_id", "role", "relation")))
+            list(Membership.objects.order_by("pk").values_list("user_id", "role", "relation")),
+            list(Card.objects.order_by("pk").values_list("tag", "superseded_at")),
+            list(Candidate.objects.order_by("pk").values_list("status", flat=True)),
+            list(PossibleDuplicate.objects.order_by("pk").values_list("status", flat=True)))
 
 
 @pytest.fixture
 def ids(household, alice):
-    invite, _ = invite_create(scope=household["family"], role="member", created_by=alice)
-    return {"family": household["family"].pk, "card": household["card"].pk, "invite": invite.pk,
-            "victor": household["victor"].pk}
+    family = household["family"]
+    invite, _ = invite_create(scope=family, role="member", created_by=alice)
+    proposed = Candidate.objects.create(scope=family, author=alice, kind="state", label="city", subject="me",
+                                        value="Kyoto", quote="we moved to Kyoto", message_at=timezone.now(),
+                                        extractor="patterns")
+    guess = card_remember(scope=family, actor=alice, draft=CardDraft(
+        kind="state", label="likes", subject="me", value="hiking", tag="hypothesis", confidence=0.6)).card
+    duplicate = PossibleDuplicate.objects.create(entity=Entity.objects.create(scope=family, name="Mia"),
+                                                 similar_to=Entity.objects.create(scope=family, name="Mía"), score=.9)
+    # Alice's own scope disagrees with the family about her address: a contradiction to pick from.
+    card_remember(scope=alice.personal_scope, actor=alice, draft=CardDraft(
+        kind="state", label="address", subject="me", value="Osaka"))
+    return {"family": family.pk, "card": household["card"].pk, "invite": invite.pk,
+            "victor": household["victor"].pk, "candidate": proposed.pk, "guess": guess.pk,
+            "duplicate": duplicate.pk}
 
 
 def _call(client, page: Page, ids: dict):
     url = page.url.format(**ids)
-    return client.get(url) if page.method == "GET" else client.post(url, page.data or {})
+    data = {k: v.format(**ids) if isinstance(v, str) else v for k, v in (page.data or {}).items()}
+    return client.get(url) if page.method == "GET" else client.post(url, data)
 
 
 def test_every_page_is_in_the_matrix():
     from memory_site import web_urls
 
     names = {p.name for p in web_urls.urlpatterns}
-    assert names == {p.name for p in PAGES} | {p.name for p in OWN_PAGES} | NOT_IN_MATRIX
+    assert names == {p.name for p in PAGES} | {p.name for p in OWN_PAGES} | {"rule-decide"} | NOT_IN_MATRIX
+
+
+def test_rules_are_decided_by_reviewers_of_the_global_scope_only(client, pages, household):
+    """Rules hold for everyone: the global scope's reviewers decide them (everyone views it, so 403, not 404)."""
+    from cards.models import Rule, RuleStatus
+    from scopes.services import global_scope_get, membership_set
+
+    common = global_scope_get()
+    rule = Rule.objects.create(name="club diet", premises=[["?x", "member_of", "?g"], ["?g", "diet", "?d"]],
+                               conclusion=["?x", "diet", "?d"], status=RuleStatus.DRAFT)
+    url = f"/review/rules/{rule.pk}/approve/"
+    assert client.post(url).url.startswith("/accounts/login/")
+    assert pages(household["mallory"]).post("/review/rules/999999/approve/").status_code == 404
+    assert pages(household["mallory"]).post(url).status_code == 403
+    rule.refresh_from_db()
+    assert rule.status == RuleStatus.DRAFT
+    membership_set(scope=common, user=household["bob"], role="reviewer")
+    assert pages(household["bob"]).post(url).status_code == 302
+    rule.refresh_from_db()
+    assert rule.status != RuleStatus.DRAFT
 
 
 def _call_own(client, page: Page, ids: dict):

@@ -1,0 +1,52 @@
+"""Dashboard forms for reviewing: they only validate; the review services write."""
+
+from __future__ import annotations
+
+from django import forms
+
+from cards.models import Tag
+
+EDITED = ("subject", "label", "value", "text")
+
+
+class ApproveForm(forms.Form):
+    """A candidate's editable words, prefilled: what differs is sent as edits."""
+    subject = forms.CharField(max_length=200)
+    label = forms.CharField(max_length=64)
+    value = forms.CharField(max_length=2000, required=False)
+    text = forms.CharField(label="Description", max_length=10000, required=False,
+                           widget=forms.Textarea(attrs={"rows": 2}))
+    consent = forms.BooleanField(required=False, label="The person explicitly agreed to store this")
+    reason = forms.CharField(max_length=300, required=False)
+
+    def __init__(self, *args, candidate, **kwargs):
+        kwargs.setdefault("auto_id", f"c{candidate.pk}_%s")
+        kwargs.setdefault("initial", {name: getattr(candidate, name) for name in EDITED})
+        super().__init__(*args, **kwargs)
+        self.candidate = candidate
+        if candidate.status != "needs_consent":
+            del self.fields["consent"]
+
+    def edits(self) -> dict:
+        return {name: self.cleaned_data[name] for name in EDITED
+                if self.cleaned_data[name] != (getattr(self.candidate, name) or "")}
+
+
+class RejectForm(forms.Form):
+    reason = forms.CharField(max_length=300, help_text="Why it should not be remembered.")
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(max_length=300, required=False)
+
+
+class PickForm(forms.Form):
+    card = forms.IntegerField(min_value=1)
+    reason = forms.CharField(max_length=300, required=False)
+
+
+class ConfirmForm(forms.Form):
+    quote = forms.CharField(max_length=10000, required=False, label="The person's words",
+                            help_text="What they said to confirm it; becomes the card's source.")
+    tag = forms.ChoiceField(choices=[("", "as the label says"), (Tag.FACT, "fact"), (Tag.PREFERENCE, "preference")],
+                            required=False, label="Keep as")
