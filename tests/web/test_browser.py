@@ -135,3 +135,78 @@ def test_filters_work_with_htmx_and_the_layout_fits_a_phone(live_server, page, d
     shot(page, "scope-filtered-phone")
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 375 + 1, f"the page scrolls sideways on a phone: {width}px"
+
+
+@pytest.fixture
+def dana_family(dana):
+    from cards.drafts import CardDraft
+    from cards.services import card_remember
+    from tests.factories import family_scope
+
+    family = family_scope(owner=dana, name="The Parks")
+    card_remember(scope=family, actor=dana, draft=CardDraft(kind="state", label="address", subject="me",
+                                                            value="Busan"))
+    return family
+
+
+def test_approve_a_candidate_in_the_review_queue(live_server, page, dana, dana_family):
+    from django.utils import timezone
+
+    from review.models import Candidate, CandidateStatus
+
+    proposed = Candidate.objects.create(
+        scope=dana_family, author=dana, kind="state", label="skill", subject="me", value="Rust",
+        quote="I have been writing Rust all year", message_at=timezone.now(), extractor="patterns",
+        rule="skill_statement", session="s1", message="m7")
+    base = live_server.url
+    sign_in(page, base, "dana")
+    page.get_by_role("link", name="Review").click()
+    shot(page, "review-index")
+    page.get_by_role("link", name="The Parks").click()
+    page.get_by_role("heading", name="Review The Parks").wait_for()
+    assert page.get_by_text("I have been writing Rust all year").is_visible()
+    shot(page, "review-queue")
+    page.get_by_role("button", name="Approve me skill as proposed").click()
+    page.get_by_text("Approved:").wait_for()
+    shot(page, "review-approved")
+    proposed.refresh_from_db()
+    assert proposed.status == CandidateStatus.APPROVED and proposed.card.value == "Rust"
+    assert page.get_by_text("Nothing proposed waits here.").is_visible()
+
+
+def test_create_a_token_and_use_it_over_http(live_server, page, dana, dana_family):
+    import json
+    import urllib.request
+
+    base = live_server.url
+    sign_in(page, base, "dana")
+    page.get_by_role("link", name="Tokens").click()
+    shot(page, "tokens")
+    page.get_by_label("Name").fill("kitchen assistant")
+    page.get_by_label(str(dana_family)).check()
+    page.get_by_label("Access").select_option("read")
+    page.get_by_role("button", name="Create token").click()
+    secret = page.get_by_label("Your new token").input_value()
+    shot(page, "token-created")
+    assert secret.startswith("memsite_")
+    request = urllib.request.Request(f"{base}/api/v1/cards/?scope={dana_family.pk}",
+                                     headers={"Authorization": f"Bearer {secret}", "Accept": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        assert answer.status == 200
+        body = json.loads(answer.read())
+    assert [card["value"] for card in body["results"]] == ["Busan"]
+    page.get_by_role("link", name="Tokens").click()
+    assert page.get_by_role("row", name="kitchen assistant").is_visible()
+    page.get_by_role("button", name="Revoke kitchen assistant").click()
+    page.get_by_text("Revoked kitchen assistant").wait_for()
+
+
+def test_members_page_on_a_phone(live_server, page, dana, dana_family):
+    page.set_viewport_size({"width": 375, "height": 740})
+    base = live_server.url
+    sign_in(page, base, "dana")
+    page.goto(f"{base}/scopes/{dana_family.pk}/members/")
+    page.get_by_role("heading", name="Members of The Parks").wait_for()
+    page.get_by_role("button", name="Remove dana").click()
+    page.get_by_text("at least one owner").wait_for()
+    shot(page, "members-last-owner-phone")
