@@ -60,3 +60,7 @@ class CardAddForm(forms.Form):
 class DescribeForm(forms.Form):
     text = forms.CharField(label="Description", max_length=10000, widget=forms.Textarea(attrs={"rows": 3}))
     reason = forms.CharField(max_length=300, required=False)
+
+
+class AliasForm(forms.Form):
+    name = forms.CharField(max_length=200, label="Also called")

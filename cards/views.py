@@ -18,20 +18,24 @@ from django.views.decorators.http import require_POST
 from memory_site.pages import error_fields, page, principal_of_page
 from review.forms import ConfirmForm
 from scopes.forms import InviteForm
-from scopes.models import Scope
+from scopes.models import Scope, ScopeKind
 from scopes.selectors import read_scope_ids, scope_get
 
 from .api.drafts import draft_from_request
 from .api.shape import card_out, card_rows
 from .errors import DomainError
-from .forms import CardAddForm, CardFilterForm, DescribeForm
+from .forms import AliasForm, CardAddForm, CardFilterForm, DescribeForm
 from .labels import label_resolve
-from .models import Card, CardKind, CardPerspective, CardRevision, Tag
+from .api.entities import entity_get
+from .decay_picture import decay_points, half_life_days
+from .models import (Card, CardKind, CardPerspective, CardRevision, DuplicateStatus, Entity, Label,
+                     PossibleDuplicate, Tag)
 from .selectors import card_get, card_history
-from .services import card_describe, card_forget, card_remember, card_verify
+from .services import alias_add, card_describe, card_forget, card_remember, card_verify
 from .timeline import timeline_of
 
 PER_PAGE = 25
+ENTITY_LIMIT = 300
 
 
 def _may(principal, scope_id: int, action: str) -> bool:
@@ -179,3 +183,41 @@ def card_forget_page(request, card_id: int):
         card_forget(card=card, actor=request.user)
     messages.success(request, "Forgotten. Only the fact that something was forgotten is kept.")
     return redirect("scope", scope_id=scope_id)
+
+
+@page
+def entities_page(request):
+    """Entities in the scopes the person may view (common sense aside), their
+    aliases and merges, the open merge proposals, and how fast each label fades."""
+    principal = principal_of_page(request)
+    scopes = Scope.objects.visible_to(principal, "view").exclude(kind=ScopeKind.GLOBAL)
+    entities = list(Entity.objects.filter(scope__in=scopes).select_related("scope", "merged_into")
+                    .prefetch_related("aliases").order_by("scope__name", "name")[:ENTITY_LIMIT])
+    writable = set(Scope.objects.visible_to(principal, "write").values_list("id", flat=True))
+    proposals = (PossibleDuplicate.objects.filter(status=DuplicateStatus.OPEN, entity__scope__in=scopes,
+                                                  similar_to__scope_id__in=Scope.objects.visible_to(principal, "view"))
+                 .select_related("entity__scope", "similar_to").order_by("-score")[:100])
+    labels = [{"label": label, "points": decay_points(label.decay_lambda),
+               "half_life": half_life_days(label.decay_lambda)} for label in Label.objects.order_by("key")]
+    return render(request, "cards/entities.html", {
+        "entities": [{"e": e, "may_write": e.scope_id in writable} for e in entities],
+        "proposals": proposals, "labels": labels, "limit": ENTITY_LIMIT})
+
+
+@page
+@require_POST
+def alias_add_page(request, entity_id: int):
+    form = AliasForm(request.POST)
+    with transaction.atomic():
+        entity = entity_get(principal=principal_of_page(request), entity_id=entity_id, action="write")
+        if not form.is_valid():
+            messages.error(request, "An alias needs a name.")
+            return redirect("entities")
+        try:
+            with transaction.atomic():
+                alias_add(entity=entity, name=form.cleaned_data["name"])
+        except DomainError as error:
+            messages.error(request, f"{entity.name}: {error.detail}")
+        else:
+            messages.success(request, f"{entity.name} is also called {form.cleaned_data['name']}.")
+    return redirect("entities")

@@ -35,6 +35,8 @@ urlpatterns = [
     path("cards/<id:card_id>/confirm/", review_views.hypothesis_confirm_page, name="hypothesis-confirm"),
     path("cards/<id:card_id>/reject/", review_views.hypothesis_reject_page, name="hypothesis-reject"),
     path("review/", review_views.review_page, name="review"),
+    path("entities/", card_views.entities_page, name="entities"),
+    path("entities/<id:entity_id>/aliases/", card_views.alias_add_page, name="alias-add"),
     path("scopes/<id:scope_id>/review/", review_views.review_scope_page, name="review-scope"),
     path("scopes/<id:scope_id>/review/pick/", review_views.contradiction_pick_page, name="contradiction-pick"),
     path("review/candidates/<id:candidate_id>/approve/", review_views.candidate_approve_page,

@@ -13,7 +13,7 @@ from django.urls import get_resolver
 from django.utils import timezone
 
 from cards.drafts import CardDraft
-from cards.models import Card, CardRevision, Entity, PossibleDuplicate
+from cards.models import Alias, Card, CardRevision, Entity, PossibleDuplicate
 from cards.services import card_remember
 from review.models import Candidate
 from scopes.invites import invite_create
@@ -53,6 +53,7 @@ PAGES = [
     Page("contradiction-pick", "POST", "/scopes/{family}/review/pick/", REVIEW, {"card": "{card}"}),
     Page("hypothesis-confirm", "POST", "/cards/{guess}/confirm/", WRITE),
     Page("hypothesis-reject", "POST", "/cards/{guess}/reject/", WRITE),
+    Page("alias-add", "POST", "/entities/{entity}/aliases/", WRITE, {"name": "Mimi"}),
     Page("members", "GET", "/scopes/{family}/members/", MANAGE),
     Page("member-add", "POST", "/scopes/{family}/members/add/", MANAGE, {"username": "mallory", "role": "viewer"}),
     Page("member-change", "POST", "/scopes/{family}/members/{victor}/", MANAGE,
@@ -67,7 +68,7 @@ OWN_PAGES = [
     Page("token-revoke", "POST", "/tokens/{token}/revoke/"),
 ]
 # Pages with no scope or card of their own: every signed-in person has them.
-NOT_IN_MATRIX = {"review", "home", "login", "logout", "password_change", "password_change_done", "invite", "scope-create"}
+NOT_IN_MATRIX = {"review", "entities", "home", "login", "logout", "password_change", "password_change_done", "invite", "scope-create"}
 WHO = {VIEW: "victor", WRITE: "bob", REVIEW: "alice", MANAGE: "alice"}
 
 
@@ -78,7 +79,8 @@ def _state():
             list(Membership.objects.order_by("pk").values_list("user_id", "role", "relation")),
             list(Card.objects.order_by("pk").values_list("tag", "superseded_at")),
             list(Candidate.objects.order_by("pk").values_list("status", flat=True)),
-            list(PossibleDuplicate.objects.order_by("pk").values_list("status", flat=True)))
+            list(PossibleDuplicate.objects.order_by("pk").values_list("status", flat=True)),
+            list(Alias.objects.order_by("pk").values_list("name", flat=True)))
 
 
 @pytest.fixture
@@ -97,7 +99,7 @@ def ids(household, alice):
         kind="state", label="address", subject="me", value="Osaka"))
     return {"family": family.pk, "card": household["card"].pk, "invite": invite.pk,
             "victor": household["victor"].pk, "candidate": proposed.pk, "guess": guess.pk,
-            "duplicate": duplicate.pk}
+            "duplicate": duplicate.pk, "entity": duplicate.entity_id}
 
 
 def _call(client, page: Page, ids: dict):
