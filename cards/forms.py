@@ -64,3 +64,46 @@ class DescribeForm(forms.Form):
 
 class AliasForm(forms.Form):
     name = forms.CharField(max_length=200, label="Also called")
+
+
+class AskForm(forms.Form):
+    """One of the ask page's three questions; `scope` is a select of the person's
+    scopes, but any id is accepted here so that one they may not view is a 404."""
+
+    scope = forms.IntegerField(widget=forms.Select)
+
+    def __init__(self, *args, scopes=(), **kwargs):
+        kwargs.setdefault("auto_id", f"{self.prefix_id}_%s")
+        super().__init__(*args, **kwargs)
+        self.fields["scope"].widget.choices = [(s.pk, s.name) for s in scopes]
+
+
+class RecallForm(AskForm):
+    prefix_id = "recall"
+    query = forms.CharField(max_length=2000)
+    k = forms.IntegerField(min_value=1, max_value=100, initial=10)
+    when = forms.CharField(max_length=200, required=False, help_text='Only events then: "last week", "May 2026".')
+
+
+class AnswerForm(AskForm):
+    prefix_id = "answer"
+    subject = forms.CharField(max_length=200, initial="me", help_text='"me", or a name or alias.')
+    label = forms.CharField(max_length=64)
+    as_of = forms.DateField(label="As of", required=False, widget=forms.DateInput(attrs={"type": "date"}))
+
+
+class CountForm(AskForm):
+    prefix_id = "count"
+    label = forms.CharField(max_length=64)
+    subject = forms.CharField(max_length=200, required=False)
+    when = forms.CharField(max_length=200, required=False, help_text='"this year", "last month"…')
+    start = forms.DateField(label="From", required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    end = forms.DateField(label="To (inclusive)", required=False, widget=forms.DateInput(attrs={"type": "date"}))
+
+    def clean(self):
+        data = super().clean()
+        if data.get("when") and (data.get("start") or data.get("end")):
+            self.add_error("when", "Give when, or from/to, not both.")
+        elif data.get("start") and data.get("end") and data["start"] > data["end"]:
+            self.add_error("end", "Must not be before from.")
+        return data

@@ -24,7 +24,8 @@ from scopes.selectors import read_scope_ids, scope_get
 from .api.drafts import draft_from_request
 from .api.shape import card_out, card_rows
 from .errors import DomainError
-from .forms import AliasForm, CardAddForm, CardFilterForm, DescribeForm
+from .ask_page import ask_answer, ask_count, ask_recall
+from .forms import AliasForm, AnswerForm, CardAddForm, CardFilterForm, CountForm, DescribeForm, RecallForm
 from .labels import label_resolve
 from .api.entities import entity_get
 from .decay_picture import decay_points, half_life_days
@@ -221,3 +222,29 @@ def alias_add_page(request, entity_id: int):
         else:
             messages.success(request, f"{entity.name} is also called {form.cleaned_data['name']}.")
     return redirect("entities")
+
+
+ASK_FORMS = {"recall": RecallForm, "answer": AnswerForm, "count": CountForm}
+
+
+@page
+def ask_page(request):
+    """Recall, answer and count in one scope, as an agent would ask them. Read-only,
+    so the forms are GETs: a question is a link that can be shared or reloaded."""
+    principal = principal_of_page(request)
+    scopes = list(Scope.objects.visible_to(principal, "view").order_by("name"))
+    asked = request.GET.get("form") if request.GET.get("form") in ASK_FORMS else None
+    forms = {name: form_class(request.GET if name == asked else None, scopes=scopes,
+                              initial={"scope": scopes[0].pk} if scopes else None)
+             for name, form_class in ASK_FORMS.items()}
+    result = None
+    if asked and forms[asked].is_valid():
+        form = forms[asked]
+        if asked == "recall":
+            result = ask_recall(request, form)
+        elif asked == "answer":
+            result = ask_answer(request, form, principal)
+        else:
+            result = ask_count(request, form, principal)
+    status = 400 if asked and forms[asked].errors else 200
+    return render(request, "cards/ask.html", {"forms": forms, "asked": asked, "result": result}, status=status)

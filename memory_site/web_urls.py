@@ -36,6 +36,7 @@ urlpatterns = [
     path("cards/<id:card_id>/reject/", review_views.hypothesis_reject_page, name="hypothesis-reject"),
     path("review/", review_views.review_page, name="review"),
     path("entities/", card_views.entities_page, name="entities"),
+    path("ask/", card_views.ask_page, name="ask"),
     path("entities/<id:entity_id>/aliases/", card_views.alias_add_page, name="alias-add"),
     path("scopes/<id:scope_id>/review/", review_views.review_scope_page, name="review-scope"),
     path("scopes/<id:scope_id>/review/pick/", review_views.contradiction_pick_page, name="contradiction-pick"),

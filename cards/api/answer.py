@@ -3,7 +3,6 @@ and evidence, computed with no model call."""
 
 from __future__ import annotations
 
-import datetime as dt
 import zoneinfo
 
 from drf_spectacular.utils import extend_schema
@@ -13,25 +12,16 @@ from rest_framework.views import APIView
 
 from memory_site.api.common import IdField, StrictSerializer
 from memory_site.api.errors import error_responses
-from scopes.errors import DomainError
 from scopes.principals import principal_of
 from scopes.selectors import read_scope_ids
 
 from ..answer import Binding, answer, subject_bind
-from ..count import count_cards
-from ..derive import Proof
-from ..labels import label_resolve
-from ..models import Entity
-from ..services import entity_of_user
-from .drafts import when_interval
+from ..answer_shape import Shaper, count_asked, subject_shaped
 from ..drafts import MAX_REF
+from ..labels import label_resolve
+from ..services import entity_of_user
 from .serializers import CardOut
-from .shape import cards_out, iso
-from .time import user_zone
-
-
-class AmbiguousSubject(DomainError):
-    code = "ambiguous_subject"
+from .shape import iso
 
 
 class AnswerIn(StrictSerializer):
@@ -130,41 +120,6 @@ class CountOut(serializers.Serializer):
     end = serializers.DateTimeField(allow_null=True)
 
 
-def _brief(entity: Entity) -> dict:
-    return {"id": entity.pk, "scope": entity.scope_id, "name": entity.name, "kind": entity.kind}
-
-
-def _subject(asked: str, binding: Binding) -> dict:
-    alike = {e.pk: e for e in Entity.objects.filter(pk__in=[pk for pk, _ in binding.did_you_mean])}
-    return {"asked": asked, "binding": binding.status, "entities": [_brief(e) for e in binding.entities],
-            "did_you_mean": [{"entity": _brief(alike[pk]), "score": score} for pk, score in binding.did_you_mean]}
-
-
-class _Shaper:
-    """Cards and term names for a whole answer, each read once."""
-
-    def __init__(self, proofs: list[Proof], card_ids: list[int], user) -> None:
-        ids = list(dict.fromkeys([*card_ids, *(pk for p in proofs for pk in p.card_ids())]))
-        self.cards = dict(zip(ids, cards_out(ids, user=user)))
-        terms = {t for p in proofs for t in _terms(p)}
-        entity_ids = [int(t[2:]) for t in terms if t.startswith("e:")]
-        self.names = {f"e:{pk}": name for pk, name in Entity.objects.filter(pk__in=entity_ids).values_list("pk", "name")}
-
-    def name(self, term: str) -> str:
-        return self.names.get(term, term[2:])
-
-    def chain(self, proof: Proof) -> dict:
-        return {"rule": {"id": proof.rule.pk, "name": proof.rule.name, "description": proof.rule.description},
-                "conclusion": f"{self.name(proof.subject)} {proof.label} {proof.shown}", "value": proof.shown,
-                "premises": [self.cards[p.fact.card_id] if p.fact else self.chain(p) for p in proof.premises]}
-
-
-def _terms(proof: Proof):
-    yield proof.subject
-    for premise in proof.premises:
-        yield from _terms(premise)
-
-
 def _question(request, serializer_class):
     """Validated input, the caller, the scopes the read sees and the label asked about."""
     data = serializer_class(data=request.data)
@@ -185,9 +140,9 @@ class AnswerView(APIView):
         params, principal, scope_ids, label = _question(request, AnswerIn)
         binding = _bind(params, principal, scope_ids)
         found = answer(binding=binding, label=label, scope_ids=scope_ids, as_of=params["as_of"])
-        shaper = _Shaper([*found.derived, *found.contradictions], found.evidence, principal.user)
+        shaper = Shaper([*found.derived, *found.contradictions], found.evidence, principal.user)
         return Response({
-            "tier": found.tier, "subject": _subject(params["subject"], binding), "label": label.key,
+            "tier": found.tier, "subject": subject_shaped(params["subject"], binding), "label": label.key,
             "values": found.values, "evidence": [shaper.cards[pk] for pk in found.evidence],
             "chain": [shaper.chain(p) for p in found.derived],
             "candidates": [{"value": g.value, "score": g.score, "why": g.why, "card": g.card_id}
@@ -201,20 +156,10 @@ class CountView(APIView):
                    summary="Count events in a range (undated ones apart), or distinct values a state held")
     def post(self, request):
         params, principal, scope_ids, label = _question(request, CountIn)
-        subject_ids = None
-        if params["subject"]:
-            binding = _bind(params, principal, scope_ids)
-            if binding.status == "ambiguous":
-                raise AmbiguousSubject(f"{params['subject']!r} names more than one entity here; ask about one.",
-                                       entities=[_brief(e) for e in binding.entities])
-            subject_ids = binding.entity_ids
-        start, end = params["from"], params["to"]
-        if params["when"]:
-            interval = when_interval(params["when"], tz_name=params["tz"], user=principal.user)
-            # A stated instant (end None) is a range of one microsecond, not "from then on".
-            start, end = interval.start, interval.end or interval.start + dt.timedelta(microseconds=1)
-        tz = params["tz"] or str(user_zone(principal.user))
-        found = count_cards(scope_ids=scope_ids, label=label, subject_ids=subject_ids, start=start, end=end, tz=tz)
+        binding = _bind(params, principal, scope_ids) if params["subject"] else None
+        found, start, end = count_asked(user=principal.user, scope_ids=scope_ids, label=label, binding=binding,
+                                        subject=params["subject"], start=params["from"], end=params["to"],
+                                        when=params["when"], tz=params["tz"])
         return Response({"count": found.count, "undated": len(found.undated_ids), "at_least": found.count,
                          "exact": found.exact, "counted": found.counted, "cards": found.card_ids,
                          "undated_cards": found.undated_ids, "straddling_cards": found.straddling_ids,

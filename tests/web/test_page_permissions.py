@@ -59,6 +59,7 @@ PAGES = [
     Page("member-change", "POST", "/scopes/{family}/members/{victor}/", MANAGE,
          {"role": "reviewer", "relation": "cousin"}),
     Page("member-remove", "POST", "/scopes/{family}/members/{victor}/remove/", MANAGE),
+    Page("ask", "GET", "/ask/?form=answer&scope={family}&subject=me&label=address"),
 ]
 # A person's own things (agent tokens): anyone else gets 404, as for a scope they do not see.
 OWN_PAGES = [

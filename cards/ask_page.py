@@ -1,0 +1,85 @@
+"""The ask page's three questions run as the API runs them (recall, answer,
+count), with a refusal turned into an error next to the field it is about."""
+
+from __future__ import annotations
+
+import datetime as dt
+import zoneinfo
+
+from memory_site.pages import error_fields
+from scopes.errors import DomainError
+from scopes.selectors import read_scope_ids
+
+from .answer import answer, subject_bind
+from .answer_shape import Shaper, count_asked, subject_shaped
+from .api.recall import recall_body
+from .api.shape import cards_out
+from .labels import label_resolve
+from .services import entity_of_user
+
+
+def _day_start(day: dt.date | None, user, *, days: int = 0) -> dt.datetime | None:
+    """The start of a chosen day (plus `days`), in the person's zone."""
+    if day is None:
+        return None
+    return dt.datetime.combine(day + dt.timedelta(days=days), dt.time(),
+                               tzinfo=zoneinfo.ZoneInfo(user.time_zone or "UTC"))
+
+
+def _refused(form, error: DomainError) -> None:
+    for field, problems in error_fields(error).items():
+        form.add_error(field if field in form.fields else None, problems)
+
+
+def ask_recall(request, form) -> dict | None:
+    data = form.cleaned_data
+    try:
+        body, _ = recall_body(request, scope_id=data["scope"], query=data["query"], k=data["k"],
+                              when=data["when"] or None, tz=None, as_of=None)
+    except DomainError as error:
+        _refused(form, error)
+        return None
+    return body
+
+
+def ask_answer(request, form, principal) -> dict | None:
+    data = form.cleaned_data
+    scope_ids = read_scope_ids(principal=principal, scope_id=data["scope"])
+    try:
+        label = label_resolve(data["label"])
+    except DomainError as error:
+        _refused(form, error)
+        return None
+    binding = subject_bind(name=data["subject"], me=entity_of_user(request.user), scope_ids=scope_ids)
+    # "As of" a day means as it stood at the end of that day.
+    found = answer(binding=binding, label=label, scope_ids=scope_ids,
+                   as_of=_day_start(data["as_of"], request.user, days=1))
+    shaper = Shaper([*found.derived, *found.contradictions], found.evidence, request.user)
+    return {"tier": found.tier, "subject": subject_shaped(data["subject"], binding), "label": label.key,
+            "values": found.values, "evidence": [shaper.cards[pk] for pk in found.evidence],
+            "chain": [shaper.chain(p) for p in found.derived], "guesses": found.guesses,
+            "contradictions": [shaper.chain(p) for p in found.contradictions], "conflicting": found.conflicting}
+
+
+def ask_count(request, form, principal) -> dict | None:
+    data = form.cleaned_data
+    scope_ids = read_scope_ids(principal=principal, scope_id=data["scope"])
+    try:
+        label = label_resolve(data["label"])
+        binding = (subject_bind(name=data["subject"], me=entity_of_user(request.user), scope_ids=scope_ids)
+                   if data["subject"] else None)
+        found, start, end = count_asked(user=request.user, scope_ids=scope_ids, label=label, binding=binding,
+                                        subject=data["subject"], when=data["when"] or None, tz=None,
+                                        start=_day_start(data["start"], request.user),
+                                        end=_day_start(data["end"], request.user, days=1))
+    except DomainError as error:
+        if error.code == "ambiguous_subject":
+            form.add_error("subject", error.detail)
+        else:
+            _refused(form, error)
+        return None
+    listed = cards_out([*found.undated_ids, *found.straddling_ids], user=request.user)
+    shown = {row["id"]: row for row in listed}
+    return {"found": found, "label": label.key, "start": start, "end": end,
+            "undated": [shown[pk] for pk in found.undated_ids],
+            "straddling": [shown[pk] for pk in found.straddling_ids]}

@@ -1,0 +1,90 @@
+"""The ask page: recall with its three numbers, answer with its tier, evidence and
+chain, count with undated events apart; refusals next to their field."""
+
+import datetime as dt
+
+import pytest
+from django.utils import timezone
+
+from cards.drafts import CardDraft
+from cards.models import Card
+from cards.services import card_remember
+from cards.services.embedding import cards_embed_now
+from scopes.services import global_scope_get
+
+pytestmark = pytest.mark.django_db
+
+
+def ask(client, form, scope, **fields):
+    return client.get("/ask/", {"form": form, "scope": scope.pk, **fields})
+
+
+def state(scope, actor, subject, label, value="", obj=None, **extra):
+    return card_remember(scope=scope, actor=actor, draft=CardDraft(
+        kind="state", subject=subject, label=label, value=value, object=obj, **extra)).card
+
+
+def test_the_page_offers_three_forms_in_the_scopes_one_reads(household, pages, alice):
+    page = pages(alice).get("/ask/").content.decode()
+    assert page.count('name="form"') == 3 and "The Lins" in page and 'href="/ask/"' in page
+    assert "The Lins" not in pages(household["mallory"]).get("/ask/").content.decode()
+
+
+def test_a_recorded_answer_names_its_tier_value_and_evidence_with_source(household, pages, alice):
+    state(household["family"], alice, "me", "employer", "Acme", source_quote="I work at Acme")
+    page = ask(pages(alice), "answer", household["family"], subject="me", label="employer").content.decode()
+    assert "Recorded" in page and "<strong>Acme</strong>" in page and "I work at Acme" in page
+
+
+def test_a_derived_answer_shows_its_chain_as_a_tree_down_to_the_premise_cards(alice, pages):
+    common = global_scope_get()
+    state(common, alice, "kettle", "made_of", "steel", source_quote="kettles are steel")
+    state(alice.personal_scope, alice, "Blue kettle", "is_a", obj="kettle")
+    page = ask(pages(alice), "answer", alice.personal_scope, subject="blue kettle", label="made_of").content.decode()
+    assert "Derived" in page and '<ul class="tree">' in page
+    assert "inherit made_of" in page and "Blue kettle made_of steel" in page and "kettles are steel" in page
+
+
+def test_no_evidence_is_said_plainly_and_an_unknown_name_offers_look_alikes(household, pages, alice):
+    page = ask(pages(alice), "answer", household["family"], subject="me", label="employer").content.decode()
+    assert "No evidence" in page and "nothing recorded, derived or guessed" in page
+    state(household["family"], alice, "Mia", "employer", "Acme")
+    page = ask(pages(alice), "answer", household["family"], subject="Miaa", label="employer").content.decode()
+    assert "No entity here is called" in page
+
+
+def test_an_unknown_label_is_refused_next_to_the_field(household, pages, alice):
+    answer = ask(pages(alice), "answer", household["family"], subject="me", label="addres")
+    assert answer.status_code == 400 and 'id="answer_label_error"' in answer.content.decode()
+    answer = ask(pages(alice), "count", household["family"], label="wedding", when="the day after never")
+    assert answer.status_code == 400 and 'id="count_when_error"' in answer.content.decode()
+
+
+def test_a_count_with_an_undated_event_is_at_least_and_lists_it(household, pages, alice):
+    family = household["family"]
+    dated = CardDraft(kind="event", label="wedding", subject="me", value="Ana's wedding",
+                      reference_time=timezone.now())
+    day = timezone.now().replace(hour=0, minute=0, second=0, microsecond=0) - dt.timedelta(days=3)
+    dated.occurred_at, dated.occurred_end, dated.precision, dated.time_source = (
+        day, day + dt.timedelta(days=1), "day", "stated")
+    card_remember(scope=family, actor=alice, draft=dated)
+    card_remember(scope=family, actor=alice, draft=CardDraft(kind="event", label="wedding", subject="me",
+                                                           value="Ed's wedding", reference_time=timezone.now()))
+    start = (day - dt.timedelta(days=1)).date().isoformat()
+    page = ask(pages(alice), "count", family, label="wedding", start=start,
+               end=timezone.now().date().isoformat()).content.decode()
+    assert "At least 1" in page and "Undated" in page and "Ed&#x27;s wedding" in page
+
+
+def test_a_recall_shows_similarity_decay_and_score_and_marks_a_guess(household, pages, alice):
+    family = household["family"]
+    state(family, alice, "me", "likes", "hiking", tag="hypothesis", confidence=0.6)
+    cards_embed_now(card_ids=list(Card.objects.values_list("pk", flat=True)))
+    page = ask(pages(alice), "recall", family, query="where do I live", k=5).content.decode()
+    assert "Similarity" in page and "Decay" in page and "Score" in page and "× " in page and "= " in page
+    assert "Kyoto" in page and "hypothesis — unconfirmed" in page
+
+
+def test_a_scope_one_may_not_view_is_404(household, pages):
+    assert ask(pages(household["mallory"]), "answer", household["family"], subject="me",
+               label="address").status_code == 404
