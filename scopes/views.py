@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from cards.health import scopes_health
+from cards.health_chart import chart_of, weekly_health
 from memory_site.pages import error_fields, page, principal_of_page
 
 from .errors import DomainError, InvalidInput
@@ -48,7 +49,10 @@ def _home_context(request, form=None) -> dict:
     health = scopes_health(principal=principal, scopes=scopes)
     manageable = list(Scope.objects.visible_to(principal, "manage").order_by("name"))
     rows = [{"scope": s, "depth": d, "indent": range(d), "health": health[s.id]} for s, d in ladder_order(scopes)]
-    return {"rows": rows, "form": form or ScopeCreateForm(parents=manageable)}
+    # Common sense is everyone's: its churn would drown the person's own scopes.
+    weeks = weekly_health(principal=principal, scope_ids=[s.id for s in scopes if s.kind != "global"])
+    return {"rows": rows, "form": form or ScopeCreateForm(parents=manageable), "weeks": weeks,
+            "chart": chart_of(weeks)}
 
 
 @page
