@@ -62,6 +62,18 @@ class DescribeForm(forms.Form):
     reason = forms.CharField(max_length=300, required=False)
 
 
+class PerspectiveForm(forms.Form):
+    """How one member of a shared scope phrases a card ("my mum" for another's "Mia")."""
+
+    username = forms.ChoiceField(label="Member")
+    text = forms.CharField(label="Their phrasing", max_length=2000, widget=forms.Textarea(attrs={"rows": 2}))
+
+    def __init__(self, *args, members=(), **kwargs):
+        kwargs.setdefault("auto_id", "persp_%s")
+        super().__init__(*args, **kwargs)
+        self.fields["username"].choices = [(u.username, u.shown_name) for u in members]
+
+
 class AliasForm(forms.Form):
     name = forms.CharField(max_length=200, label="Also called")
 

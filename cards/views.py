@@ -18,21 +18,22 @@ from django.views.decorators.http import require_POST
 from memory_site.pages import error_fields, page, principal_of_page
 from review.forms import ConfirmForm
 from scopes.forms import InviteForm
-from scopes.models import Scope, ScopeKind
+from scopes.models import Membership, Scope, ScopeKind, User
 from scopes.selectors import read_scope_ids, scope_get
 
 from .api.drafts import draft_from_request
 from .api.shape import card_out, card_rows
 from .errors import DomainError
 from .ask_page import ask_answer, ask_count, ask_recall
-from .forms import AliasForm, AnswerForm, CardAddForm, CardFilterForm, CountForm, DescribeForm, RecallForm
+from .forms import (AliasForm, AnswerForm, CardAddForm, CardFilterForm, CountForm, DescribeForm, PerspectiveForm,
+                    RecallForm)
 from .labels import label_resolve
 from .api.entities import entity_get
 from .decay_picture import decay_points, half_life_days
 from .models import (Card, CardKind, CardPerspective, CardRevision, DuplicateStatus, Entity, Label,
                      PossibleDuplicate, Tag)
 from .selectors import card_get, card_history
-from .services import alias_add, card_describe, card_forget, card_remember, card_verify
+from .services import alias_add, card_describe, card_forget, card_remember, card_verify, perspectives_set
 from .timeline import timeline_of
 
 PER_PAGE = 25
@@ -124,17 +125,50 @@ def card_page(request, card_id: int):
     history = card_history(card=card)
     shown = {row["id"]: card_out(row) for row in card_rows(Card.objects.filter(pk__in=[c.pk for c in history]),
                                                             user=request.user)}
+    may_write = _may(principal, card.scope_id, "write")
     context = {
         "card": shown[card.pk], "model": card, "history": [shown[c.pk] for c in history],
         "timeline": (timeline_of(history, now=timezone.now(), shown={pk: row["value"] for pk, row in shown.items()})
                      if card.kind != CardKind.EVENT else None),
         "perspectives": CardPerspective.objects.filter(card=card).select_related("user").order_by("user__username"),
         "revisions": CardRevision.objects.filter(card=card).select_related("actor"),
-        "may_write": _may(principal, card.scope_id, "write"),
+        "may_write": may_write,
         "describe_form": DescribeForm(initial={"text": card.text}),
         "confirm_form": ConfirmForm(auto_id="h_%s") if card.tag == Tag.HYPOTHESIS else None,
+        "perspective_form": PerspectiveForm(members=_members(card)) if may_write and _shared(card) else None,
     }
     return render(request, "cards/card.html", context)
+
+
+def _shared(card: Card) -> bool:
+    """Only a shared scope has members whose phrasings differ."""
+    return card.scope.kind not in (ScopeKind.PERSONAL, ScopeKind.GLOBAL)
+
+
+def _members(card: Card):
+    return User.objects.filter(pk__in=Membership.objects.filter(scope_id=card.scope_id).values("user_id")
+                               ).order_by("username")
+
+
+@page
+@require_POST
+def card_perspective_page(request, card_id: int):
+    with transaction.atomic():
+        card = card_get(principal=principal_of_page(request), card_id=card_id, action="write")
+        form = PerspectiveForm(request.POST, members=_members(card))
+        if not _shared(card):
+            messages.error(request, f"A {card.scope.kind} scope has no other members to phrase it.")
+        elif not form.is_valid():
+            messages.error(request, "Pick a member of this scope and give their phrasing.")
+        else:
+            try:
+                with transaction.atomic():
+                    perspectives_set(card=card, phrasings={form.cleaned_data["username"]: form.cleaned_data["text"]})
+            except DomainError as error:
+                messages.error(request, error.detail)
+            else:
+                messages.success(request, "Phrasing saved: that member now reads the card this way.")
+    return redirect("card", card_id=card.pk)
 
 
 @page

@@ -31,6 +31,7 @@ urlpatterns = [
     path("cards/<id:card_id>/", card_views.card_page, name="card"),
     path("cards/<id:card_id>/verify/", card_views.card_verify_page, name="card-verify-page"),
     path("cards/<id:card_id>/describe/", card_views.card_describe_page, name="card-describe"),
+    path("cards/<id:card_id>/perspective/", card_views.card_perspective_page, name="card-perspective"),
     path("cards/<id:card_id>/forget/", card_views.card_forget_page, name="card-forget"),
     path("cards/<id:card_id>/confirm/", review_views.hypothesis_confirm_page, name="hypothesis-confirm"),
     path("cards/<id:card_id>/reject/", review_views.hypothesis_reject_page, name="hypothesis-reject"),

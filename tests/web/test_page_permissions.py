@@ -13,7 +13,7 @@ from django.urls import get_resolver
 from django.utils import timezone
 
 from cards.drafts import CardDraft
-from cards.models import Alias, Card, CardRevision, Entity, PossibleDuplicate
+from cards.models import Alias, Card, CardPerspective, CardRevision, Entity, PossibleDuplicate
 from cards.services import card_remember
 from review.models import Candidate
 from scopes.invites import invite_create
@@ -41,6 +41,7 @@ PAGES = [
          {"kind": "state", "subject": "me", "label": "skill", "value": "Rust", "tag": "fact"}),
     Page("card-verify-page", "POST", "/cards/{card}/verify/", WRITE),
     Page("card-describe", "POST", "/cards/{card}/describe/", WRITE, {"text": "Changed"}),
+    Page("card-perspective", "POST", "/cards/{card}/perspective/", WRITE, {"username": "victor", "text": "Mum's"}),
     Page("card-forget", "GET", "/cards/{card}/forget/", WRITE),
     Page("card-forget", "POST", "/cards/{card}/forget/", WRITE),
     Page("invite-create", "POST", "/scopes/{family}/invites/", MANAGE, {"role": "member"}),
@@ -81,7 +82,8 @@ def _state():
             list(Card.objects.order_by("pk").values_list("tag", "superseded_at")),
             list(Candidate.objects.order_by("pk").values_list("status", flat=True)),
             list(PossibleDuplicate.objects.order_by("pk").values_list("status", flat=True)),
-            list(Alias.objects.order_by("pk").values_list("name", flat=True)))
+            list(Alias.objects.order_by("pk").values_list("name", flat=True)),
+            list(CardPerspective.objects.order_by("pk").values_list("user_id", "text")))
 
 
 @pytest.fixture
