@@ -20,7 +20,9 @@ from .text import normalize
 
 # A neighbour's value is offered as a guess only when the two subjects' cards
 # are this alike (cosine of their mean card vectors).
-GUESS_THRESHOLD = 0.6
+GUESS_THRESHOLD = 0.8
+# ... and only when each is known by at least this many cards: one shared fact is not a likeness.
+GUESS_MIN_CARDS = 2
 GUESS_LIMIT = 5
 
 
@@ -135,11 +137,13 @@ def _guesses(binding: Binding, label: Label, scope_ids: list[int]) -> list[Guess
                    for card_id, value, confidence in cursor.fetchall()]
         cursor.execute(
             f"""WITH profile AS (
-                    SELECT avg(c.embedding) AS v FROM cards_card c JOIN cards_label l ON l.id = c.label_id
+                    SELECT avg(c.embedding) AS v, count(*) AS n FROM cards_card c
+                      JOIN cards_label l ON l.id = c.label_id
                      WHERE c.scope_id = ANY(%(scopes)s) AND c.subject_id = ANY(%(ids)s) AND l.key <> 'is_a'
                        AND c.superseded_at IS NULL AND c.embedding IS NOT NULL AND c.tag <> '{Tag.HYPOTHESIS}'),
                 others AS (
-                    SELECT c.subject_id, avg(c.embedding) AS v FROM cards_card c JOIN cards_label l ON l.id = c.label_id
+                    SELECT c.subject_id, avg(c.embedding) AS v, count(*) AS n FROM cards_card c
+                      JOIN cards_label l ON l.id = c.label_id
                       JOIN cards_entity se ON se.id = c.subject_id JOIN scopes_scope ss ON ss.id = se.scope_id
                      WHERE c.scope_id = ANY(%(scopes)s) AND NOT c.subject_id = ANY(%(ids)s) AND l.key <> 'is_a'
                        AND se.kind <> '{EntityKind.KIND}' AND ss.kind <> 'global'
@@ -152,12 +156,13 @@ def _guesses(binding: Binding, label: Label, scope_ids: list[int]) -> list[Guess
                   FROM others CROSS JOIN profile
                   JOIN cards_card c ON c.subject_id = others.subject_id AND c.label_id = %(label)s
                   JOIN cards_entity s ON s.id = c.subject_id LEFT JOIN cards_entity o ON o.id = c.object_id
-                 WHERE profile.v IS NOT NULL AND c.scope_id = ANY(%(scopes)s) AND c.superseded_at IS NULL
+                 WHERE profile.v IS NOT NULL AND profile.n >= %(cards)s AND others.n >= %(cards)s
+                   AND c.scope_id = ANY(%(scopes)s) AND c.superseded_at IS NULL
                    AND c.kind <> '{CardKind.EVENT}' AND c.tag <> '{Tag.HYPOTHESIS}'
                    AND 1 - (others.v <=> profile.v) >= %(threshold)s
                  ORDER BY score DESC, c.id LIMIT %(limit)s""",
             {"scopes": scope_ids, "ids": ids, "label": label.pk, "threshold": GUESS_THRESHOLD,
-             "limit": GUESS_LIMIT})
+             "cards": GUESS_MIN_CARDS, "limit": GUESS_LIMIT})
         guesses += [Guess(value, round(score, 3), f"model guess: {name} is alike (similarity {score:.2f}) and has it",
                           card_id) for card_id, value, score, name in cursor.fetchall()]
     return guesses

@@ -154,15 +154,16 @@ def test_guesses_are_labelled_and_never_stored(alice, bearer):
     assert body["tier"] == "guessed" and body["values"] == []
     assert body["candidates"][0]["value"] == "jazz" and "hypothesis" in body["candidates"][0]["why"]
     # Embedding neighbours: a subject whose cards look like Mia's and that has the label.
-    state(scope, alice, "Mia", "hobby", "playing the saxophone in a jazz band")
-    state(scope, alice, "Noor", "hobby", "playing the saxophone in a jazz quartet")
+    for person in ("Mia", "Noor"):
+        state(scope, alice, person, "hobby", "playing the saxophone in a jazz band")
+        state(scope, alice, person, "interest", "bebop records")
     state(scope, alice, "Noor", "job_title", "music teacher")
     from cards.models import Card
     cards_embed_now(card_ids=Card.objects.values_list("pk", flat=True))
     before = Card.objects.count()
     guess = ask(agent, scope, "Mia", "job_title")
     assert guess["tier"] == "guessed" and guess["candidates"][0]["value"] == "music teacher"
-    assert guess["candidates"][0]["why"].startswith("model guess") and 0.6 <= guess["candidates"][0]["score"] <= 1
+    assert guess["candidates"][0]["why"].startswith("model guess") and 0.8 <= guess["candidates"][0]["score"] <= 1
     assert Card.objects.count() == before
 
 
