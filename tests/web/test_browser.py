@@ -210,3 +210,29 @@ def test_members_page_on_a_phone(live_server, page, dana, dana_family):
     page.get_by_role("button", name="Remove dana").click()
     page.get_by_text("at least one owner").wait_for()
     shot(page, "members-last-owner-phone")
+
+
+def test_every_other_page_renders_and_signing_in_works_from_the_keyboard(live_server, page, dana, dana_family):
+    """The pages the flows above do not pass through, each with a screenshot;
+    and signing in with the keyboard alone (Tab, typing, Enter)."""
+    base = live_server.url
+    page.goto(f"{base}/")
+    page.keyboard.press("Tab")  # the skip link, then the first field, in document order
+    page.get_by_label("Username").focus()
+    page.keyboard.type("dana")
+    page.keyboard.press("Tab")
+    page.keyboard.type(PASSWORD)
+    page.keyboard.press("Enter")
+    page.wait_for_url(f"{base}/")
+    shot(page, "home-with-health-chart")
+    for path, name, text in (("/entities/", "entities", "Dana"), ("/ask/", "ask", "Ask"),
+                             ("/accounts/password/", "password-change", "Password"),
+                             (f"/scopes/{dana_family.pk}/members/", "members", "owner"),
+                             ("/review/", "review-index-empty", "Review")):
+        response = page.goto(f"{base}{path}")
+        assert response.status == 200, path
+        assert text in page.content(), path
+        shot(page, name)
+    page.goto(f"{base}/ask/?form=answer&scope={dana_family.pk}&subject=me&label=address")
+    assert "Busan" in page.content()
+    shot(page, "ask-answer")
