@@ -77,3 +77,22 @@ def cards_in_interval(cards: QuerySet[Card], interval) -> QuerySet[Card]:
     return (cards.filter(occurred_at__isnull=False, occurred_at__lt=end)
             .alias(ends=Coalesce(F("occurred_end"), F("occurred_at") + dt.timedelta(microseconds=1)))
             .filter(ends__gt=interval.start))
+
+
+def cards_filtered(cards: QuerySet[Card], *, kind: str | None = None, tag: str | None = None,
+                   label: str | None = None, as_of: dt.datetime | None = None,
+                   current: bool = True) -> QuerySet[Card]:
+    """The card-list filters the API and the dashboard share. `label` is a key or
+    synonym (unknown_label raised); with `as_of`, the cards valid at that instant,
+    else the current ones unless `current` is False (the whole history)."""
+    from .labels import label_resolve
+
+    if kind:
+        cards = cards.filter(kind=kind)
+    if tag:
+        cards = cards.filter(tag=tag)
+    if label:
+        cards = cards.filter(label=label_resolve(label))
+    if as_of is not None:
+        return cards.filter(effective_at__lte=as_of).exclude(superseded_at__lte=as_of)
+    return cards.filter(superseded_at__isnull=True) if current else cards

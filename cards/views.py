@@ -27,12 +27,11 @@ from .errors import DomainError
 from .ask_page import ask_answer, ask_count, ask_recall
 from .forms import (AliasForm, AnswerForm, CardAddForm, CardFilterForm, CountForm, DescribeForm, PerspectiveForm,
                     RecallForm)
-from .labels import label_resolve
 from .api.entities import entity_get
 from .decay_picture import decay_points, half_life_days
 from .models import (Card, CardKind, CardPerspective, CardRevision, DuplicateStatus, Entity, Label,
                      PossibleDuplicate, Tag)
-from .selectors import card_get, card_history
+from .selectors import card_get, card_history, cards_filtered
 from .services import alias_add, card_describe, card_forget, card_remember, card_verify, perspectives_set
 from .timeline import timeline_of
 
@@ -47,22 +46,18 @@ def _may(principal, scope_id: int, action: str) -> bool:
 def _filtered(cards, form: CardFilterForm, *, user):
     """The API's list filters, from the page's form; an unknown label is the form's error."""
     data = form.cleaned_data
-    for name in ("kind", "tag"):
-        if data.get(name):
-            cards = cards.filter(**{name: data[name]})
-    if data.get("label"):
-        try:
-            cards = cards.filter(label=label_resolve(data["label"]))
-        except DomainError as error:
-            form.add_error("label", error_fields(error)["label"])
-            return cards.none()
+    as_of = None
     if data.get("view") == "as_of":
         zone = zoneinfo.ZoneInfo(user.time_zone or "UTC")
-        # The whole chosen day, in the viewer's zone.
-        at = dt.datetime.combine(data["as_of"] + dt.timedelta(days=1), dt.time(), tzinfo=zone)
-        cards = cards.filter(effective_at__lt=at).exclude(superseded_at__lt=at)
-    elif data.get("view") != "history":
-        cards = cards.filter(superseded_at__isnull=True)
+        # As the chosen day ended, in the viewer's zone.
+        as_of = (dt.datetime.combine(data["as_of"] + dt.timedelta(days=1), dt.time(), tzinfo=zone)
+                 - dt.timedelta(microseconds=1))
+    try:
+        cards = cards_filtered(cards, kind=data.get("kind"), tag=data.get("tag"), label=data.get("label"),
+                               as_of=as_of, current=data.get("view") != "history")
+    except DomainError as error:
+        form.add_error("label", error_fields(error)["label"])
+        return cards.none()
     rows = card_rows(cards, user=user)
     if data.get("q"):
         words = data["q"]

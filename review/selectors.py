@@ -82,7 +82,7 @@ def contradiction_sides(*, principal, scope: Scope, card_id: int) -> tuple[Card,
     visible = read_scope_ids(principal=principal, scope_id=scope.pk)
     chosen = (Card.objects.select_related("label", "object").filter(pk=card_id, scope_id__in=visible)
               .exclude(tag=Tag.HYPOTHESIS).first())
-    group = next((c for c in review_queue(principal=principal, scope=scope)["contradictions"]
+    group = next((c for c in contradictions_in(scope_ids=visible)
                   if chosen is not None and chosen.pk in c.card_ids), None)
     if group is None:
         raise InvalidCard("That card is not a side of a current contradiction here.",

@@ -18,9 +18,8 @@ from scopes.principals import principal_of
 from scopes.selectors import read_scope_ids, scope_get
 
 from ..errors import DomainError, InvalidCard
-from ..labels import label_resolve
 from ..models import Card, Entity
-from ..selectors import card_get, card_history, cards_in_interval
+from ..selectors import card_get, card_history, cards_filtered, cards_in_interval
 from ..services import (Outcome, card_describe, card_remember_batch, card_forget, card_remember, card_verify, entity_of_user,
                         perspectives_set)
 from ..text import normalize
@@ -64,19 +63,11 @@ class CardListCreate(APIView):
             else:
                 named = Entity.objects.filter(Q(name_norm=norm) | Q(aliases__name_norm=norm)).values("id")
                 cards = cards.filter(subject_id__in=named)
-        if "label" in params:
-            cards = cards.filter(label=label_resolve(params["label"]))
-        for name in ("kind", "tag"):
-            if name in params:
-                cards = cards.filter(**{name: params[name]})
+        cards = cards_filtered(cards, kind=params.get("kind"), tag=params.get("tag"), label=params.get("label"),
+                               as_of=params.get("as_of"), current=params["current"])
         if "when" in params:
             cards = cards_in_interval(cards, when_interval(params["when"], tz_name=params.get("tz"),
                                                           user=principal.user))
-        if "as_of" in params:
-            at = params["as_of"]
-            cards = cards.filter(effective_at__lte=at).exclude(superseded_at__lte=at)
-        elif params["current"]:
-            cards = cards.filter(superseded_at__isnull=True)
         paginator = Page()
         page = paginator.paginate_queryset(card_rows(cards, user=principal.user), request, view=self)
         return paginator.get_paginated_response([card_out(row) for row in page])

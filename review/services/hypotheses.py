@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 
@@ -18,7 +18,7 @@ from cards.services.remember import card_stated_again
 from cards.services.sql import card_update
 from scopes.models import User
 
-from ..models import Decision, IngestJob, Probe
+from ..models import Decision, Probe
 
 LEVELS = {"high": 0.9, "medium": 0.6, "low": 0.3}
 NEXT = {"high": "medium", "medium": "low", "low": None}
@@ -44,14 +44,21 @@ def hypotheses_current():
     return Card.objects.filter(tag=Tag.HYPOTHESIS, superseded_at__isnull=True).exclude(kind=CardKind.EVENT)
 
 
-def _level_since(card: Card) -> dt.datetime:
-    demoted = CardRevision.objects.filter(card=card, field="confidence").aggregate(at=Max("at"))["at"]
-    return max(card.verified_at, demoted) if demoted else card.verified_at
+def _levels_since(cards: list[Card]) -> dict[int, dt.datetime]:
+    """When each card reached its level: its last reinforcement or demotion, one query for all."""
+    demoted = dict(CardRevision.objects.filter(card__in=cards, field="confidence").values("card_id")
+                   .annotate(at=Max("at")).values_list("card_id", "at"))
+    return {c.pk: max(c.verified_at, demoted[c.pk]) if c.pk in demoted else c.verified_at for c in cards}
 
 
-def _sessions_since(card: Card) -> int:
-    return (IngestJob.objects.filter(scope_id=card.scope_id, created_at__gt=card.verified_at)
-            .values("session").distinct().count())
+def _sessions_since(cards: list[Card]) -> dict[int, int]:
+    """Sessions ingested in each card's scope since it was last reinforced, one query for all."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT c.id, count(DISTINCT j.session) FROM cards_card c"
+            " JOIN review_ingestjob j ON j.scope_id = c.scope_id AND j.created_at > c.verified_at"
+            " WHERE c.id = ANY(%s) GROUP BY c.id", [[c.pk for c in cards]])
+        return dict(cursor.fetchall())
 
 
 def hypothesis_discard(*, card: Card, reason: str, actor: User | None = None) -> None:
@@ -66,12 +73,14 @@ def hypothesis_discard(*, card: Card, reason: str, actor: User | None = None) ->
 def hypotheses_decay(now: dt.datetime | None = None) -> dict:
     now = now or timezone.now()
     counts = {"demoted": 0, "discarded": 0}
-    for card in hypotheses_current().select_for_update():
+    cards = list(hypotheses_current().select_for_update())
+    since, sessions = _levels_since(cards), _sessions_since(cards)
+    for card in cards:
         level = level_of(card.confidence)
-        if _sessions_since(card) >= SESSIONS_UNVALIDATED:
+        if sessions.get(card.pk, 0) >= SESSIONS_UNVALIDATED:
             hypothesis_discard(card=card, reason=f"{SESSIONS_UNVALIDATED} sessions without validation")
             counts["discarded"] += 1
-        elif now - _level_since(card) >= dt.timedelta(days=DAYS_AT_LEVEL[level]):
+        elif now - since[card.pk] >= dt.timedelta(days=DAYS_AT_LEVEL[level]):
             lower = NEXT[level]
             if lower is None:
                 hypothesis_discard(card=card, reason=f"low for {DAYS_AT_LEVEL['low']} days without reinforcement")

@@ -18,6 +18,7 @@ from cards.text import normalize
 from cards.when import UnresolvableTime, when_resolve
 from scopes.models import Scope, User
 
+from ..extract import extractor_for
 from ..extract.base import ExtractContext, Extraction, ExtractionFailed, Message, Proposal
 from ..models import Candidate, CandidateStatus, IngestJob, JobStatus
 from .candidates import candidate_draft
@@ -31,8 +32,6 @@ KEEP_AT_MOST = dt.timedelta(hours=24)  # raw messages are never kept longer than
 
 def ingest_create(*, scope: Scope, actor: User, session: str, messages: list[dict]) -> IngestJob:
     """Store one session's messages and queue their extraction after commit."""
-    from ..extract import extractor_for
-
     problems = _check_messages(messages)
     if not session.strip() or len(session) > MAX_REF or "\x00" in session:
         problems["session"] = [f"must be non-empty text of at most {MAX_REF} characters"]
@@ -98,8 +97,6 @@ def ingest_process(*, job_id: int) -> IngestJob:
             return job  # another delivery finished it meanwhile
         messages = [Message(id=m["id"], role=m["role"], text=m["text"], at=dt.datetime.fromisoformat(m["at"]))
                     for m in job.messages]
-        from ..extract import extractor_for
-
         extraction = extractor_for(job.extractor).extract(messages, _context(job))
         counts = _store(job, extraction, {m.id: m for m in messages})
         job.status, job.finished_at, job.messages = JobStatus.DONE, timezone.now(), []

@@ -122,3 +122,19 @@ def test_a_fact_of_the_opposite_label_discards_a_hypothesis_at_once(alice):
                        drafts=[CardDraft(kind="state", subject="me", label="dislikes", value="cumin")])
     other.refresh_from_db()
     assert other.superseded_at is not None
+
+
+def test_the_nightly_decay_reads_a_constant_number_of_queries(alice):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            hypotheses_decay()
+        return len(captured.captured_queries)
+
+    guess(alice.personal_scope, alice, "jazz")
+    one = queries()
+    for value in ("tea", "chess", "rain", "maps"):
+        guess(alice.personal_scope, alice, value)
+    assert queries() == one  # fresh guesses: nothing to change, and no query per card
