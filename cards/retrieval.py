@@ -22,7 +22,7 @@ from functools import lru_cache
 from django.db import connection, transaction
 from django.utils import timezone
 
-from .embeddings import embed_texts
+from .embeddings import embed_query
 from .models import Cardinality, CardKind, Tag
 from .when import Interval
 
@@ -47,7 +47,7 @@ def decay(decay_lambda: float, days: float) -> float:
 def query_vector(query: str) -> str:
     """The query's embedding as pgvector text; repeated queries (an agent asks
     for its context every turn) are embedded once per process."""
-    vector = embed_texts([query])[0]
+    vector = embed_query(query)
     return "[" + ",".join(f"{x:.9g}" for x in vector) + "]"
 
 

