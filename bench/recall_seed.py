@@ -223,6 +223,8 @@ def seed_cards(world: World, bases: list[Base], base_vectors: np.ndarray, n: int
     verified = np.where(reverified, recorded + rng.random(n) * np.maximum(end - recorded, 0), recorded)
     restated = (~is_event) & (rng.random(n) < 0.3)
     stated2 = eff + rng.random(n) * np.maximum(end - eff - 1, 0)
+    # Saying it again is a confirmation: the app moves verified_at to the latest statement.
+    verified = np.where(restated, np.maximum(verified, stated2), verified)
     t["arrays_s"] = round(time.perf_counter() - started, 1)
 
     with connection.cursor() as cursor:

@@ -116,6 +116,28 @@ def test_exact_and_index_routes_agree_and_stay_inside_the_given_scopes(alice):
     assert [r.card_id for r in index.results] == [r.card_id for r in exact.results]
 
 
+def test_above_the_exact_limit_the_index_route_serves_the_same_answer(alice, monkeypatch):
+    from cards import retrieval
+
+    family = family_scope(owner=alice)
+    taipei = remember(alice.personal_scope, alice, label="city", value="Taipei", reference_time=days_ago(181))
+    kyoto = remember(family, alice, label="city", value="Kyoto", reference_time=days_ago(3))
+    for index in range(20):
+        remember(family, alice, subject=f"P{index}", label="hobby", value=f"chess opening {index}")
+    embed_all()
+    scopes = [alice.personal_scope.pk, family.pk]
+    monkeypatch.setattr(retrieval, "EXACT_LIMIT", 22)  # exactly the candidates: still exact
+    exact = recall(scope_ids=scopes, query="where do I live", k=5)
+    monkeypatch.setattr(retrieval, "EXACT_LIMIT", 21)
+    broad = recall(scope_ids=scopes, query="where do I live", k=5)
+    assert (exact.route, broad.route) == ("exact", "index")
+    assert [r.card_id for r in broad.results] == [r.card_id for r in exact.results]
+    assert [r.score for r in broad.results] == pytest.approx([r.score for r in exact.results])
+    assert [a.card_id for a in exact.aging] == [a.card_id for a in broad.aging] == [taipei.pk]
+    assert exact.contradictions == broad.contradictions
+    assert sorted(exact.contradictions[0].card_ids) == sorted([taipei.pk, kyoto.pk])
+
+
 def test_when_and_as_of_filter_recall(alice, bearer):
     scope = alice.personal_scope
     trip = remember(scope, alice, kind="event", label="trip", value="ski trip to the Alps", when="yesterday")
