@@ -161,6 +161,18 @@ def world_create(n_scopes: int, n_owners: int) -> World:
                  labels={l.key: l for l in Label.objects.all()})
 
 
+def world_load() -> World:
+    """The world of a kept bench database (--reuse): its caller, its ladder and its scopes."""
+    caller = User.objects.get(username="recall_caller")
+    ladder = [Scope.objects.get(name=f"recall ladder {kind}") for kind in
+              [ScopeKind.ENTERPRISE, ScopeKind.DEPARTMENT, ScopeKind.TEAM, ScopeKind.PROJECT]]
+    personal = Scope.objects.get(owner=caller, kind=ScopeKind.PERSONAL)
+    rest = list(Scope.objects.filter(name__startswith="recall scope ").order_by("pk").values_list("pk", flat=True))
+    mine = [personal.pk, *(s.pk for s in ladder)]
+    return World(caller=caller, scope_ids=mine + rest, caller_scope_ids=mine, request_scope_id=ladder[-1].pk,
+                 writer={}, named={}, labels={l.key: l for l in Label.objects.all()})
+
+
 # --- the cards ---------------------------------------------------------------------------------
 
 COLUMNS = ["id", "scope_id", "kind", "tag", "subject_id", "label_id", "cardinality", "value", "value_norm", "text",

@@ -108,6 +108,12 @@ if env_bool("DATABASE_POOL", True):
         "max_size": int(os.environ.get("DATABASE_POOL_MAX", "20")),
         "timeout": 10,
     }
+# Server-side prepared statements only where the code asks (memory_site/compiled.py:
+# the hot permission and card-row queries, whose planning cost more than their
+# execution); Django's own client-side cursors never prepare. Off for a pooler that
+# cannot keep them (e.g. PgBouncer in transaction mode before 1.21).
+_default_db.setdefault("OPTIONS", {})["prepare_threshold"] = (
+    2**31 - 1 if env_bool("DATABASE_PREPARED_STATEMENTS", True) else None)
 # Several suites may share one server (e.g. two checkouts): each may name its own test database.
 _default_db["TEST"] = {"NAME": os.environ.get("TEST_DATABASE_NAME", f"test_{_default_db['NAME']}")}
 DATABASES = {"default": _default_db}

@@ -8,7 +8,9 @@ from django.db.models.expressions import RawSQL
 from django.http import Http404
 from rest_framework.exceptions import PermissionDenied
 
-from .models import LADDER_UP_SQL, MAX_LADDER_DEPTH, Membership, Scope, ScopeKind
+from memory_site.compiled import Compiled
+
+from .models import LADDER_UP_SQL, MAX_LADDER_DEPTH, AgentToken, Membership, Scope, ScopeKind, User
 from .principals import Principal, scope_ids_for
 
 
@@ -34,6 +36,19 @@ def scope_list(*, principal: Principal) -> QuerySet[Scope]:
             .order_by("id"))
 
 
+def _read_scope_ids_query(*, agent: bool, all_scopes: bool, can_write: bool, user_id: int, scope_id: int,
+                          token_id: int | None = None):
+    user = User(pk=user_id)
+    token = AgentToken(pk=token_id, all_scopes=all_scopes, can_write=can_write) if agent else None
+    ladder = RawSQL(LADDER_UP_SQL, [scope_id, MAX_LADDER_DEPTH])
+    return (Scope.objects.visible_to(Principal(user=user, token=token), "view")
+            .filter(Q(pk__in=ladder) | Q(owner_id=user_id, kind=ScopeKind.PERSONAL) | Q(kind=ScopeKind.GLOBAL))
+            .values("id"))
+
+
+_READ_SCOPE_IDS = Compiled(_read_scope_ids_query, "user_id", "scope_id", "token_id")
+
+
 def read_scope_ids(*, principal: Principal, scope_id: int) -> list[int]:
     """Scopes a read in scope `scope_id` sees (DESIGN §3): the scope, its
     ancestors, the caller's personal scope and `global` — each only if the
@@ -41,12 +56,15 @@ def read_scope_ids(*, principal: Principal, scope_id: int) -> list[int]:
     view the scope itself.
 
     One query, evaluated here: a handful of ids as a plain list plans far better
-    than a nested permission subquery inside the card query."""
-    ladder = RawSQL(LADDER_UP_SQL, [scope_id, MAX_LADDER_DEPTH])
-    ids = list(Scope.objects.visible_to(principal, "view")
-               .filter(Q(pk__in=ladder) | Q(owner_id=principal.user.pk, kind=ScopeKind.PERSONAL)
-                       | Q(kind=ScopeKind.GLOBAL))
-               .values_list("id", flat=True))
+    than a nested permission subquery inside the card query. Compiled once per
+    kind of principal (every read asks this first)."""
+    token = principal.token
+    values = {"user_id": principal.user.pk, "scope_id": scope_id}
+    if token is not None and not token.all_scopes:
+        values["token_id"] = token.pk
+    rows = _READ_SCOPE_IDS.rows(values, agent=token is not None, all_scopes=bool(token and token.all_scopes),
+                                can_write=bool(token and token.can_write))
+    ids = [row["id"] for row in rows]
     if scope_id not in ids:
         raise Http404
     return ids

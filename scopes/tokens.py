@@ -83,7 +83,8 @@ def token_authenticate(raw: str) -> AgentToken:
     parts = raw.split("_", 2)
     if len(parts) != 3 or parts[0] != TOKEN_PREFIX or len(parts[1]) != 8 or len(raw) > 200:
         raise TokenRefused("invalid_token", "The token is malformed; it looks like memsite_<id>_<secret>.")
-    token = AgentToken.objects.select_related("user").filter(prefix=parts[1]).first()
+    # The user's own entity comes along: every card read and write asks for it ("me").
+    token = AgentToken.objects.select_related("user", "user__entity").filter(prefix=parts[1]).first()
     # Compare digests in constant time; an unknown id still pays for a digest.
     if token is None or not hmac.compare_digest(token.secret_hash, _digest(raw)):
         raise TokenRefused("invalid_token", "The token is not valid.")

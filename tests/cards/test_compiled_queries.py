@@ -1,0 +1,79 @@
+"""Queries compiled once and re-run with new values (memory_site.compiled) must
+give exactly what the ORM gives for the same values, and never outlive a change
+of permissions: only the SQL is kept, never a result."""
+
+import pytest
+from django.utils import timezone
+from django.db.models import Q
+from django.db.models.expressions import RawSQL
+
+from cards.api.shape import _CARDS_BY_ID, card_rows
+from cards.drafts import CardDraft
+from cards.models import Card, CardPerspective
+from cards.services import card_remember
+from memory_site.compiled import Compiled
+from scopes.models import LADDER_UP_SQL, MAX_LADDER_DEPTH, Scope, ScopeKind
+from scopes.principals import Principal
+from scopes.selectors import read_scope_ids
+from scopes.services import membership_remove, membership_set, scope_create
+from scopes.tokens import token_create
+from tests.factories import UserFactory, family_scope
+
+pytestmark = pytest.mark.django_db
+
+
+def test_card_rows_equal_the_orms_for_each_reader():
+    alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
+    family = family_scope(owner=alice)
+    membership_set(scope=family, user=bob, role="member")
+    cards = [card_remember(scope=family, actor=alice, draft=CardDraft(**fields)).card for fields in (
+        {"kind": "state", "label": "city", "subject": "me", "value": "Kyoto", "text": "Moved in spring"},
+        {"kind": "state", "label": "partner", "subject": "me", "object": "Ren"},
+        {"kind": "event", "label": "trip", "subject": "Ben", "value": "Rome", "occurred_at": timezone.now()},
+    )]
+    CardPerspective.objects.create(card=cards[0], user=bob, text="Alice lives in Kyoto")
+    ids = sorted(card.pk for card in cards)
+    for reader in (alice, bob):
+        expected = sorted(card_rows(Card.objects.filter(pk__in=ids), user=reader), key=lambda row: row["id"])
+        got = sorted(_CARDS_BY_ID.rows({"ids": ids, "user_id": reader.pk}), key=lambda row: row["id"])
+        assert got == expected and len(got) == 3
+    assert _CARDS_BY_ID.rows({"ids": ids[:1], "user_id": bob.pk})[0]["perspective_text"] == "Alice lives in Kyoto"
+
+
+def _orm_read_scope_ids(principal, scope_id):
+    ladder = RawSQL(LADDER_UP_SQL, [scope_id, MAX_LADDER_DEPTH])
+    return sorted(Scope.objects.visible_to(principal, "view")
+                  .filter(Q(pk__in=ladder) | Q(owner_id=principal.user.pk, kind=ScopeKind.PERSONAL)
+                          | Q(kind=ScopeKind.GLOBAL)).values_list("id", flat=True))
+
+
+def test_read_scope_ids_equal_the_orms_and_follow_a_lost_grant_at_once():
+    alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
+    team = scope_create(name="Team", kind=ScopeKind.TEAM, creator=alice)
+    project = scope_create(name="Project", kind=ScopeKind.PROJECT, creator=alice, parent=team)
+    membership_set(scope=team, user=bob, role="member")
+    membership_set(scope=project, user=bob, role="member")
+    narrowed, _ = token_create(user=bob, name="narrow", scopes=[project])
+    broad, _ = token_create(user=bob, name="broad", all_scopes=True, can_write=True)
+    principals = [Principal(user=bob), Principal(user=bob, token=narrowed), Principal(user=bob, token=broad),
+                  Principal(user=alice)]
+    for principal in principals:
+        expected = _orm_read_scope_ids(principal, project.pk)
+        assert sorted(read_scope_ids(principal=principal, scope_id=project.pk)) == expected
+    assert team.pk not in read_scope_ids(principal=principals[1], scope_id=project.pk)  # the token's own narrowing
+    assert team.pk in read_scope_ids(principal=principals[2], scope_id=project.pk)
+    membership_remove(scope=team, user=bob)
+    for principal in principals[:3]:
+        assert team.pk not in read_scope_ids(principal=principal, scope_id=project.pk)
+        assert sorted(read_scope_ids(principal=principal, scope_id=project.pk)) == _orm_read_scope_ids(
+            principal, project.pk)
+
+
+def test_a_value_the_compiled_sql_never_sees_is_refused():
+    compiled = Compiled(lambda *, user_id, scope_id, extra=None: Scope.objects.filter(
+        owner_id=user_id, pk=scope_id).values("id"), "user_id", "scope_id", "extra")
+    assert compiled.rows({"user_id": 1, "scope_id": 2}) == []
+    with pytest.raises(ValueError, match="takes"):
+        compiled.rows({"user_id": 1, "scope_id": 2, "extra": 3})
+    with pytest.raises(ValueError, match="takes"):
+        compiled.rows({"user_id": 1})
