@@ -11,6 +11,8 @@ import secrets
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from memory_site.compiled import Compiled
+
 from .errors import DomainError, InvalidInput
 from .models import AgentToken, Scope, User
 from .principals import Principal
@@ -33,6 +35,42 @@ class TokenRefused(DomainError):
 
 def _digest(raw: str) -> str:
     return hashlib.sha256(raw.encode()).hexdigest()
+
+
+def _columns(model, prefix: str = "") -> list[str]:
+    return [prefix + field.attname for field in model._meta.concrete_fields]
+
+
+def _token_query(*, prefix: str):
+    from cards.models import Entity
+
+    return AgentToken.objects.filter(prefix=prefix).values(
+        *_columns(AgentToken), *_columns(User, "user__"), *_columns(Entity, "user__entity__"))
+
+
+# Every agent request starts here: compiled once (memory_site/compiled.py).
+_TOKEN = Compiled(_token_query, "prefix", text=("prefix",))
+
+
+def _token_with_user(prefix: str) -> AgentToken | None:
+    """The token, its user and the user's own entity ("me": every card read and
+    write asks for it), from one prepared statement."""
+    from cards.models import Entity
+
+    rows = _TOKEN.rows({"prefix": prefix})
+    if not rows:
+        return None
+    row = rows[0]
+
+    def instance(model, prefix=""):
+        names = _columns(model)
+        return model.from_db("default", names, [row[prefix + name] for name in names])
+
+    token, user = instance(AgentToken), instance(User, "user__")
+    token.user = user
+    if row["user__entity__id"] is not None:
+        User.entity.related.set_cached_value(user, instance(Entity, "user__entity__"))
+    return token
 
 
 @transaction.atomic
@@ -84,7 +122,7 @@ def token_authenticate(raw: str) -> AgentToken:
     if len(parts) != 3 or parts[0] != TOKEN_PREFIX or len(parts[1]) != 8 or len(raw) > 200:
         raise TokenRefused("invalid_token", "The token is malformed; it looks like memsite_<id>_<secret>.")
     # The user's own entity comes along: every card read and write asks for it ("me").
-    token = AgentToken.objects.select_related("user", "user__entity").filter(prefix=parts[1]).first()
+    token = _token_with_user(parts[1])
     # Compare digests in constant time; an unknown id still pays for a digest.
     if token is None or not hmac.compare_digest(token.secret_hash, _digest(raw)):
         raise TokenRefused("invalid_token", "The token is not valid.")

@@ -39,11 +39,14 @@ def _load() -> tuple[Any, Any]:
                 tokenizer.enable_truncation(MAX_TOKENS)
                 tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # to the batch's longest, never to 256
                 options = onnxruntime.SessionOptions()
-                options.intra_op_num_threads = int(os.environ.get("EMBEDDING_QUERY_THREADS", "1"))
+                # Two threads that sleep when idle: through HTTP at 100k cards, p95
+                # 16.2 ms against 17.6 with one thread; spinning threads (waiting
+                # for work by burning a core) were fastest alone and slowest beside
+                # PostgreSQL, the client and the other worker: p95 29 ms
+                # (bench/README "recall.py").
+                threads = int(os.environ.get("EMBEDDING_QUERY_THREADS", str(min(2, os.cpu_count() or 1))))
+                options.intra_op_num_threads = threads
                 options.inter_op_num_threads = 1
-                # Spinning threads wait for work by burning a core: fastest on an
-                # idle machine, slowest when PostgreSQL and the other worker want
-                # the cores too (bench/README "recall.py").
                 options.add_session_config_entry("session.intra_op.allow_spinning",
                                                  os.environ.get("EMBEDDING_QUERY_SPIN", "0"))
                 _tokenizer = tokenizer

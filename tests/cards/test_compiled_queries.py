@@ -77,3 +77,17 @@ def test_a_value_the_compiled_sql_never_sees_is_refused():
         compiled.rows({"user_id": 1, "scope_id": 2, "extra": 3})
     with pytest.raises(ValueError, match="takes"):
         compiled.rows({"user_id": 1})
+
+
+def test_the_token_brings_its_user_and_entity_in_one_logged_statement(django_assert_num_queries):
+    from cards.services import entity_of_user
+    from scopes.tokens import token_authenticate
+
+    alice = UserFactory(username="alice")
+    _, raw = token_create(user=alice, name="agent", all_scopes=True)
+    token_authenticate(raw)  # the first use stamps last_used_at; the next ones read only
+    with django_assert_num_queries(1):  # prepared statements are counted and logged like any other
+        token = token_authenticate(raw)
+        assert entity_of_user(token.user).pk == entity_of_user(alice).pk
+    assert token.user.pk == alice.pk and token.user.username == "alice" and token.user.is_active
+    assert token.user.entity.user_id == alice.pk
