@@ -71,6 +71,8 @@ def parse_args(argv=None):
     p.add_argument("--server-env", action="append", default=[], metavar="KEY=VALUE",
                    help="extra environment for the server, e.g. EMBEDDING_THREADS=1 (repeatable)")
     p.add_argument("--k", type=int, default=10)
+    p.add_argument("--broad-scopes", type=int, default=80,
+                   help="scopes of the broad read (at 1M cards ~53k candidates: the index route)")
     p.add_argument("--database", default="memory_site_bench_recall")
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--keep", action="store_true", help="keep the bench database")
@@ -274,6 +276,7 @@ def quality_phase(world, queries, n: int) -> dict:
     from cards import retrieval
     fetch = ARGS.k * retrieval.OVERFETCH
     sim_recall, covered, route_recall = [], [], []
+    plan = similarity_fetch_plan(world.caller_scope_ids, queries.next())
     for _ in range(n):
         q = queries.next()
         params = {"scopes": world.caller_scope_ids, "q": retrieval.query_vector(q), "fetch": fetch}
@@ -295,10 +298,54 @@ def quality_phase(world, queries, n: int) -> dict:
         if best:
             covered.append(len(set(best) & set(exact)) / len(best))
             route_recall.append(len(set(best) & set(via_index)) / len(best))
-    return {"queries": n, "fetch": fetch,
+    return {"queries": n, "fetch": fetch, "similarity_fetch_plan": plan,
             "hnsw_fetch_recall_vs_exact_similarity": round(statistics.fmean(sim_recall), 4) if sim_recall else None,
             "exact_score_topk_inside_exact_similarity_fetch": round(statistics.fmean(covered), 4) if covered else None,
             "index_route_recall_same_queries": round(statistics.fmean(route_recall), 4) if route_recall else None}
+
+
+def similarity_fetch_plan(scope_ids, query: str) -> str:
+    """Which plan PostgreSQL picks for the index route's similarity fetch: the HNSW index, or (for a
+    selective filter it estimates cheaper) the scope B-tree and a sort, which is exact."""
+    from django.db import connection, transaction
+    from cards import retrieval
+    params = {"scopes": scope_ids, "q": retrieval.query_vector(query), "fetch": ARGS.k * retrieval.OVERFETCH}
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(f"SET LOCAL hnsw.iterative_scan = relaxed_order; SET LOCAL hnsw.ef_search = "
+                       f"{retrieval.EF_SEARCH}; SET LOCAL hnsw.max_scan_tuples = {retrieval.MAX_SCAN_TUPLES}")
+        cursor.execute("EXPLAIN " + HNSW_SQL, params)
+        text = "\n".join(row[0] for row in cursor.fetchall())
+    return "hnsw" if "card_embedding_hnsw" in text else "scope b-tree + sort (exact)"
+
+
+def broad_phase(world, queries, n: int) -> dict:
+    """A broad read, where the auto route takes the index: the caller's 5 scopes and the next
+    ARGS.broad_scopes - 5 (at 1M cards ~670 current cards a scope). Service only; latency of both
+    routes and recall@k of the index against the exact scan."""
+    from cards import retrieval
+    scope_ids = world.scope_ids[:ARGS.broad_scopes]
+    from cards.models import Card
+    candidates = Card.objects.filter(scope_id__in=scope_ids, superseded_at__isnull=True).count()
+    plan = similarity_fetch_plan(scope_ids, queries.next())
+    times = {"exact": [], "index": [], "auto": []}
+    recalls, auto_routes = [], {}
+    for _ in range(n):
+        q = queries.next()
+        found = {}
+        for route in ("exact", "index", None):
+            retrieval.query_vector.cache_clear()
+            retrieval.query_vector(q)                      # the embedding is timed elsewhere
+            t0 = time.perf_counter()
+            found[route] = retrieval.recall(scope_ids=scope_ids, query=q, k=ARGS.k, route=route)
+            times[route or "auto"].append((time.perf_counter() - t0) * 1000)
+        auto_routes[found[None].route] = auto_routes.get(found[None].route, 0) + 1
+        best = [r.card_id for r in found["exact"].results]
+        if best:
+            recalls.append(len(set(best) & {r.card_id for r in found["index"].results}) / len(best))
+    return {"scopes": len(scope_ids), "candidates": candidates, "queries": n, "similarity_fetch_plan": plan,
+            "auto_chose": auto_routes, "ms_without_embedding": {k: stats(v) for k, v in times.items()},
+            "recall_at_k": round(statistics.fmean(recalls), 4) if recalls else None,
+            "perfect_share": round(sum(r == 1 for r in recalls) / max(len(recalls), 1), 3)}
 
 
 def request_phase(world, queries, n: int) -> dict:
@@ -475,6 +522,16 @@ def table(report: dict) -> str:
                          f"top {qd['fetch']} by similarity: {qd['exact_score_topk_inside_exact_similarity_fetch']}"
                          f"; index route recall@{ARGS.k} on these queries {qd['index_route_recall_same_queries']}"
                          f" ({qd['queries']} queries)")
+        if qd:
+            lines.append(f"  the similarity fetch's plan for this caller: {qd['similarity_fetch_plan']}")
+        br = size.get("broad")
+        if br:
+            ms = br["ms_without_embedding"]
+            lines.append(f"broad read: {br['scopes']} scopes, {br['candidates']:,} candidates, plan "
+                         f"{br['similarity_fetch_plan']}; auto chose {br['auto_chose']}; p50/p95 ms without the "
+                         f"embedding: exact {ms['exact']['p50']}/{ms['exact']['p95']}, index "
+                         f"{ms['index']['p50']}/{ms['index']['p95']}, auto {ms['auto']['p50']}/{ms['auto']['p95']};"
+                         f" recall@{ARGS.k} index vs exact {br['recall_at_k']} (perfect {br['perfect_share']:.0%})")
         ip = size.get("in_process_request")
         if ip:
             lines.append(f"in-process request (test client, no socket): p50 {ip['request_ms']['p50']} / p95 "
@@ -517,6 +574,9 @@ def verdicts(report: dict) -> dict:
         rc = size.get("service", {}).get("recall_at_k", {}).get("mean")
         if rc is not None:
             out[f"recall@{ARGS.k} ≥ {RECALL_TARGET} at {size['cards']:,} ({rc})"] = rc >= RECALL_TARGET
+        br = size.get("broad", {}).get("recall_at_k")
+        if br is not None:
+            out[f"recall@{ARGS.k} ≥ {RECALL_TARGET} at {size['cards']:,}, broad read ({br})"] = br >= RECALL_TARGET
     return out
 
 
@@ -579,6 +639,8 @@ def main() -> int:
             log("  service …")
             size["service"] = service_phase(world, queries)
             size["quality"] = quality_phase(world, queries, min(ARGS.queries, 100))
+            log("  broad read …")
+            size["broad"] = broad_phase(world, queries, min(ARGS.queries, 100))
             size["in_process_request"] = request_phase(world, queries, min(ARGS.queries, 200))
             log("  HTTP …")
             size["http"] = http_phase(world, queries, db_url, log_dir, servers)
