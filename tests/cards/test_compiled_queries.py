@@ -86,8 +86,9 @@ def test_the_token_brings_its_user_and_entity_in_one_logged_statement(django_ass
     alice = UserFactory(username="alice")
     _, raw = token_create(user=alice, name="agent", all_scopes=True)
     token_authenticate(raw)  # the first use stamps last_used_at; the next ones read only
-    with django_assert_num_queries(1):  # prepared statements are counted and logged like any other
+    with django_assert_num_queries(1) as captured:  # prepared statements are counted and logged like any other
         token = token_authenticate(raw)
         assert entity_of_user(token.user).pk == entity_of_user(alice).pk
+    assert '"scopes_agenttoken"' in captured.captured_queries[0]["sql"]
     assert token.user.pk == alice.pk and token.user.username == "alice" and token.user.is_active
     assert token.user.entity.user_id == alice.pk
