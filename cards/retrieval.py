@@ -26,6 +26,8 @@ import orjson
 from django.db import connection, transaction
 from django.utils import timezone
 
+from memory_site.compiled import prepared_cursor
+
 from .embeddings import embed_query
 from .models import Cardinality, CardKind, Tag
 from .when import Interval
@@ -128,12 +130,15 @@ def recall(*, scope_ids: list[int], query: str, k: int = 10, as_of: dt.datetime 
               "fetch": k * OVERFETCH, "limit": EXACT_LIMIT + 1,
               "exact_limit": EXACT_LIMIT if route is None else EXACT_LIMIT + 1}
     valid = _valid(params, as_of=as_of, when=when)
-    with transaction.atomic(), connection.cursor() as cursor:
-        if route != "index":
+    if route != "index":
+        # One statement: no transaction of its own; prepared, which saves its
+        # parsing (PostgreSQL still plans it for each call's scopes).
+        with prepared_cursor() as cursor:
             found = _exact(cursor, valid, params)
-            if found is not None:
-                results, aging, contradictions = found
-                return Recall(at=at, route="exact", results=results, aging=aging, contradictions=contradictions)
+        if found is not None:
+            results, aging, contradictions = found
+            return Recall(at=at, route="exact", results=results, aging=aging, contradictions=contradictions)
+    with transaction.atomic(), connection.cursor() as cursor:
         # SET LOCAL before the statement: settings never leak to the pooled
         # connection's next user, and no prepared plan predates them.
         cursor.execute(f"SET LOCAL hnsw.iterative_scan = relaxed_order; SET LOCAL hnsw.ef_search = {EF_SEARCH};"

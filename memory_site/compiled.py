@@ -64,18 +64,23 @@ class Compiled:
             raise ValueError(f"{self._build.__qualname__} takes {sorted(used)} in this shape, got {sorted(values)}")
         by_sentinel = {self._sentinels[name]: value for name, value in values.items()}
         params = [by_sentinel.get(p, p) if type(p) in (int, str) else p for p in params]
-        connection.ensure_connection()
-        # A server-side prepared statement, per pooled connection: planning these
-        # joins took longer than running them (cards by id: 1.4 ms planning, 0.3 ms
-        # execution). Django's own cursors bind client-side and never prepare;
-        # Django's wrapper still logs, counts and times the statement.
-        wrapper = _PreparedDebugWrapper if connection.queries_logged else CursorWrapper
-        with wrapper(_PreparingCursor(connection.connection), connection) as cursor:
+        # Planning these joins took longer than running them (cards by id:
+        # 1.4 ms planning, 0.3 ms execution).
+        with prepared_cursor() as cursor:
             cursor.execute(sql, params)
             rows = cursor.fetchall()
         if converters:
             rows = [_converted(row, converters) for row in rows]
         return [dict(zip(names, row)) for row in rows]
+
+
+def prepared_cursor() -> CursorWrapper:
+    """A cursor whose statements are server-side prepared, once per pooled
+    connection and statement text. Django's own cursors bind client-side and
+    never prepare; Django's wrapper still logs, counts and times these."""
+    connection.ensure_connection()
+    wrapper = _PreparedDebugWrapper if connection.queries_logged else CursorWrapper
+    return wrapper(_PreparingCursor(connection.connection), connection)
 
 
 class _PreparedDebugWrapper(CursorDebugWrapper):
