@@ -92,3 +92,23 @@ def test_the_token_brings_its_user_and_entity_in_one_logged_statement(django_ass
     assert '"scopes_agenttoken"' in captured.captured_queries[0]["sql"]
     assert token.user.pk == alice.pk and token.user.username == "alice" and token.user.is_active
     assert token.user.entity.user_id == alice.pk
+
+
+def test_compiled_queries_run_unprepared_when_prepared_statements_are_off():
+    # DATABASE_PREPARED_STATEMENTS=false (a pooler that cannot keep them) sets
+    # psycopg's prepare_threshold to None: the same queries run, nothing is prepared.
+    from django.db import connection
+
+    alice = UserFactory(username="alice")
+    connection.ensure_connection()
+    raw = connection.connection
+    kept = raw.prepare_threshold
+    raw.prepare_threshold = None
+    try:
+        ids = read_scope_ids(principal=Principal(user=alice), scope_id=alice.personal_scope.pk)
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE '%%scopes_scope%%'")
+            prepared = cursor.fetchone()[0]
+    finally:
+        raw.prepare_threshold = kept
+    assert alice.personal_scope.pk in ids and prepared == 0
