@@ -37,11 +37,12 @@ def _load() -> tuple[Any, Any]:
                 tokenizer.enable_truncation(MAX_TOKENS)
                 tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # to the batch's longest, never to 256
                 options = onnxruntime.SessionOptions()
-                # Two threads that sleep when idle: through HTTP at 100k cards, p95
-                # 16.2 ms against 17.6 with one thread; spinning threads (waiting
-                # for work by burning a core) were fastest alone and slowest beside
-                # PostgreSQL, the client and the other worker: p95 29 ms
-                # (bench/README "recall.py").
+                # Two threads that sleep when idle: through HTTP at 100k cards, one
+                # client, p95 12.7 ms against 14.1 with one thread; with two clients
+                # one thread does better (p95 14.3 against 19.3, +17 % requests/s),
+                # hence EMBEDDING_QUERY_THREADS=1 for busy servers. Spinning threads
+                # (waiting for work by burning a core) were slowest beside PostgreSQL,
+                # the client and the other worker (bench/README "recall.py").
                 threads = int(os.environ.get("EMBEDDING_QUERY_THREADS", str(min(2, os.cpu_count() or 1))))
                 options.intra_op_num_threads = threads
                 options.inter_op_num_threads = 1
