@@ -130,7 +130,13 @@ def test_above_the_exact_limit_the_index_route_serves_the_same_answer(alice, mon
     exact = recall(scope_ids=scopes, query="where do I live", k=5)
     monkeypatch.setattr(retrieval, "EXACT_LIMIT", 21)
     broad = recall(scope_ids=scopes, query="where do I live", k=5)
-    assert (exact.route, broad.route) == ("exact", "index")
+    forced = recall(scope_ids=scopes, query="where do I live", k=5, route="exact")
+    assert (exact.route, broad.route, forced.route) == ("exact", "index", "exact")  # forced stays exact
+    assert [r.card_id for r in forced.results] == [r.card_id for r in exact.results]
+    # At the moment Kyoto was stated its Δt is 0 and its decay 1: floats still, as the index route gives.
+    then = recall(scope_ids=scopes, query="where do I live", k=5, as_of=kyoto.effective_at)
+    assert kyoto.pk in [r.card_id for r in then.results]
+    assert all(type(value) is float for r in then.results for value in (r.similarity, r.decay, r.days))
     assert [r.card_id for r in broad.results] == [r.card_id for r in exact.results]
     assert [r.score for r in broad.results] == pytest.approx([r.score for r in exact.results])
     assert [a.card_id for a in exact.aging] == [a.card_id for a in broad.aging] == [taipei.pk]
