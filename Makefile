@@ -21,6 +21,7 @@ migrate: install
 
 seed: migrate
 	$(BIN)/python manage.py seed_demo
+	$(BIN)/python manage.py prepare_query_model
 
 run: seed
 	@echo "memory-site at http://$(HOST):$(PORT)/  (demo sign-in: see README)"

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import os
+import time
 from typing import TYPE_CHECKING
 
 from django.conf import settings
@@ -65,24 +66,31 @@ def embed_query(text: str) -> list[float]:
     model = str(embedding_setting("EMBEDDING_QUERY_MODEL", "onnx")).strip().lower()
     if model not in QUERY_MODELS:
         raise EmbeddingError(f"EMBEDDING_QUERY_MODEL={model!r} is not one of {', '.join(QUERY_MODELS)}.")
-    if backend == "local" and model == "onnx" and not _onnx_failed:
+    if backend == "local" and model == "onnx" and time.monotonic() >= _onnx_retry_at:
+        from .onnx_export import Building
+
         try:
             from .query_onnx import embed_query_onnx
 
             return embed_query_onnx([text])[0]
+        except Building:
+            pass  # another process is building it: torch answers meanwhile
         except Exception:  # noqa: BLE001 - building or loading the file; the torch model still answers
             _onnx_unavailable()
     return embed_texts([text])[0]
 
 
-_onnx_failed = False
+# After a failure the ONNX file is tried again after ONNX_RETRY_SECONDS: the same
+# model through torch is slower, never wrong, and a full disk may be freed.
+ONNX_RETRY_SECONDS = 300.0
+_onnx_retry_at = 0.0
 
 
 def _onnx_unavailable() -> None:
-    # Once per process: the same model through torch is slower, never wrong.
-    global _onnx_failed
-    _onnx_failed = True
-    logging.getLogger(__name__).exception("The ONNX query model is unavailable; recall queries use torch.")
+    global _onnx_retry_at
+    _onnx_retry_at = time.monotonic() + ONNX_RETRY_SECONDS
+    logging.getLogger(__name__).exception("The ONNX query model is unavailable; recall queries use torch for "
+                                          "the next %d s.", ONNX_RETRY_SECONDS)
 
 
 def card_embedding_text(card: Card) -> str:

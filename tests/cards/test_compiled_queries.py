@@ -69,6 +69,29 @@ def test_read_scope_ids_equal_the_orms_and_follow_a_lost_grant_at_once():
             principal, project.pk)
 
 
+def test_a_query_whose_sql_changes_with_its_values_is_never_cached():
+    # A slice becomes a LIMIT written into the SQL; an empty list makes Django
+    # drop the query altogether: in neither case does one text serve every value.
+    limited = Compiled(lambda *, user_id: Scope.objects.filter(owner_id=user_id).values("id")[
+        : 1 if user_id > -7_315_000_000_000 else 2], "user_id")
+    emptied = Compiled(lambda *, user_id: Scope.objects.filter(
+        pk__in=[] if user_id < -7_315_000_000_000 else [user_id]).values("id"), "user_id")
+    for compiled in (limited, emptied):
+        with pytest.raises(ValueError, match="the SQL changes with the values"):
+            compiled.rows({"user_id": 1})
+
+
+def test_two_narrowed_tokens_share_one_compiled_query_and_keep_their_own_scopes():
+    bob = UserFactory(username="bob")
+    team = scope_create(name="Team", kind=ScopeKind.TEAM, creator=bob)
+    project = scope_create(name="Project", kind=ScopeKind.PROJECT, creator=bob, parent=team)
+    only_project, _ = token_create(user=bob, name="project", scopes=[project])
+    with_team, _ = token_create(user=bob, name="team too", scopes=[project, team])
+    for _ in range(3):  # alternately, through the same cached SQL
+        assert team.pk not in read_scope_ids(principal=Principal(user=bob, token=only_project), scope_id=project.pk)
+        assert team.pk in read_scope_ids(principal=Principal(user=bob, token=with_team), scope_id=project.pk)
+
+
 def test_a_value_the_compiled_sql_never_sees_is_refused():
     compiled = Compiled(lambda *, user_id, scope_id, extra=None: Scope.objects.filter(
         owner_id=user_id, pk=scope_id).values("id"), "user_id", "scope_id", "extra")
@@ -112,3 +135,18 @@ def test_compiled_queries_run_unprepared_when_prepared_statements_are_off():
     finally:
         raw.prepare_threshold = kept
     assert alice.personal_scope.pk in ids and prepared == 0
+
+
+@pytest.mark.parametrize("value, threshold", [("false", "None"), ("true", str(2**31 - 1))])
+def test_database_prepared_statements_setting(value, threshold):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("from django.conf import settings; "
+            "print(settings.DATABASES['default']['OPTIONS']['prepare_threshold'])")
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "memory_site.settings", "DATABASE_PREPARED_STATEMENTS": value}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).resolve().parents[2])
+    assert out.stdout.strip().splitlines()[-1] == threshold

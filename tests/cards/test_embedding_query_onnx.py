@@ -76,7 +76,11 @@ def test_truncation_matches_the_card_model():
 def test_query_model_setting(settings):
     settings.EMBEDDING_BACKEND = "local"
     settings.EMBEDDING_QUERY_MODEL = "torch"
-    assert embed_query("where do I live?") == embed_texts(["where do I live?"])[0]
+    from cards.embeddings import query_onnx
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(query_onnx, "embed_query_onnx", lambda texts: pytest.fail("torch was asked for"))
+        assert embed_query("where do I live?") == embed_texts(["where do I live?"])[0]
     settings.EMBEDDING_QUERY_MODEL = "onnx"
     assert embed_query("where do I live?") == pytest.approx(embed_query_onnx(["where do I live?"])[0])
     settings.EMBEDDING_QUERY_MODEL = "fp16"
@@ -84,26 +88,75 @@ def test_query_model_setting(settings):
         embed_query("where do I live?")
 
 
-def test_the_onnx_file_is_built_once_from_the_offline_package_and_fused():
-    import onnxruntime
+def test_the_onnx_file_is_built_once_offline_and_fused(settings, tmp_path, monkeypatch):
+    import socket
+    import threading
+    from collections import Counter
 
-    path = query_model_path()
-    assert path.exists() and path.parent.name == "models"
-    assert query_model_path() == path  # a second call finds it
-    session = onnxruntime.InferenceSession(str(path), providers=["CPUExecutionProvider"])
-    assert [i.name for i in session.get_inputs()] == ["input_ids", "attention_mask", "token_type_ids"]
+    import onnx
+
+    from cards.embeddings import onnx_export
+
+    settings.DATA_DIR = tmp_path
+    builds = []
+    real_build = onnx_export._build
+    monkeypatch.setattr(onnx_export, "_build", lambda path: (builds.append(path), real_build(path)))
+
+    def no_network(*args, **kwargs):
+        raise AssertionError("the build tried to reach the network")
+
+    monkeypatch.setattr(socket.socket, "connect", no_network)
+    paths = []
+    threads = [threading.Thread(target=lambda: paths.append(onnx_export.query_model_path(wait=True)))
+               for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(builds) == 1 and len(set(paths)) == 1 and paths[0].parent == tmp_path / "models"
+    ops = Counter(node.op_type for node in onnx.load(str(paths[0])).graph.node)
+    assert ops["Attention"] == 6 and sum(ops.values()) < 100  # fused: one Attention per layer
+    assert not list((tmp_path / "models").glob("*.partial")) and not list((tmp_path / "models").glob("*.raw.onnx"))
 
 
-def test_without_the_onnx_file_queries_fall_back_to_the_card_model(settings, monkeypatch, caplog):
+def test_while_another_process_builds_it_queries_use_torch_without_waiting(settings, tmp_path, monkeypatch):
+    import fcntl
+
+    import cards.embeddings as embeddings
+    from cards.embeddings import onnx_export, query_onnx
+
+    settings.DATA_DIR = tmp_path
+    settings.EMBEDDING_BACKEND, settings.EMBEDDING_QUERY_MODEL = "local", "onnx"
+    monkeypatch.setattr(query_onnx, "_session", None)
+    monkeypatch.setattr(embeddings, "_onnx_retry_at", 0.0)
+    monkeypatch.setattr(onnx_export, "_build", lambda path: pytest.fail("built while another process held the lock"))
+    lock = onnx_export.query_model_file().with_suffix(".lock")
+    lock.parent.mkdir(parents=True)
+    with open(lock, "w") as builder:  # another process, building
+        fcntl.flock(builder, fcntl.LOCK_EX)
+        with pytest.raises(onnx_export.Building):
+            onnx_export.query_model_path()
+        assert embed_query("where do I live?") == embed_texts(["where do I live?"])[0]
+    assert embeddings._onnx_retry_at == 0.0  # not a failure: the next query tries the file again
+
+
+def test_a_failing_onnx_file_falls_back_to_torch_and_is_retried_later(settings, monkeypatch, caplog):
     import cards.embeddings as embeddings
     from cards.embeddings import query_onnx
 
+    calls = []
+
     def broken(texts):
+        calls.append(texts)
         raise OSError("no space left on device")
 
     settings.EMBEDDING_BACKEND, settings.EMBEDDING_QUERY_MODEL = "local", "onnx"
     monkeypatch.setattr(query_onnx, "embed_query_onnx", broken)
-    monkeypatch.setattr(embeddings, "_onnx_failed", False)
+    monkeypatch.setattr(embeddings, "_onnx_retry_at", 0.0)
     assert embed_query("where do I live?") == embed_texts(["where do I live?"])[0]
     assert "ONNX query model is unavailable" in caplog.text
-    assert embeddings._onnx_failed  # not retried on every query
+    embed_query("and where does Ben live?")
+    assert len(calls) == 1  # not tried again on the next query …
+    monkeypatch.setattr(embeddings, "_onnx_retry_at", 0.0)  # … but once the delay has passed
+    embed_query("where does Anna live?")
+    assert len(calls) == 2
