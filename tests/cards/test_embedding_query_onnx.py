@@ -160,3 +160,14 @@ def test_a_failing_onnx_file_falls_back_to_torch_and_is_retried_later(settings, 
     monkeypatch.setattr(embeddings, "_onnx_retry_at", 0.0)  # … but once the delay has passed
     embed_query("where does Anna live?")
     assert len(calls) == 2
+
+
+def test_prepare_query_model_command_leaves_the_file_in_place():
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    out = StringIO()
+    call_command("prepare_query_model", stdout=out)
+    assert out.getvalue().startswith("query model: ") and query_model_path().exists()
+    assert str(query_model_path()) in out.getvalue()
