@@ -15,7 +15,7 @@ from scopes.selectors import read_scope_ids
 
 from .api.shape import iso
 from .models import Alias, Card, CardRevision, Entity
-from .selectors import with_perspective
+from .selectors.cards import with_perspective
 
 FORMAT = "memory-site-export"
 VERSION = 1

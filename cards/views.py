@@ -31,7 +31,7 @@ from .api.entities import entity_get
 from .decay_picture import decay_points, half_life_days
 from .models import (Card, CardKind, CardPerspective, CardRevision, DuplicateStatus, Entity, Label,
                      PossibleDuplicate, Tag)
-from .selectors import card_get, card_history, cards_filtered
+from .selectors.cards import card_get, card_history, cards_filtered
 from .services import alias_add, card_describe, card_forget, card_remember, card_verify, perspectives_set
 from .timeline import timeline_of
 

@@ -19,7 +19,7 @@ from scopes.selectors import read_scope_ids, scope_get
 
 from ..errors import DomainError, InvalidCard
 from ..models import Card, Entity
-from ..selectors import card_get, card_history, cards_filtered, cards_in_interval
+from ..selectors.cards import card_get, card_history, cards_filtered, cards_in_interval
 from ..services import (Outcome, card_describe, card_remember_batch, card_forget, card_remember, card_verify, entity_of_user,
                         perspectives_set)
 from ..text import normalize

@@ -11,7 +11,7 @@ from cards.api.serializers import CardOut
 from cards.api.shape import card_out, card_rows
 from cards.drafts import CardDraft
 from cards.models import Card
-from cards.selectors import with_perspective
+from cards.selectors.cards import with_perspective
 from cards.services import card_remember
 from scopes.services import membership_set
 from tests.factories import UserFactory, family_scope

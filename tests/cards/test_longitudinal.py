@@ -15,7 +15,7 @@ from dateutil.relativedelta import relativedelta
 
 from cards.drafts import CardDraft
 from cards.models import Card, Label
-from cards.selectors import card_as_of
+from cards.selectors.cards import card_as_of
 from cards.services import card_remember, card_retract
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,7 @@ from django.db import IntegrityError, transaction
 from cards.drafts import CardDraft
 from cards.errors import LabelKindMismatch, UnknownLabel
 from cards.models import Card
-from cards.selectors import card_as_of, card_history
+from cards.selectors.cards import card_as_of, card_history
 from cards.services import card_remember
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,7 @@ from django.urls import reverse
 from guardian.shortcuts import get_perms
 
 from cards.models import AuditEvent, Card, CardPerspective, CardRevision
-from cards.selectors import card_history
+from cards.selectors.cards import card_history
 from scopes.models import Membership, Scope, ScopeKind, User
 
 pytestmark = pytest.mark.django_db

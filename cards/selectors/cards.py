@@ -9,7 +9,7 @@ from django.db.models import Q, QuerySet
 
 from scopes.models import Scope
 
-from .models import Card, Entity, Label
+from ..models import Card, Entity, Label
 
 
 def cards_current(*, scope: Scope) -> QuerySet[Card]:
@@ -62,7 +62,7 @@ def with_perspective(cards: QuerySet[Card], *, user) -> QuerySet[Card]:
     """Adds `perspective_text`: the caller's own phrasing, if they have one."""
     from django.db.models import OuterRef, Subquery
 
-    from .models import CardPerspective
+    from ..models import CardPerspective
 
     mine = CardPerspective.objects.filter(card=OuterRef("pk"), user_id=user.pk).values("text")[:1]
     return cards.annotate(perspective_text=Subquery(mine))
@@ -85,7 +85,7 @@ def cards_filtered(cards: QuerySet[Card], *, kind: str | None = None, tag: str |
     """The card-list filters the API and the dashboard share. `label` is a key or
     synonym (unknown_label raised); with `as_of`, the cards valid at that instant,
     else the current ones unless `current` is False (the whole history)."""
-    from .labels import label_resolve
+    from ..labels import label_resolve
 
     if kind:
         cards = cards.filter(kind=kind)
