@@ -21,7 +21,7 @@ Then it asks, for every thing:
   no_evidence; the baseline cannot abstain, so its correct top-1 guesses count;
 * recorded facts, and inherited facts next to a value of X's own (probes).
 
-Ours is called in-process (subject_bind + answer, timed per question); a sample
+Ours is called in-process (entity_bind + answer, timed per question); a sample
 also goes through POST /api/v1/answer/ with Django's test Client, and both must
 agree. Every card is embedded with the local model (cards_embed_now) before any
 question, so the guessed tier sees the same vectors as the baseline.
@@ -58,7 +58,8 @@ from django.test import Client  # noqa: E402
 from quality_worlds import INHERITABLE, RULELESS, World, build_worlds  # noqa: E402
 from sqlcleanup import raw_cascade  # noqa: E402
 
-from cards.answer import answer, subject_bind  # noqa: E402
+from cards.answer import answer  # noqa: E402
+from cards.selectors.entities import entity_bind  # noqa: E402
 from cards.drafts import CardDraft  # noqa: E402
 from cards.embeddings import embed_texts  # noqa: E402
 from cards.labels import label_resolve, registry  # noqa: E402
@@ -174,7 +175,7 @@ def ask_world(world: World, scopes: dict, principal: Principal, me: Entity, tall
 
     def ours(name: str, label: str):
         started = time.perf_counter()
-        binding = subject_bind(name=name, me=me, scope_ids=scope_ids)
+        binding = entity_bind(name=name, scope_ids=scope_ids, speaker=me.user)
         found = answer(binding=binding, label=label_resolve(label), scope_ids=scope_ids)
         latencies.append(time.perf_counter() - started)
         calls.append((scopes["project"].pk, name, label, found.tier, sorted(found.values)))

@@ -11,12 +11,10 @@ import datetime as dt
 from dataclasses import dataclass, field
 
 from django.db import connection
-from django.db.models import Q
 
-from .derive import Deriver, FactBase, Proof, approved_rules, entity_term
-from .models import Alias, Cardinality, CardKind, Entity, EntityKind, Label, Tag
-from .services.entities import entity_look_alikes
-from .text import normalize
+from .derive import Deriver, FactBase, Proof, approved_rules
+from .models import Cardinality, CardKind, EntityKind, Label, Tag
+from .selectors.entities import Binding
 
 # A neighbour's value is offered as a guess only when the two subjects' cards
 # are this alike (cosine of their mean card vectors).
@@ -24,47 +22,6 @@ GUESS_THRESHOLD = 0.8
 # ... and only when each is known by at least this many cards: one shared fact is not a likeness.
 GUESS_MIN_CARDS = 2
 GUESS_LIMIT = 5
-
-
-@dataclass
-class Binding:
-    status: str  # bound | ambiguous | unknown
-    term: str | None = None
-    entities: list[Entity] = field(default_factory=list)  # what the caller may be shown
-    entity_ids: list[int] = field(default_factory=list)  # what cards are matched by (merged ones included)
-    did_you_mean: list[tuple[int, float]] = field(default_factory=list)
-
-
-def subject_bind(*, name: str, me: Entity, scope_ids: list[int]) -> Binding:
-    norm = normalize(name)
-    if norm == "me":
-        return Binding("bound", f"e:{me.pk}", [me], [me.pk])
-    named = (Entity.objects.filter(scope_id__in=scope_ids)
-             .filter(Q(name_norm=norm) | Q(pk__in=Alias.objects.filter(scope_id__in=scope_ids, name_norm=norm)
-                                              .values("entity_id")))
-             .select_related("scope").order_by("id"))
-    roots = {entity.merged_into_id or entity.pk for entity in named}
-    # Bound to the entity a name was merged into, together with everything merged into it.
-    named = (Entity.objects.filter(Q(pk__in=roots) | Q(merged_into_id__in=roots)).select_related("scope")
-             .order_by("id"))
-    roots = [e for e in named if e.merged_into_id is None]
-    terms = {e.pk: entity_term(e.pk, e.kind, e.scope.kind, e.name_norm) for e in roots}
-    # A name that is a kind in one visible scope names that kind in all of them
-    # (a team's "kettle" and a project's kind "kettle" are one concept).
-    kinds = {term for term in terms.values() if term.startswith("n:")}
-    terms = {e.pk: f"n:{e.name_norm}" if f"n:{e.name_norm}" in kinds else terms[e.pk] for e in roots}
-    by_term: dict[str, list[Entity]] = {}
-    for entity in named:
-        by_term.setdefault(terms[entity.merged_into_id or entity.pk], []).append(entity)
-    # Entities merged in from scopes the caller cannot see still match cards (which
-    # are read only from visible scopes) but are never shown.
-    visible = set(scope_ids)
-    if len(by_term) == 1:
-        (term, entities), = by_term.items()
-        return Binding("bound", term, [e for e in entities if e.scope_id in visible], [e.pk for e in entities])
-    if by_term:
-        return Binding("ambiguous", entities=[e for group in by_term.values() for e in group if e.scope_id in visible])
-    return Binding("unknown", did_you_mean=entity_look_alikes(norm, scope_ids))
 
 
 @dataclass

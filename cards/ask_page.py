@@ -10,12 +10,12 @@ from memory_site.pages import error_fields
 from scopes.errors import DomainError
 from scopes.selectors import read_scope_ids
 
-from .answer import answer, subject_bind
+from .answer import answer
+from .selectors.entities import entity_bind
 from .answer_shape import Shaper, count_asked, subject_shaped
 from .api.recall import recall_body
 from .api.shape import cards_out
 from .labels import label_resolve
-from .services import entity_of_user
 
 
 def _day_start(day: dt.date | None, user, *, days: int = 0) -> dt.datetime | None:
@@ -50,7 +50,7 @@ def ask_answer(request, form, principal) -> dict | None:
     except DomainError as error:
         _refused(form, error)
         return None
-    binding = subject_bind(name=data["subject"], me=entity_of_user(request.user), scope_ids=scope_ids)
+    binding = entity_bind(name=data["subject"], scope_ids=scope_ids, speaker=request.user)
     # "As of" a day means as it stood at the end of that day.
     found = answer(binding=binding, label=label, scope_ids=scope_ids,
                    as_of=_day_start(data["as_of"], request.user, days=1))
@@ -66,7 +66,7 @@ def ask_count(request, form, principal) -> dict | None:
     scope_ids = read_scope_ids(principal=principal, scope_id=data["scope"])
     try:
         label = label_resolve(data["label"])
-        binding = (subject_bind(name=data["subject"], me=entity_of_user(request.user), scope_ids=scope_ids)
+        binding = (entity_bind(name=data["subject"], scope_ids=scope_ids, speaker=request.user)
                    if data["subject"] else None)
         found, start, end = count_asked(user=request.user, scope_ids=scope_ids, label=label, binding=binding,
                                         subject=data["subject"], when=data["when"] or None, tz=None,

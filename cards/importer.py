@@ -23,7 +23,8 @@ from .errors import InvalidCard
 from .models import Card, CardKind, Cardinality, Entity, EntityKind
 from .services import (Outcome, alias_add, card_describe, card_remember, card_retract, entity_create,
                        knowledge_merge, knowledge_rename, value_key)
-from .services.entities import entity_bind, entity_merge
+from .selectors.entities import entity_bind
+from .services.entities import entity_merge
 
 FORMAT = "memory-site-export"
 SUPPORTED_VERSIONS = {1}
@@ -85,7 +86,8 @@ class _Import:
             if row.get("me"):
                 self.entities[row["id"]] = self.actor.entity
                 continue
-            bound = entity_bind(scope=self.scope, name=row["name"])
+            bound = entity_bind(name=row["name"], scope_ids=[self.scope.pk], speaker=self.actor).one(
+                row["name"], prefer_scope=self.scope.pk)
             if bound is None:
                 kind = row.get("kind") if row.get("kind") in EntityKind.values else EntityKind.THING
                 bound = entity_create(scope=self.scope, name=row["name"], kind=kind)

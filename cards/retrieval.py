@@ -104,9 +104,13 @@ _SCORED = f"""SELECT c.id, {_SIMILARITY} AS similarity, exp(-l.decay_lambda * {_
     FROM {{source}} JOIN cards_label l ON l.id = c.label_id"""
 
 
-def _valid(params: dict, *, as_of: dt.datetime | None, when: Interval | None) -> str:
-    """Cards in the visible scopes that hold at the asked time (and overlap `when`)."""
+def _valid(params: dict, *, as_of: dt.datetime | None, when: Interval | None,
+           subject_ids: list[int] | None = None) -> str:
+    """Cards in the visible scopes that hold at the asked time (and overlap `when`, and are about `subject_ids`)."""
     sql = "c.scope_id = ANY(%(scopes)s)"
+    if subject_ids is not None:
+        params["subjects"] = list(subject_ids)
+        sql += " AND c.subject_id = ANY(%(subjects)s)"
     if as_of is None:
         sql += " AND c.superseded_at IS NULL"
     else:
@@ -120,14 +124,14 @@ def _valid(params: dict, *, as_of: dt.datetime | None, when: Interval | None) ->
 
 
 def recall(*, scope_ids: list[int], query: str, k: int = 10, as_of: dt.datetime | None = None,
-           when: Interval | None = None, route: str | None = None) -> Recall:
+           when: Interval | None = None, route: str | None = None, subject_ids: list[int] | None = None) -> Recall:
     """Scored cards among `scope_ids` (already restricted to what the caller may
     read), best first; `route` forces "exact" or "index" (the bench compares them)."""
     at = as_of or timezone.now()
     params = {"scopes": list(scope_ids), "at": at, "q": query_vector(query), "k": k,
               "fetch": k * OVERFETCH, "limit": EXACT_LIMIT + 1,
               "exact_limit": EXACT_LIMIT if route is None else EXACT_LIMIT + 1}
-    valid = _valid(params, as_of=as_of, when=when)
+    valid = _valid(params, as_of=as_of, when=when, subject_ids=subject_ids)
     if route != "index":
         # One statement: no transaction of its own. Not prepared: a generic plan
         # (PostgreSQL's choice after five runs) would serve a household and an

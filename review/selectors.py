@@ -3,6 +3,7 @@ view is a 404, what you may view but not review is a 403."""
 
 from __future__ import annotations
 
+from django.db.models import Q
 from django.http import Http404
 from rest_framework.exceptions import PermissionDenied
 
@@ -11,6 +12,7 @@ from cards.models import Card, DuplicateStatus, PossibleDuplicate, Rule, RuleSta
 from cards.retrieval import contradictions_in
 from scopes.models import Scope, ScopeKind
 from scopes.principals import scope_ids_for
+from scopes.relations import members_of
 from scopes.selectors import read_scope_ids
 
 from .models import Candidate, IngestJob
@@ -42,7 +44,10 @@ def duplicate_get(*, principal, duplicate_id: int) -> PossibleDuplicate:
     project may not be allowed to read."""
     proposal = PossibleDuplicate.objects.select_related("entity", "similar_to").filter(pk=duplicate_id).first()
     proposal = _checked(proposal, proposal.entity.scope_id if proposal else 0, principal, "review")
-    if proposal.similar_to.scope_id not in read_scope_ids(principal=principal, scope_id=proposal.entity.scope_id):
+    visible = read_scope_ids(principal=principal, scope_id=proposal.entity.scope_id)
+    member = proposal.similar_to.user_id is not None and members_of(visible).filter(
+        user_id=proposal.similar_to.user_id).exists()
+    if proposal.similar_to.scope_id not in visible and not member:
         raise Http404
     return proposal
 
@@ -67,8 +72,10 @@ def review_queue(*, principal, scope: Scope) -> dict:
                            .order_by("-long_term", "id")[:500]),
         "rules": (list(Rule.objects.filter(status=RuleStatus.DRAFT).select_related("author"))
                   if scope.kind == ScopeKind.GLOBAL else []),
-        "duplicates": list(PossibleDuplicate.objects.filter(status=DuplicateStatus.OPEN, entity__scope=scope,
-                                                            similar_to__scope_id__in=scope_ids)
+        # The other side is seen from here: in a visible scope, or a member's own entity.
+        "duplicates": list(PossibleDuplicate.objects.filter(status=DuplicateStatus.OPEN, entity__scope=scope)
+                           .filter(Q(similar_to__scope_id__in=scope_ids)
+                                   | Q(similar_to__user_id__in=members_of(scope_ids)))
                            .select_related("entity", "similar_to").order_by("-score", "id")[:200]),
         "contradictions": [c for c in contradictions_in(scope_ids=scope_ids, limit=100)],
         "hypotheses": list(hypotheses_current().filter(scope=scope).order_by("-impact", "-confidence", "id")[:200]),

@@ -66,7 +66,7 @@ class MembershipFormSet(forms.BaseInlineFormSet):
 class MembershipInline(admin.TabularInline):
     model = Membership
     formset = MembershipFormSet
-    fields = ("user", "role", "relation")
+    fields = ("user", "role")
     raw_id_fields = ("user",)
     extra = 0
 
@@ -125,8 +125,7 @@ class ScopeAdmin(admin.ModelAdmin):
         formset.new_objects, formset.changed_objects, formset.deleted_objects = [], [], []
         for member_form in staying:
             data, previous = member_form.cleaned_data, member_form.initial.get("user")
-            membership = membership_set(scope=scope, user=data["user"], role=data["role"],
-                                        relation=data.get("relation", ""))
+            membership = membership_set(scope=scope, user=data["user"], role=data["role"])
             if previous is None:
                 formset.new_objects.append(membership)
             else:
@@ -142,10 +141,10 @@ class ScopeAdmin(admin.ModelAdmin):
 class MembershipAdmin(admin.ModelAdmin):
     """Read-only overview; memberships are edited on their scope's page."""
 
-    list_display = ("user", "scope", "role", "relation", "created_at")
+    list_display = ("user", "scope", "role", "created_at")
     list_filter = ("role", "scope__kind")
     list_select_related = ("user", "scope")
-    search_fields = ("user__username", "user__display_name", "scope__name", "relation")
+    search_fields = ("user__username", "user__display_name", "scope__name")
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

@@ -25,7 +25,7 @@ class ScopeCreateForm(forms.Form):
 class InviteForm(forms.Form):
     role = forms.ChoiceField(choices=[(r, r) for r in INVITE_ROLES], initial="member")
     relation = forms.CharField(max_length=100, required=False,
-                               help_text='How they stand in this scope, e.g. "mother" or "lead".')
+                               help_text='What they are to you, e.g. "mother", "wife" or "manager".')
 
 
 class SignUpForm(forms.Form):
@@ -62,7 +62,7 @@ class MemberAddForm(forms.Form):
     username = forms.CharField(max_length=150, help_text="Someone who already has an account here.")
     role = forms.ChoiceField(choices=ROLE_CHOICES, initial=Role.MEMBER)
     relation = forms.CharField(max_length=100, required=False,
-                               help_text='How they stand in this scope, e.g. "mother" or "lead".')
+                               help_text='What they are to you, e.g. "mother", "wife" or "manager".')
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("auto_id", "add_%s")  # beside one change form per member
@@ -71,7 +71,7 @@ class MemberAddForm(forms.Form):
 
 class MemberChangeForm(forms.Form):
     role = forms.ChoiceField(choices=ROLE_CHOICES)
-    relation = forms.CharField(max_length=100, required=False)
+    relation = forms.CharField(max_length=100, required=False, help_text="What they are to you.")
 
 
 class TokenForm(forms.Form):

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from .errors import DomainError, InvalidInput
 from .models import Invite, Membership, Role, Scope, User
+from .relations import relation_key
 from .services import membership_set
 
 INVITE_DAYS = 7
@@ -36,6 +37,8 @@ def invite_create(*, scope: Scope, role: str, created_by: User, relation: str = 
     if role not in INVITE_ROLES:
         raise InvalidInput("An invite gives one of admin, member, reviewer or viewer.",
                            fields={"role": [f"must be one of {', '.join(INVITE_ROLES)}"]})
+    if relation and relation_key(relation) is None:
+        raise InvalidInput(f"{relation!r} is not a relation this memory knows.", fields={"relation": ["unknown relation"]})
     raw = secrets.token_urlsafe(32)
     invite = Invite.objects.create(scope=scope, role=role, relation=relation[:100], token_hash=_digest(raw),
                                    created_by=created_by, expires_at=timezone.now() + dt.timedelta(days=days))
@@ -61,7 +64,11 @@ def invite_accept(*, raw: str, user: User) -> Membership:
         raise InviteRefused("This invite link was just used by someone else.")
     if Membership.objects.filter(scope_id=invite.scope_id, user=user).exists():
         raise InvalidInput("You are already a member of this scope.", fields={"invite": ["already a member"]})
-    membership = membership_set(scope=invite.scope, user=user, role=invite.role, relation=invite.relation or None)
+    # The invite's relation is what the invitee is to the person who invited them.
+    inviter = invite.created_by if Membership.objects.filter(scope_id=invite.scope_id,
+                                                             user_id=invite.created_by_id).exists() else None
+    membership = membership_set(scope=invite.scope, user=user, role=invite.role, relation=invite.relation or None,
+                                relation_of=inviter)
     invite.used_by, invite.used_at = user, timezone.now()
     invite.save(update_fields=["used_by", "used_at"])
     return membership

@@ -8,7 +8,7 @@ import zoneinfo
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
-from guardian.models import GroupObjectPermissionBase, UserObjectPermissionBase
+from guardian.models import UserObjectPermissionBase
 
 
 @functools.cache
@@ -183,12 +183,12 @@ ROLE_PERMISSIONS: dict[str, tuple[str, ...]] = {
 
 
 class Membership(models.Model):
-    """A user's place in a scope: a role (what they may do) and a relation (who they are there)."""
+    """A user's place in a scope: a role (what they may do). Who they are to the
+    other members is a `MemberRelation` per pair, read from one side."""
 
     user = models.ForeignKey("scopes.User", on_delete=models.CASCADE, related_name="memberships")
     scope = models.ForeignKey(Scope, on_delete=models.CASCADE, related_name="memberships")
     role = models.CharField(max_length=16, choices=Role.choices)
-    relation = models.CharField(max_length=100, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -204,9 +204,26 @@ class ScopeUserObjectPermission(UserObjectPermissionBase):
     content_object = models.ForeignKey(Scope, on_delete=models.CASCADE)
 
 
-class ScopeGroupObjectPermission(GroupObjectPermissionBase):
-    content_object = models.ForeignKey(Scope, on_delete=models.CASCADE)
+class MemberRelation(models.Model):
+    """How one member stands to another in a scope, read from one side: Dana
+    (`member`) is Kai's (`of`) mother. Kai's "Mom" binds Dana through this row;
+    Sam's "Mom" does not. `relation` is a key of `scopes.relations.RELATIONS`."""
 
+    scope = models.ForeignKey(Scope, on_delete=models.CASCADE, related_name="relations")
+    member = models.ForeignKey("scopes.User", on_delete=models.CASCADE, related_name="+")
+    of = models.ForeignKey("scopes.User", on_delete=models.CASCADE, related_name="+")
+    relation = models.CharField(max_length=32)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["scope", "member", "of"], name="one_relation_per_pair"),
+            models.CheckConstraint(name="relation_between_two", condition=~models.Q(member=models.F("of"))),
+        ]
+        indexes = [models.Index(fields=["scope", "of"], name="relation_by_speaker")]
+
+    def __str__(self) -> str:
+        return f"{self.member} is {self.relation} of {self.of} in {self.scope}"
 
 
 

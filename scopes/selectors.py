@@ -3,14 +3,16 @@ and "you may not see it" are the same 404."""
 
 from __future__ import annotations
 
-from django.db.models import BooleanField, ExpressionWrapper, OuterRef, Q, QuerySet, Subquery
+from django.contrib.postgres.aggregates import StringAgg
+from django.db.models import BooleanField, ExpressionWrapper, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce, Concat, NullIf
 from django.db.models.expressions import RawSQL
 from django.http import Http404
 from rest_framework.exceptions import PermissionDenied
 
 from memory_site.compiled import Compiled
 
-from .models import LADDER_UP_SQL, MAX_LADDER_DEPTH, AgentToken, Membership, Scope, ScopeKind, User
+from .models import LADDER_UP_SQL, MAX_LADDER_DEPTH, AgentToken, MemberRelation, Membership, Scope, ScopeKind, User
 from .principals import Principal, scope_ids_for
 
 
@@ -31,8 +33,13 @@ def scope_get(*, principal: Principal, scope_id: int, action: str = "view") -> S
 def scope_list(*, principal: Principal) -> QuerySet[Scope]:
     """Scopes `principal` may view, with the caller's role and relation in each."""
     mine = Membership.objects.filter(scope=OuterRef("pk"), user_id=principal.user.pk)
+    # "mother of Kai, wife of Sam": the caller's relations there, from their side.
+    relations = (MemberRelation.objects.filter(scope=OuterRef("pk"), member_id=principal.user.pk)
+                 .annotate(words=Concat("relation", Value(" of "),
+                                        Coalesce(NullIf("of__display_name", Value("")), "of__username")))
+                 .values("scope").annotate(all=StringAgg("words", ", ", order_by="id")).values("all"))
     return (Scope.objects.visible_to(principal, "view")
-            .annotate(role=Subquery(mine.values("role")[:1]), relation=Subquery(mine.values("relation")[:1]))
+            .annotate(role=Subquery(mine.values("role")[:1]), relation=Subquery(relations[:1]))
             .order_by("id"))
 
 

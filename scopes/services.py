@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from .errors import InvalidLadder, LastOwner
+from .relations import relation_set, relations_forget_member
 from .models import ROLE_PERMISSIONS, Membership, Role, Scope, ScopeKind, ScopeUserObjectPermission, User
 
 
@@ -26,7 +27,7 @@ def personal_scope_ensure(*, user: User) -> Scope:
     scope, created = Scope.objects.get_or_create(
         owner=user, kind=ScopeKind.PERSONAL, defaults={"name": f"{user.shown_name} — personal"})
     if created:
-        membership_set(scope=scope, user=user, role=Role.OWNER, relation="self")
+        membership_set(scope=scope, user=user, role=Role.OWNER)
     Entity.objects.get_or_create(
         user=user, defaults={"scope": scope, "name": user.shown_name, "kind": EntityKind.PERSON})
     return scope
@@ -52,23 +53,27 @@ def scope_create(*, name: str, kind: str, creator: User, parent: Scope | None = 
 
 
 @transaction.atomic
-def membership_set(*, scope: Scope, user: User, role: str, relation: str | None = None) -> Membership:
-    """Add a member or change their role/relation, keeping guardian grants in step."""
+def membership_set(*, scope: Scope, user: User, role: str, relation: str | None = None,
+                   relation_of: User | None = None) -> Membership:
+    """Add a member or change their role, keeping guardian grants in step; with
+    `relation` (and `relation_of`, whom it is relative to), what they are to that member."""
     membership = Membership.objects.select_for_update().filter(scope=scope, user=user).first()
     if membership and membership.role == Role.OWNER and role != Role.OWNER:
         _refuse_if_last_owner(scope=scope)
     if membership is None:
-        membership = Membership(scope=scope, user=user, role=role, relation=relation or "")
+        membership = Membership(scope=scope, user=user, role=role)
     else:
         membership.role = role
-        if relation is not None:
-            membership.relation = relation
     membership.full_clean(exclude=["user", "scope"])
     membership.save()
     ScopeUserObjectPermission.objects.filter(content_object=scope, user=user).delete()
     ScopeUserObjectPermission.objects.bulk_create(
         ScopeUserObjectPermission(content_object=scope, user=user, permission_id=pid)
         for pid in _permission_ids(ROLE_PERMISSIONS[role]))
+    if relation and relation_of is None:
+        raise ValueError("a relation is relative to another member: give relation_of")
+    if relation and relation_of.pk != user.pk:
+        relation_set(scope=scope, member=user, of=relation_of, relation=relation)
     return membership
 
 
@@ -80,6 +85,7 @@ def membership_remove(*, scope: Scope, user: User) -> None:
     if membership.role == Role.OWNER:
         _refuse_if_last_owner(scope=scope)
     membership.delete()
+    relations_forget_member(scope=scope, user=user)
     ScopeUserObjectPermission.objects.filter(content_object=scope, user=user).delete()
 
 

@@ -21,6 +21,7 @@ from .forms import InviteForm, MemberAddForm, MemberChangeForm, ScopeCreateForm,
 from .invites import invite_accept, invite_create, invite_open, invite_revoke, invites_open
 from .members import ROLE_EFFECTS, member_target, owner_change_check, shared_scope_check
 from .models import AgentToken, Invite, Membership, Scope, User
+from .relations import relation_to
 from .selectors import scope_get, scope_list
 from .services import membership_remove, membership_set, scope_create
 from .tokens import token_create, token_revoke
@@ -135,7 +136,8 @@ def invite_page(request, token: str):
 def _members_context(request, scope, *, add_form=None, refused: dict | None = None) -> dict:
     memberships = Membership.objects.filter(scope=scope).select_related("user").order_by("role", "user__username")
     rows = [{"m": m, "effect": ROLE_EFFECTS[m.role], "refused": (refused or {}).get(m.pk),
-             "form": MemberChangeForm(initial={"role": m.role, "relation": m.relation}, auto_id=f"m{m.pk}_%s")}
+             "form": MemberChangeForm(initial={"role": m.role, "relation": relation_to(
+                 scope_id=scope.pk, member_id=m.user_id, of_id=request.user.pk)}, auto_id=f"m{m.pk}_%s")}
             for m in memberships]
     return {"scope": scope, "rows": rows, "add_form": add_form or MemberAddForm(),
             "invites": invites_open(scope=scope), "invite_form": InviteForm(), "effects": ROLE_EFFECTS.items()}
@@ -164,7 +166,8 @@ def member_add_page(request, scope_id: int):
                         raise InvalidInput("Already a member.", fields={
                             "username": [f"{user.username} is already a member; change their role below."]})
                     owner_change_check(principal, scope, data["role"])
-                    membership_set(scope=scope, user=user, role=data["role"], relation=data["relation"])
+                    membership_set(scope=scope, user=user, role=data["role"], relation=data["relation"],
+                                   relation_of=request.user)
             except DomainError as error:
                 for field, problems in error_fields(error).items():
                     form.add_error(field if field in form.fields else None, problems)
@@ -196,7 +199,8 @@ def member_change_page(request, scope_id: int, user_id: int):
         owner_change_check(principal, scope, role if changed else None, membership.role if changed else None)
         try:
             with transaction.atomic():
-                membership_set(scope=scope, user=membership.user, role=role, relation=form.cleaned_data["relation"])
+                membership_set(scope=scope, user=membership.user, role=role, relation=form.cleaned_data["relation"],
+                               relation_of=request.user)
         except DomainError as error:
             return _member_refused(request, scope, membership, error.detail)
     messages.success(request, f"{membership.user.shown_name} is now {role}.")

@@ -15,11 +15,11 @@ from memory_site.api.errors import error_responses
 from scopes.principals import principal_of
 from scopes.selectors import read_scope_ids
 
-from ..answer import Binding, answer, subject_bind
+from ..answer import answer
+from ..selectors.entities import Binding, entity_bind
 from ..answer_shape import Shaper, count_asked, subject_shaped
 from ..drafts import MAX_REF
 from ..labels import label_resolve
-from ..services import entity_of_user
 from .serializers import CardOut
 from .shape import iso
 
@@ -130,7 +130,7 @@ def _question(request, serializer_class):
 
 
 def _bind(params, principal, scope_ids) -> Binding:
-    return subject_bind(name=params["subject"], me=entity_of_user(principal.user), scope_ids=scope_ids)
+    return entity_bind(name=params["subject"], scope_ids=scope_ids, speaker=principal.user)
 
 
 class AnswerView(APIView):

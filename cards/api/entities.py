@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.db import transaction
-from django.db.models import Q
 from django.http import Http404
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
@@ -18,8 +17,7 @@ from scopes.selectors import read_scope_ids, scope_get
 
 from ..models import Entity
 from ..services import alias_add, entity_create
-from ..services.entities import entity_look_alikes
-from ..text import normalize
+from ..selectors.entities import alias_target, entity_bind
 from .serializers import AliasIn, EntityIn, EntityOut, ResolveIn, ResolveOut
 
 
@@ -60,10 +58,15 @@ class EntityAliases(APIView):
         data.is_valid(raise_exception=True)
         principal = principal_of(request)
         with transaction.atomic():
-            entity = entity_get(principal=principal, entity_id=entity_id, action="write")
-            alias_add(entity=entity, name=data.validated_data["name"])
-        return Response(EntityOut(entity_get(principal=principal, entity_id=entity_id)).data,
-                        status=status.HTTP_201_CREATED)
+            if data.validated_data["scope"] is None:
+                entity = entity_get(principal=principal, entity_id=entity_id, action="write")
+                alias_add(entity=entity, name=data.validated_data["name"])
+            else:
+                entity, scope = alias_target(principal=principal, entity_id=entity_id,
+                                             scope_id=data.validated_data["scope"])
+                alias_add(entity=entity, name=data.validated_data["name"], scope=scope)
+        entity = Entity.objects.prefetch_related("aliases").get(pk=entity.pk)
+        return Response(EntityOut(entity).data, status=status.HTTP_201_CREATED)
 
 
 class EntityResolve(APIView):
@@ -75,20 +78,16 @@ class EntityResolve(APIView):
         data.is_valid(raise_exception=True)
         principal = principal_of(request)
         visible = read_scope_ids(principal=principal, scope_id=data.validated_data["scope"])
-        name = data.validated_data["name"]
-        norm = normalize(name)
-        exact = list(Entity.objects.filter(Q(name_norm=norm) | Q(aliases__name_norm=norm, aliases__scope_id__in=visible),
-                                           scope_id__in=visible).distinct().prefetch_related("aliases")
-                     .order_by("id"))
-        bound = exact[0] if len(exact) == 1 else None
-        candidates = [{"entity": e, "score": 1.0} for e in exact] if len(exact) > 1 else []
-        if not exact:
-            candidates = _look_alikes(norm, visible)
-        return Response(ResolveOut({"entity": bound, "ambiguous": len(exact) > 1, "candidates": candidates}).data)
-
-
-def _look_alikes(norm: str, visible) -> list[dict]:
-    """Trigram neighbours over names and aliases in the visible scopes: offered, never bound."""
-    rows = entity_look_alikes(norm, visible)
-    entities = {e.pk: e for e in Entity.objects.filter(pk__in=[r[0] for r in rows]).prefetch_related("aliases")}
-    return [{"entity": entities[pk], "score": score} for pk, score in rows]
+        binding = entity_bind(name=data.validated_data["name"], scope_ids=visible, speaker=principal.user)
+        shown = {e.pk: e for e in Entity.objects.filter(
+            pk__in=[e.pk for e in binding.entities] + [pk for pk, _ in binding.did_you_mean])
+            .prefetch_related("aliases")}
+        bound = None
+        if binding.status == "bound":
+            # The entity the name means: the one its merges lead to.
+            bound = next((shown[e.pk] for e in binding.entities if e.merged_into_id is None), None)
+        candidates = ([{"entity": shown[e.pk], "score": 1.0} for e in binding.entities]
+                      if binding.status == "ambiguous" else
+                      [{"entity": shown[pk], "score": score} for pk, score in binding.did_you_mean])
+        return Response(ResolveOut({"entity": bound, "ambiguous": binding.status == "ambiguous",
+                                    "candidates": candidates}).data)

@@ -17,7 +17,9 @@ from scopes.selectors import read_scope_ids
 from ..context import context_block, context_lines
 from ..embeddings import EmbeddingError
 from ..models import Tag
+from ..drafts import MAX_REF
 from ..retrieval import ROUTES, recall
+from ..selectors.entities import entity_bind
 from ..services import entity_of_user
 from .drafts import when_interval
 from .serializers import CardOut
@@ -40,6 +42,9 @@ class RecallIn(StrictSerializer):
                                help_text="Zone for `when`; default yours.")
     as_of = serializers.DateTimeField(required=False, allow_null=True, default=None,
                                       help_text="Cards valid then, decayed as of then; default now.")
+    subject = serializers.CharField(max_length=MAX_REF, required=False, allow_null=True, default=None,
+                                    help_text='Only cards about this entity: "me", a name or an alias, bound as '
+                                              "/answer/ binds it (an ambiguous name is refused).")
 
 
 class ContextQuery(StrictSerializer):
@@ -96,14 +101,19 @@ def _question(card: dict, me_id: int) -> str:
 
 
 def recall_body(request, *, scope_id: int, query: str, k: int, when: str | None, tz: str | None,
-                as_of) -> tuple[dict, int]:
+                as_of, subject: str | None = None) -> tuple[dict, int]:
     """Recall as the caller sees it (scores, cards in their own words, aging and
     contradictions), and the id of the caller's own entity ("you")."""
     principal = principal_of(request)
     scope_ids = read_scope_ids(principal=principal, scope_id=scope_id)
     interval = when_interval(when, tz_name=tz, user=principal.user) if when else None
+    subject_ids = None
+    if subject is not None:
+        binding = entity_bind(name=subject, scope_ids=scope_ids, speaker=principal.user)
+        binding.one(subject)
+        subject_ids = binding.entity_ids
     try:
-        found = recall(scope_ids=scope_ids, query=query, k=k, as_of=as_of, when=interval)
+        found = recall(scope_ids=scope_ids, query=query, k=k, as_of=as_of, when=interval, subject_ids=subject_ids)
     except EmbeddingError as error:
         raise EmbeddingDown(f"The embedding model is not available right now ({error}); try again shortly.") from None
     ids = [r.card_id for r in found.results] + [a.card_id for a in found.aging]
@@ -131,7 +141,8 @@ class Recall(APIView):
         data.is_valid(raise_exception=True)
         params = data.validated_data
         body, _ = recall_body(request, scope_id=params["scope"], query=params["query"], k=params["k"],
-                              when=params["when"], tz=params["tz"], as_of=params["as_of"])
+                              when=params["when"], tz=params["tz"], as_of=params["as_of"],
+                              subject=params["subject"])
         return Response(body)
 
 

@@ -158,6 +158,9 @@ class EntityIn(StrictSerializer):
 
 class AliasIn(StrictSerializer):
     name = serializers.CharField(max_length=MAX_REF)
+    scope = IdField(required=False, allow_null=True, default=None,
+                    help_text="Where the name counts (default: the entity's own scope). A member names "
+                              "themselves in a shared scope; its admins may name any member there.")
 
 
 class ResolveIn(StrictSerializer):

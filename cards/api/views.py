@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.db import transaction
-from django.db.models import Q
 from django.http import Http404
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
@@ -18,11 +17,11 @@ from scopes.principals import principal_of
 from scopes.selectors import read_scope_ids, scope_get
 
 from ..errors import DomainError, InvalidCard
-from ..models import Card, Entity
+from ..models import Card
 from ..selectors.cards import card_get, card_history, cards_filtered, cards_in_interval
-from ..services import (Outcome, card_describe, card_remember_batch, card_forget, card_remember, card_verify, entity_of_user,
+from ..services import (Outcome, card_describe, card_remember_batch, card_forget, card_remember, card_verify,
                         perspectives_set)
-from ..text import normalize
+from ..selectors.entities import entity_bind
 from .drafts import draft_from_request, when_interval
 from .serializers import (BulkIn, BulkOut, CardListQuery, CardOut, CardPatchIn, RememberIn, RememberOut)
 from .shape import card_out, card_rows, cards_out
@@ -51,18 +50,17 @@ class CardListCreate(APIView):
         params = query.validated_data
         principal = principal_of(request)
         if "scope" in params:
-            cards = Card.objects.filter(scope_id__in=read_scope_ids(principal=principal, scope_id=params["scope"]))
+            visible_ids = read_scope_ids(principal=principal, scope_id=params["scope"])
         else:
             # The caller's visible scopes as a list of ids (see read_scope_ids).
-            cards = Card.objects.filter(scope_id__in=list(Scope.objects.visible_to(principal, "view")
-                                                          .values_list("id", flat=True)))
+            visible_ids = list(Scope.objects.visible_to(principal, "view").values_list("id", flat=True))
+        cards = Card.objects.filter(scope_id__in=visible_ids)
         if "subject" in params:
-            norm = normalize(params["subject"])
-            if norm == "me":
-                cards = cards.filter(subject=entity_of_user(principal.user))
-            else:
-                named = Entity.objects.filter(Q(name_norm=norm) | Q(aliases__name_norm=norm)).values("id")
-                cards = cards.filter(subject_id__in=named)
+            # Bound as /answer/ binds it: among the scopes read, merges followed;
+            # an ambiguous name is refused with its candidates, an unknown one lists nothing.
+            binding = entity_bind(name=params["subject"], scope_ids=visible_ids, speaker=principal.user)
+            binding.one(params["subject"])
+            cards = cards.filter(subject_id__in=binding.entity_ids)
         cards = cards_filtered(cards, kind=params.get("kind"), tag=params.get("tag"), label=params.get("label"),
                                as_of=params.get("as_of"), current=params["current"])
         if "when" in params:

@@ -1,14 +1,16 @@
-"""Entities and aliases: creating them and binding a name to one."""
+"""Entities and aliases: creating, aliasing and merging them. Which entity a
+name means is decided by the one binder, `cards.selectors.entities.entity_bind`."""
 
 from __future__ import annotations
 
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from scopes.models import LADDER_UP_SQL, MAX_LADDER_DEPTH, Scope, User
+from scopes.models import LADDER_UP_SQL, MAX_LADDER_DEPTH, Membership, Scope, User
 
 from ..errors import InvalidCard
 from ..models import Alias, Entity, EntityKind
+from ..selectors.entities import LOOK_ALIKE_LIMIT, LOOK_ALIKE_THRESHOLD, LOOK_ALIKES_SQL, MEMBERS_SQL, entity_bind
 from ..text import normalize
 
 ME = "me"
@@ -17,20 +19,6 @@ ME = "me"
 def entity_of_user(user: User) -> Entity:
     # The OneToOne accessor caches on the user object: one query per actor, not per card.
     return user.entity
-
-
-def entity_bind(*, scope: Scope, name: str) -> Entity | None:
-    """The entity named exactly `name` (or by a registered alias) in `scope`; never a fuzzy match.
-    Two index lookups in one statement (an OR across the alias join would scan every entity)."""
-    norm = normalize(name)
-    # A merged entity's name binds to the entity it was merged into.
-    found = list(Entity.objects.raw(
-        "(SELECT r.* FROM cards_entity e JOIN cards_entity r ON r.id = COALESCE(e.merged_into_id, e.id)"
-        "  WHERE e.scope_id = %s AND e.name_norm = %s)"
-        " UNION ALL (SELECT r.* FROM cards_entity e JOIN cards_alias a ON a.entity_id = e.id"
-        "  JOIN cards_entity r ON r.id = COALESCE(e.merged_into_id, e.id)"
-        "  WHERE a.scope_id = %s AND a.name_norm = %s) LIMIT 1", [scope.pk, norm, scope.pk, norm]))
-    return found[0] if found else None
 
 
 @transaction.atomic
@@ -75,7 +63,8 @@ def entity_for_write(*, scope: Scope, actor: User, ref: Entity | str, kind: str 
         if key not in memo:
             memo[key] = entity_for_write(scope=scope, actor=actor, ref=ref, kind=kind)
         return memo[key]
-    bound = entity_bind(scope=scope, name=ref)
+    # A member of a shared scope is their own entity there ("Dana", Kai's "Mom"), never a new one.
+    bound = entity_bind(name=ref, scope_ids=[scope.pk], speaker=actor).one(ref, prefer_scope=scope.pk)
     if bound is not None:
         return bound
     return _entity_insert_or_get(scope=scope, name=ref.strip(), kind=kind)
@@ -99,35 +88,10 @@ def _entity_insert_or_get(*, scope: Scope, name: str, kind: str) -> Entity:
     return entity
 
 
-LOOK_ALIKE_THRESHOLD = 0.3
-LOOK_ALIKE_LIMIT = 5
-
-
-_LOOK_ALIKES = """
-    SELECT e.id, max(similarity(n.name_norm, %(norm)s)) AS score
-      FROM cards_entity e
-      JOIN (SELECT id AS entity_id, name_norm FROM cards_entity
-            UNION ALL SELECT entity_id, name_norm FROM cards_alias) n ON n.entity_id = e.id
-     WHERE e.scope_id IN ({scopes}) AND n.name_norm %% %(norm)s AND e.id <> %(exclude)s
-     GROUP BY e.id HAVING max(similarity(n.name_norm, %(norm)s)) >= %(threshold)s
-     ORDER BY score DESC, e.id LIMIT %(limit)s"""
-
-
-def entity_look_alikes(norm: str, scope_ids, *, exclude_id: int | None = None,
-                       limit: int = LOOK_ALIKE_LIMIT) -> list[tuple[int, float]]:
-    """(entity id, trigram similarity) of names and aliases in `scope_ids` close
-    to `norm`, best first. Offered as candidates, never bound."""
-    with connection.cursor() as cursor:
-        cursor.execute(_LOOK_ALIKES.format(scopes="SELECT unnest(%(scopes)s::bigint[])"),
-                       {"norm": norm, "scopes": list(scope_ids), "exclude": exclude_id or 0,
-                        "threshold": LOOK_ALIKE_THRESHOLD, "limit": limit})
-        return [(pk, round(score, 3)) for pk, score in cursor.fetchall()]
-
-
 def duplicates_propose(entity: Entity) -> None:
-    """A new entity that looks like one in its scope, the scopes above it or
-    global becomes a "possible duplicate" for review; nothing is merged. One
-    statement: it runs on the write path whenever a new name appears."""
+    """A new entity that looks like one in its scope, the scopes above it, global
+    or a member's own person entity becomes a "possible duplicate" for review;
+    nothing is merged. One statement: it runs on the write path whenever a new name appears."""
     if entity.user_id is not None:
         return
     ladder = f"SELECT id FROM ({LADDER_UP_SQL}) AS up UNION SELECT id FROM scopes_scope WHERE kind = 'global'"
@@ -135,7 +99,8 @@ def duplicates_propose(entity: Entity) -> None:
     with connection.cursor() as cursor:
         cursor.execute(
             "INSERT INTO cards_possibleduplicate (entity_id, similar_to_id, score, status, created_at, reason)"
-            f" SELECT %(exclude)s, alike.id, alike.score, 'open', now(), '' FROM ({_LOOK_ALIKES.format(scopes=ladder)})"
+            f" SELECT %(exclude)s, alike.id, alike.score, 'open', now(), '' FROM ("
+            f"{LOOK_ALIKES_SQL.format(scopes=ladder, members=MEMBERS_SQL.format(scopes=ladder))})"
             " AS alike ON CONFLICT DO NOTHING",
             {"norm": entity.name_norm, "scope": entity.scope_id, "depth": MAX_LADDER_DEPTH, "exclude": entity.pk,
              "threshold": LOOK_ALIKE_THRESHOLD, "limit": LOOK_ALIKE_LIMIT})
@@ -151,7 +116,10 @@ def entity_merge(*, duplicate: Entity, into: Entity) -> Entity:
     if duplicate.pk == root.pk or duplicate.user_id is not None:
         raise InvalidCard("An entity cannot be merged into itself, and a person's own entity is never merged.",
                           fields={"entity": ["cannot be merged"]})
-    if root.scope_id not in ladder and root.scope.kind != "global":
+    # A member's own entity is who they are in every scope they belong to.
+    member_here = root.user_id is not None and Membership.objects.filter(scope_id=duplicate.scope_id,
+                                                                        user_id=root.user_id).exists()
+    if root.scope_id not in ladder and root.scope.kind != "global" and not member_here:
         raise InvalidCard("Merge into an entity of the same scope, a scope above it, or global: members of "
                           "this scope could not see it otherwise.", fields={"into": ["not visible from here"]})
     Entity.objects.filter(merged_into=duplicate).update(merged_into=root)

@@ -8,6 +8,7 @@ from cards.api import recall as recall_views
 from cards.api import time as time_views
 from cards.api import views as card_views
 from review.api import views as review_views
+from scopes.api import relations as relation_views
 from scopes.api import views as scope_views
 
 
@@ -32,6 +33,7 @@ urlpatterns = [
     path("scopes/", scope_views.ScopeListCreate.as_view(), name="scope-list"),
     path("scopes/<id:scope_id>/", scope_views.ScopeDetail.as_view(), name="scope-detail"),
     path("scopes/<id:scope_id>/members/", scope_views.ScopeMembers.as_view(), name="scope-members"),
+    path("scopes/<id:scope_id>/relations/", relation_views.ScopeRelations.as_view(), name="scope-relations"),
     path("scopes/<id:scope_id>/members/<str:username>/", scope_views.ScopeMember.as_view(), name="scope-member"),
     path("cards/", card_views.CardListCreate.as_view(), name="card-list"),
     path("cards/bulk/", card_views.CardBulk.as_view(), name="card-bulk"),

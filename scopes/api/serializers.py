@@ -5,6 +5,7 @@ from rest_framework import serializers
 from memory_site.api.common import IdField, StrictSerializer
 
 from ..models import Role, ScopeKind
+from ..relations import relation_to
 
 CREATABLE_KINDS = [k for k in ScopeKind.values if k not in (ScopeKind.PERSONAL, ScopeKind.GLOBAL)]
 ASSIGNABLE_ROLES = Role.values
@@ -22,7 +23,7 @@ class ScopeOut(serializers.Serializer):
     kind = serializers.CharField()
     parent = serializers.IntegerField(source="parent_id", allow_null=True)
     role = serializers.CharField(allow_null=True, help_text="Your role here (null for global).")
-    relation = serializers.CharField(allow_null=True)
+    relation = serializers.CharField(allow_null=True, help_text='How you stand here: "mother of Kai, wife of Sam".')
 
 
 class MemberIn(StrictSerializer):
@@ -40,6 +41,24 @@ class MemberOut(serializers.Serializer):
     username = serializers.CharField(source="user.username")
     display_name = serializers.CharField(source="user.shown_name")
     role = serializers.CharField()
+    relation = serializers.SerializerMethodField(help_text='What this member is to you ("mother"), or "".')
+
+    def get_relation(self, membership) -> str:
+        viewer = self.context.get("viewer")
+        if viewer is None:
+            return ""
+        return relation_to(scope_id=membership.scope_id, member_id=membership.user_id, of_id=viewer.pk)
+
+
+class RelationIn(StrictSerializer):
+    member = serializers.CharField(max_length=150, help_text="Username of the member who is …")
+    of = serializers.CharField(max_length=150, help_text="… this relation of this member (username).")
+    relation = serializers.CharField(max_length=100, required=False, help_text='"mother", "wife", 媽媽…')
+
+
+class RelationOut(serializers.Serializer):
+    member = serializers.CharField(source="member.username")
+    of = serializers.CharField(source="of.username")
     relation = serializers.CharField()
 
 

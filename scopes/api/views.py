@@ -69,7 +69,7 @@ class ScopeMembers(APIView):
     def get(self, request, scope_id: int):
         scope = scope_get(principal=principal_of(request), scope_id=scope_id)
         members = Membership.objects.filter(scope=scope).select_related("user").order_by("id")
-        return Response({"results": MemberOut(members, many=True).data, "next": None})
+        return Response({"results": MemberOut(members, many=True, context={"viewer": request.user}).data, "next": None})
 
     @extend_schema(request=MemberIn, responses={201: MemberOut, **error_responses(400, 401, 403, 404)},
                    summary="Add a member (admins); roles keep permissions in step")
@@ -84,8 +84,8 @@ class ScopeMembers(APIView):
             existing = Membership.objects.filter(scope=scope, user=user).first()
             owner_change_check(principal, scope, data.validated_data["role"], existing and existing.role)
             membership = membership_set(scope=scope, user=user, role=data.validated_data["role"],
-                                        relation=data.validated_data["relation"])
-        return Response(MemberOut(membership).data, status=status.HTTP_201_CREATED)
+                                        relation=data.validated_data["relation"], relation_of=principal.user)
+        return Response(MemberOut(membership, context={"viewer": request.user}).data, status=status.HTTP_201_CREATED)
 
 
 class ScopeMember(APIView):
@@ -110,8 +110,8 @@ class ScopeMember(APIView):
             owner_change_check(principal, scope, role if role != membership.role else None,
                                 membership.role if role != membership.role else None)
             membership = membership_set(scope=scope, user=membership.user, role=role,
-                                        relation=data.validated_data.get("relation"))
-        return Response(MemberOut(membership).data)
+                                        relation=data.validated_data.get("relation"), relation_of=principal.user)
+        return Response(MemberOut(membership, context={"viewer": request.user}).data)
 
     @extend_schema(responses={204: None, **error_responses(401, 403, 404, 409)},
                    summary="Remove a member (admins), or leave a scope yourself")

@@ -64,6 +64,11 @@ ENDPOINTS = [
     Endpoint("POST", "scopes/{scope}/members/", lambda w: {"username": "carol", "role": "member"}, MANAGE),
     Endpoint("PATCH", "scopes/{scope}/members/{member}/", lambda w: {"role": "reviewer"}, MANAGE),
     Endpoint("DELETE", "scopes/{scope}/members/{member}/", access=MANAGE),
+    Endpoint("GET", "scopes/{scope}/relations/", session_only=True),
+    Endpoint("PUT", "scopes/{scope}/relations/", lambda w: {"member": "bob", "of": "alice", "relation": "colleague"},
+             MANAGE, session_only=True),
+    Endpoint("DELETE", "scopes/{scope}/relations/", lambda w: {"member": "bob", "of": "alice"}, MANAGE,
+             session_only=True),
     Endpoint("GET", "cards/", listed="card"),
     Endpoint("GET", "cards/?scope={scope}"),  # a read in a scope: the scope is the object
     Endpoint("POST", "cards/", card_body, WRITE),

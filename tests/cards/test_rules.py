@@ -38,11 +38,12 @@ def test_only_approved_rules_derive_and_approval_records_who_and_when(alice):
                   CardDraft(kind="state", subject="Green club", label="diet", value="vegan")):
         card_remember(scope=scope, actor=alice, draft=draft)
     rule = rule_propose(name="club diet", premises=GOOD[0], conclusion=GOOD[1], author=alice)
-    from cards.answer import answer, subject_bind
+    from cards.answer import answer
+    from cards.selectors.entities import entity_bind
     from cards.labels import label_resolve
 
     def tier():
-        binding = subject_bind(name="me", me=alice.entity, scope_ids=[scope.pk])
+        binding = entity_bind(name="me", scope_ids=[scope.pk], speaker=alice)
         return answer(binding=binding, label=label_resolve("diet"), scope_ids=[scope.pk]).tier
 
     assert rule.status == RuleStatus.DRAFT and tier() == "no_evidence"

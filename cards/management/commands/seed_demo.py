@@ -20,17 +20,24 @@ from cards.drafts import CardDraft
 from cards.models import Card, Entity
 from cards.services import card_describe, card_remember, card_verify
 from scopes.models import Role, Scope, ScopeKind, User
+from scopes.relations import relation_set
 from scopes.services import membership_set, scope_create
 
 DEMO_PASSWORD = "memory-demo"
 TIME_ZONE = "Europe/Lisbon"
 LOCAL = zoneinfo.ZoneInfo(TIME_ZONE)
 FAMILY_NAME = "Family (demo)"
-# username, display name, relation in the family scope, role there
+# username, display name, role in the family scope
 PEOPLE = [
-    ("dana", "Dana", "mother", Role.OWNER),
-    ("sam", "Sam", "father", Role.MEMBER),
-    ("kai", "Kai", "child", Role.VIEWER),
+    ("dana", "Dana", Role.OWNER),
+    ("sam", "Sam", Role.MEMBER),
+    ("kai", "Kai", Role.VIEWER),
+]
+# Who is what to whom there, read from one side: Dana is Kai's mother.
+RELATIONS = [
+    ("dana", "kai", "mother"), ("dana", "sam", "wife"),
+    ("sam", "kai", "father"), ("sam", "dana", "husband"),
+    ("kai", "dana", "son"), ("kai", "sam", "son"),
 ]
 # The adults moved together twice; (months ago, address).
 ADDRESSES = [
@@ -89,15 +96,17 @@ class _Household:
 
     # --- the household -------------------------------------------------------------
     def run(self) -> None:
-        for username, display_name, _, _ in PEOPLE:
+        for username, display_name, _ in PEOPLE:
             self.users[username] = User.objects.create_user(
                 username=username, password=DEMO_PASSWORD, display_name=display_name, time_zone=TIME_ZONE,
                 email=f"{username}@example.invalid",
                 # One adult can open the admin; the others sign in as ordinary members.
                 is_staff=username == "dana", is_superuser=username == "dana")
         self.family = scope_create(name=FAMILY_NAME, kind=ScopeKind.FAMILY, creator=self.users["dana"])
-        for username, _, relation, role in PEOPLE:
-            membership_set(scope=self.family, user=self.users[username], role=role, relation=relation)
+        for username, _, role in PEOPLE:
+            membership_set(scope=self.family, user=self.users[username], role=role)
+        for member, of, relation in RELATIONS:
+            relation_set(scope=self.family, member=self.users[member], of=self.users[of], relation=relation)
         self.dana()
         self.sam()
         self.kai()

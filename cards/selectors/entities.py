@@ -1,0 +1,167 @@
+"""The one binder (DESIGN §7 "Entity binding first", §3 "People are entities"):
+which entity a name means, among the scopes a read or a write sees. Writes,
+list filters, answer, count, resolve, recall and the dashboard all ask here.
+
+A name binds only to
+- an entity of those scopes with exactly that name, or a name registered there as an alias;
+- a member of a shared scope among them, by display name, username or their person entity's name;
+- a member named by a relation word from the speaker's side (Kai's "Mom" is Dana; Sam's is nobody);
+and then to whatever it was merged into. Two different entities answering to
+one name make it ambiguous — reported, never guessed. Look-alikes are offered
+as "did you mean", never bound."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db import connection
+from django.db.models import Q
+
+from django.http import Http404
+from rest_framework.exceptions import PermissionDenied
+
+from scopes.errors import DomainError
+from scopes.principals import scope_ids_for
+from scopes.selectors import read_scope_ids, scope_get
+from scopes.relations import members_by_relation, members_of
+
+from ..derive import entity_term
+from ..models import Alias, Entity
+from ..text import normalize
+
+ME = "me"
+
+
+class AmbiguousEntity(DomainError):
+    """A name that two different entities answer to, where one must be chosen (a write, a filter)."""
+
+    code = "ambiguous_entity"
+
+
+@dataclass
+class Binding:
+    status: str  # bound | ambiguous | unknown
+    term: str | None = None
+    entities: list[Entity] = field(default_factory=list)  # what the caller may be shown
+    entity_ids: list[int] = field(default_factory=list)  # what cards are matched by (merged ones included)
+    did_you_mean: list[tuple[int, float]] = field(default_factory=list)
+    roots: list[Entity] = field(default_factory=list)  # the entities bound to, merges followed
+
+    def one(self, asked: str, *, prefer_scope: int | None = None) -> Entity | None:
+        """The entity a write or a filter means: None when unknown, refused when ambiguous."""
+        if self.status == "unknown":
+            return None
+        if self.status == "ambiguous":
+            raise AmbiguousEntity(f"{asked!r} names more than one entity here; name one by id or a unique name.",
+                                  candidates=[entity_brief(e) for e in self.entities])
+        return next((e for e in self.roots if e.scope_id == prefer_scope), self.roots[0])
+
+
+# The members of the shared scopes among {scopes}: their person entities are named there too.
+MEMBERS_SQL = """SELECT m.user_id FROM scopes_membership m JOIN scopes_scope s ON s.id = m.scope_id
+     WHERE m.scope_id IN ({scopes}) AND s.kind NOT IN ('personal', 'global')"""
+LOOK_ALIKE_THRESHOLD = 0.3
+LOOK_ALIKE_LIMIT = 5
+
+
+LOOK_ALIKES_SQL = """
+    SELECT e.id, max(similarity(n.name_norm, %(norm)s)) AS score
+      FROM cards_entity e
+      JOIN (SELECT id AS entity_id, name_norm FROM cards_entity
+            UNION ALL SELECT entity_id, name_norm FROM cards_alias) n ON n.entity_id = e.id
+     WHERE (e.scope_id IN ({scopes}) OR e.user_id IN ({members}))
+       AND n.name_norm %% %(norm)s AND e.id <> %(exclude)s
+     GROUP BY e.id HAVING max(similarity(n.name_norm, %(norm)s)) >= %(threshold)s
+     ORDER BY score DESC, e.id LIMIT %(limit)s"""
+
+
+def entity_look_alikes(norm: str, scope_ids, *, exclude_id: int | None = None,
+                       limit: int = LOOK_ALIKE_LIMIT) -> list[tuple[int, float]]:
+    """(entity id, trigram similarity) of names and aliases in `scope_ids` (and
+    of their members) close to `norm`, best first. Offered as candidates, never bound."""
+    with connection.cursor() as cursor:
+        scopes = "SELECT unnest(%(scopes)s::bigint[])"
+        cursor.execute(LOOK_ALIKES_SQL.format(scopes=scopes, members=MEMBERS_SQL.format(scopes=scopes)),
+                       {"norm": norm, "scopes": list(scope_ids), "exclude": exclude_id or 0,
+                        "threshold": LOOK_ALIKE_THRESHOLD, "limit": limit})
+        return [(pk, round(score, 3)) for pk, score in cursor.fetchall()]
+
+
+def entity_brief(entity: Entity) -> dict:
+    return {"id": entity.pk, "scope": entity.scope_id, "name": entity.name, "kind": entity.kind}
+
+
+def _named(norm: str, name: str, scope_ids: list[int], speaker_id: int | None) -> set[int]:
+    """Ids of the entities `name` names directly (before merges), in one statement."""
+    in_scopes = Entity.objects.filter(scope_id__in=scope_ids, name_norm=norm).values("id")
+    aliased = Alias.objects.filter(scope_id__in=scope_ids, name_norm=norm).values("entity_id")
+    members = (Entity.objects.filter(user_id__in=members_of(scope_ids))
+               .filter(Q(name_norm=norm) | Q(user__username__iexact=name.strip())
+                       | Q(user__display_name__iexact=name.strip())).values("id"))
+    found = in_scopes.union(aliased, members)
+    if speaker_id is not None:
+        related = members_by_relation(scope_ids=scope_ids, speaker_id=speaker_id, name=name)
+        found = found.union(Entity.objects.filter(user_id__in=related).values("id"))
+    return {row["id"] for row in found}
+
+
+def entity_bind(*, name: str, scope_ids, speaker=None) -> Binding:
+    """Bind `name` among `scope_ids` (a read's scopes from `read_scope_ids`, or a
+    write's scope), as `speaker` (a user, for "me" and relation words) says it."""
+    scope_ids = list(scope_ids)
+    norm = normalize(name)
+    if norm == ME and speaker is not None:
+        me = speaker.entity
+        return Binding("bound", f"e:{me.pk}", [me], [me.pk], roots=[me])
+    direct = _named(norm, name, scope_ids, speaker.pk if speaker is not None else None) if norm else set()
+    if not direct:
+        return Binding("unknown", did_you_mean=entity_look_alikes(norm, scope_ids) if norm else [])
+    # Bound to the entity a name was merged into, together with everything merged into it.
+    first = Entity.objects.filter(pk__in=direct).values_list("merged_into_id", "id")
+    roots_ids = {merged or pk for merged, pk in first}
+    named = list(Entity.objects.filter(Q(pk__in=roots_ids) | Q(merged_into_id__in=roots_ids))
+                 .select_related("scope").order_by("id"))
+    roots = [e for e in named if e.merged_into_id is None]
+    terms = {e.pk: entity_term(e.pk, e.kind, e.scope.kind, e.name_norm) for e in roots}
+    # A name that is a kind in one visible scope names that kind in all of them
+    # (a team's "kettle" and a project's kind "kettle" are one concept).
+    kinds = {term for term in terms.values() if term.startswith("n:")}
+    terms = {e.pk: f"n:{e.name_norm}" if f"n:{e.name_norm}" in kinds else terms[e.pk] for e in roots}
+    by_term: dict[str, list[Entity]] = {}
+    for entity in named:
+        by_term.setdefault(terms[entity.merged_into_id or entity.pk], []).append(entity)
+    # Entities merged in from scopes the caller cannot see still match cards (which
+    # are read only from visible scopes) but are never shown. A member's own entity
+    # lives in their personal scope and is shown wherever they are a member.
+    visible = set(scope_ids)
+
+    def shown(entity: Entity) -> bool:
+        return entity.scope_id in visible or (entity.user_id is not None and entity.merged_into_id is None)
+
+    if len(by_term) == 1:
+        (term, entities), = by_term.items()
+        return Binding("bound", term, [e for e in entities if shown(e)], [e.pk for e in entities], roots=roots)
+    return Binding("ambiguous", entities=[e for group in by_term.values() for e in group if shown(e)],
+                   roots=roots)
+
+
+def alias_target(*, principal, entity_id: int, scope_id: int) -> tuple[Entity, object]:
+    """The entity and scope for a new name registered in `scope_id`. A member's
+    own entity takes names in a shared scope they belong to: from themselves, or
+    from someone who manages that scope (never an agent token: tokens manage
+    nothing). Any other entity must be visible from that scope, which the
+    principal must be allowed to write in. 404 for what the principal cannot see."""
+    scope = scope_get(principal=principal, scope_id=scope_id, action="write")
+    entity = Entity.objects.filter(pk=entity_id).first()
+    if entity is None:
+        raise Http404
+    if entity.user_id is not None:
+        if not members_of([scope.pk]).filter(user_id=entity.user_id).exists():
+            raise Http404
+        if entity.user_id != principal.user.pk and not scope_ids_for(principal, "manage").filter(
+                pk=scope.pk).exists():
+            raise PermissionDenied("Members name themselves; a scope's admins may name any member.")
+        return entity, scope
+    if entity.scope_id not in read_scope_ids(principal=principal, scope_id=scope.pk):
+        raise Http404
+    return entity, scope

@@ -1,0 +1,170 @@
+"""People are entities (DESIGN §3): in a shared scope a member is their own
+entity — by display name, username, an alias, or a relation word read from the
+speaker's side — never a second one."""
+
+import pytest
+
+from cards.drafts import CardDraft
+from cards.models import Card, Entity, PossibleDuplicate
+from cards.services import card_remember
+from scopes.relations import relation_set
+from scopes.services import membership_set
+from tests.factories import UserFactory, family_scope
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def household(db):
+    dana = UserFactory(username="dana", display_name="Dana")
+    sam = UserFactory(username="sam", display_name="Sam")
+    kai = UserFactory(username="kai", display_name="Kai")
+    family = family_scope(owner=dana)
+    membership_set(scope=family, user=sam, role="member")
+    membership_set(scope=family, user=kai, role="member")
+    relation_set(scope=family, member=dana, of=kai, relation="mother")
+    relation_set(scope=family, member=dana, of=sam, relation="wife")
+    relation_set(scope=family, member=sam, of=kai, relation="father")
+    return {"dana": dana, "sam": sam, "kai": kai, "family": family}
+
+
+def write(agent, scope, subject, label="address", value="Osaka", **extra):
+    response = agent.post("/api/v1/cards/", {"scope": scope.pk, "kind": "state", "subject": subject,
+                                             "label": label, "value": value, **extra}, format="json")
+    assert response.status_code in (200, 201), response.json()
+    return Card.objects.get(pk=response.json()["card"]["id"])
+
+
+def test_sam_writing_about_dana_binds_danas_own_entity(household, bearer):
+    family, dana, sam = household["family"], household["dana"], household["sam"]
+    write(bearer(dana, write=True), family, "me", value="Kyoto")
+    card = write(bearer(sam, write=True), family, "Dana", value="Osaka")
+    assert card.subject_id == dana.entity.pk
+    assert not Entity.objects.filter(scope=family, name_norm="dana").exists()
+    # One timeline for one woman: never two current addresses for Dana in the family.
+    current = Card.objects.filter(scope=family, subject=dana.entity, label__key="address", superseded_at__isnull=True)
+    assert current.count() == 1
+
+
+@pytest.mark.parametrize("word", ["Mom", "媽媽", "my mom"])
+def test_kais_mom_binds_dana(household, bearer, word):
+    card = write(bearer(household["kai"], write=True), household["family"], word, label="job_title", value="nurse")
+    assert card.subject_id == household["dana"].entity.pk
+
+
+@pytest.mark.parametrize("word", ["my wife", "老婆", "wife"])
+def test_sams_wife_binds_dana(household, bearer, word):
+    card = write(bearer(household["sam"], write=True), household["family"], word, label="job_title", value="nurse")
+    assert card.subject_id == household["dana"].entity.pk
+
+
+def test_sams_mom_does_not_bind_dana(household, bearer):
+    sam, family = household["sam"], household["family"]
+    agent = bearer(sam, write=True)
+    card = write(agent, family, "Mom", label="job_title", value="teacher")
+    assert card.subject_id != household["dana"].entity.pk
+    assert card.subject.user_id is None and card.subject.scope_id == family.pk
+    answered = bearer(sam).post("/api/v1/answer/", {"scope": family.pk, "subject": "Mom", "label": "job_title"},
+                                format="json").json()
+    assert household["dana"].entity.pk not in {e["id"] for e in answered["subject"]["entities"]}
+
+
+def test_dana_asking_about_kai_in_the_family_is_answered(household, bearer, as_user):
+    family, dana, kai = household["family"], household["dana"], household["kai"]
+    write(bearer(kai, write=True), family, "me", label="skill", value="swimming")
+    answered = bearer(dana).post("/api/v1/answer/", {"scope": family.pk, "subject": "Kai", "label": "skill"},
+                                 format="json").json()
+    assert answered["tier"] == "recorded" and answered["values"] == ["swimming"]
+    assert [e["id"] for e in answered["subject"]["entities"]] == [kai.entity.pk]
+    page = as_user(dana).get("/ask/", {"scope": family.pk, "subject": "Kai", "label": "skill", "form": "answer"})
+    assert page.status_code == 200
+    assert "swimming" in page.content.decode()
+    assert "No entity here is called" not in page.content.decode()
+
+
+def test_a_member_binds_by_username_too(household, bearer):
+    card = write(bearer(household["sam"], write=True), household["family"], "kai", label="skill", value="chess")
+    assert card.subject_id == household["kai"].entity.pk
+
+
+def test_two_members_of_one_name_are_ambiguous_never_guessed(household, bearer):
+    family, sam = household["family"], household["sam"]
+    for username in ("alex1", "alex2"):
+        membership_set(scope=family, user=UserFactory(username=username, display_name="Alex"), role="member")
+    response = bearer(sam, write=True).post("/api/v1/cards/", {"scope": family.pk, "kind": "state",
+                                                               "subject": "Alex", "label": "skill", "value": "golf"},
+                                            format="json")
+    assert response.status_code == 400 and response.json()["code"] == "ambiguous_entity"
+    assert len(response.json()["candidates"]) == 2
+    assert not Card.objects.filter(value="golf").exists()
+    answered = bearer(sam).post("/api/v1/answer/", {"scope": family.pk, "subject": "Alex", "label": "skill"},
+                                format="json").json()
+    assert answered["subject"]["binding"] == "ambiguous"
+
+
+def test_relation_words_bind_only_for_current_members(household, bearer):
+    from scopes.services import membership_remove
+
+    family, kai = household["family"], household["kai"]
+    membership_remove(scope=family, user=kai)
+    membership_set(scope=family, user=kai, role="member")
+    # Leaving took Kai's relations with them: "Mom" no longer names Dana for Kai.
+    card = write(bearer(kai, write=True), family, "Mom", label="job_title", value="pilot")
+    assert card.subject_id != household["dana"].entity.pk
+
+
+def test_members_name_themselves_and_admins_name_anyone(household, as_user, bearer):
+    family, dana, sam = household["family"], household["dana"], household["sam"]
+    url = f"/api/v1/entities/{sam.entity.pk}/aliases/"
+    assert as_user(sam).post(url, {"name": "Sammy", "scope": family.pk}, format="json").status_code == 201
+    assert write(bearer(dana, write=True), family, "Sammy", label="skill", value="cooking").subject_id == sam.entity.pk
+    kai_url = f"/api/v1/entities/{household['kai'].entity.pk}/aliases/"
+    assert as_user(sam).post(kai_url, {"name": "Little one", "scope": family.pk}, format="json").status_code == 403
+    assert as_user(dana).post(kai_url, {"name": "Little one", "scope": family.pk}, format="json").status_code == 201
+    # An agent token never manages names for other people.
+    assert bearer(dana, write=True).post(kai_url, {"name": "Kiddo", "scope": family.pk},
+                                         format="json").status_code == 403
+
+
+def test_a_look_alike_of_a_member_is_proposed_for_merge(household, as_user):
+    from django.db import connection
+
+    family, dana = household["family"], household["dana"]
+    # An entity made before members were entities (inserted as old code did, with no proposal).
+    with connection.cursor() as cursor:
+        cursor.execute("INSERT INTO cards_entity (scope_id, name, name_norm, kind, created_at)"
+                       " VALUES (%s, 'Dana', 'dana', 'person', now()) RETURNING id", [family.pk])
+        old = cursor.fetchone()[0]
+    import importlib
+    migration = importlib.import_module("cards.migrations.0012_member_look_alikes")
+    from django.apps import apps
+    migration.propose_member_look_alikes(apps, None)
+    proposal = PossibleDuplicate.objects.get(entity_id=old)
+    assert proposal.similar_to_id == dana.entity.pk
+    queue = as_user(dana).get("/api/v1/review/", {"scope": family.pk}).json()
+    assert proposal.pk in {d["id"] for d in queue["duplicates"]}
+    merged = as_user(dana).post(f"/api/v1/review/duplicates/{proposal.pk}/merge/", format="json")
+    assert merged.status_code == 200, merged.json()
+    assert Entity.objects.get(pk=old).merged_into_id == dana.entity.pk
+
+
+def test_relations_api_states_them_from_one_side(household, as_user, bearer):
+    family, dana, sam, kai = household["family"], household["dana"], household["sam"], household["kai"]
+    url = f"/api/v1/scopes/{family.pk}/relations/"
+    assert as_user(kai).put(url, {"member": "kai", "of": "sam", "relation": "son"}, format="json").status_code == 200
+    # Only the two people concerned, or an admin, may say how they stand.
+    assert as_user(kai).put(url, {"member": "sam", "of": "dana", "relation": "husband"},
+                            format="json").status_code == 403
+    assert as_user(dana).put(url, {"member": "sam", "of": "dana", "relation": "husband"},
+                             format="json").status_code == 200
+    listed = {(r["member"], r["of"], r["relation"]) for r in as_user(sam).get(url).json()["results"]}
+    assert ("kai", "sam", "son") in listed and ("dana", "kai", "mother") in listed
+    refused = as_user(dana).put(url, {"member": "sam", "of": "kai", "relation": "frenemy"}, format="json")
+    assert refused.status_code == 400 and refused.json()["code"] == "validation_error"
+    assert bearer(dana, write=True).get(url).status_code == 403
+    members = {m["username"]: m["relation"] for m in as_user(kai).get(
+        f"/api/v1/scopes/{family.pk}/members/").json()["results"]}
+    assert members["dana"] == "mother" and members["sam"] == "father"
+    scopes = {s["id"]: s["relation"] for s in as_user(dana).get("/api/v1/scopes/").json()["results"]}
+    assert scopes[family.pk] == "mother of Kai, wife of Sam"
+    assert as_user(dana).delete(url, {"member": "sam", "of": "dana"}, format="json").status_code == 204
