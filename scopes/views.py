@@ -20,8 +20,7 @@ from .errors import DomainError, InvalidInput
 from .forms import InviteForm, MemberAddForm, MemberChangeForm, ScopeCreateForm, SignUpForm, TokenForm
 from .invites import invite_accept, invite_create, invite_open, invite_revoke, invites_open
 from .members import ROLE_EFFECTS, member_target, owner_change_check, shared_scope_check
-from .models import AgentToken, Invite, Membership, Scope, User
-from .relations import relation_to
+from .models import AgentToken, Invite, MemberRelation, Membership, Scope, User
 from .selectors import scope_get, scope_list
 from .services import membership_remove, membership_set, scope_create
 from .tokens import token_create, token_revoke
@@ -135,9 +134,12 @@ def invite_page(request, token: str):
 
 def _members_context(request, scope, *, add_form=None, refused: dict | None = None) -> dict:
     memberships = Membership.objects.filter(scope=scope).select_related("user").order_by("role", "user__username")
+    # What each member is to the person looking: Kai's page says Dana is "mother".
+    to_me = {row.member_id: row.relation for row in MemberRelation.objects.filter(scope=scope, of=request.user)}
     rows = [{"m": m, "effect": ROLE_EFFECTS[m.role], "refused": (refused or {}).get(m.pk),
-             "form": MemberChangeForm(initial={"role": m.role, "relation": relation_to(
-                 scope_id=scope.pk, member_id=m.user_id, of_id=request.user.pk)}, auto_id=f"m{m.pk}_%s")}
+             "relation": to_me.get(m.user_id, ""),
+             "form": MemberChangeForm(initial={"role": m.role, "relation": to_me.get(m.user_id, "")},
+                                      auto_id=f"m{m.pk}_%s")}
             for m in memberships]
     return {"scope": scope, "rows": rows, "add_form": add_form or MemberAddForm(),
             "invites": invites_open(scope=scope), "invite_form": InviteForm(), "effects": ROLE_EFFECTS.items()}

@@ -116,7 +116,7 @@ def test_read_in_a_project_sees_its_team_and_never_its_sibling(mallory, bearer, 
 
 def test_a_family_she_left_disappears_at_once_even_through_her_old_tokens(alice, mallory, bearer):
     family = scope_create(name="Home", kind="family", creator=alice)
-    membership_set(scope=family, user=mallory, role="member", relation="aunt")
+    membership_set(scope=family, user=mallory, role="member")
     card = remember(family, alice, "Cooking")
     fridge = entity_create(scope=family, name="Fridge")
     clients = [session(mallory), bearer(mallory, scopes=[family], write=True), bearer(mallory, all_scopes=True)]

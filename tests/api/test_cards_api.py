@@ -62,8 +62,8 @@ def test_event_description_patch_keeps_revision_and_delete_forgets(alice, bearer
 def test_each_member_reads_their_own_perspective(alice, bearer):
     bob, kid = UserFactory(username="bob"), UserFactory(username="kid")
     family = scope_create(name="Home", kind="family", creator=alice)
-    membership_set(scope=family, user=bob, role="member", relation="father")
-    membership_set(scope=family, user=kid, role="member", relation="child")
+    membership_set(scope=family, user=bob, role="member")
+    membership_set(scope=family, user=kid, role="member")
     card = remember(bearer(alice, write=True), scope=family.pk, kind="event", subject="me", label="party",
                     value="Mom's birthday", text="Mom's birthday Sunday",
                     perspectives={"bob": "wife's birthday — prepare a gift",

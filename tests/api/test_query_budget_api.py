@@ -36,7 +36,7 @@ class Household:
         families = [scope_create(name=f"Family {n}", kind="family", creator=self.bob) for n in range(5)]
         shared = [enterprise, department, team, self.project, *families]
         for scope in shared:
-            membership_set(scope=scope, user=alice, role="member", relation="colleague")
+            membership_set(scope=scope, user=alice, role="member")
         self.scopes = [alice.personal_scope, *shared]
         self.count = 0
 

@@ -38,7 +38,7 @@ def household(alice):
     with sources, perspectives and corrections, knowledge renamed, an alias."""
     bob = UserFactory(username="bob", time_zone="Europe/Lisbon")
     home = family_scope(owner=alice)
-    membership_set(scope=home, user=bob, role="member", relation="husband")
+    membership_set(scope=home, user=bob, role="member")
 
     def remember(draft, scope=home, actor=alice):
         return card_remember(scope=scope, actor=actor, draft=draft).card

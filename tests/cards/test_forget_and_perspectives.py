@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 def test_forget_removes_card_revisions_perspectives_and_embedding(alice, t0):
     bob = UserFactory(username="bob")
     home = family_scope(owner=alice)
-    membership_set(scope=home, user=bob, role="member", relation="husband")
+    membership_set(scope=home, user=bob, role="member")
     card = card_remember(scope=home, actor=alice, draft=CardDraft(
         kind="event", label="party", subject="me", value="Surprise party for Bob", text="Planning it",
         reference_time=t0, perspectives={"bob": "nothing to see here"})).card
@@ -52,8 +52,8 @@ def test_forgetting_the_current_value_does_not_revive_the_old_one(alice, scope, 
 def test_member_perspective_is_stored_per_user(alice, t0):
     bob, kid = UserFactory(username="bob"), UserFactory(username="kid")
     home = family_scope(owner=alice)
-    membership_set(scope=home, user=bob, role="member", relation="father")
-    membership_set(scope=home, user=kid, role="member", relation="child")
+    membership_set(scope=home, user=bob, role="member")
+    membership_set(scope=home, user=kid, role="member")
     card = card_remember(scope=home, actor=alice, draft=CardDraft(
         kind="event", label="party", subject="me", value="Mom's birthday", text="Mom's birthday Sunday",
         reference_time=t0, perspectives={"bob": "wife's birthday — prepare a gift",

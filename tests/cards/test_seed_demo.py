@@ -10,6 +10,7 @@ from guardian.shortcuts import get_perms
 from cards.models import AuditEvent, Card, CardPerspective, CardRevision
 from cards.selectors.cards import card_history
 from scopes.models import Membership, Scope, ScopeKind, User
+from scopes.relations import relations_of
 
 pytestmark = pytest.mark.django_db
 
@@ -51,8 +52,9 @@ def test_seed_creates_three_users_with_personal_scopes(household):
 def test_family_scope_has_three_memberships_with_relations(household):
     memberships = {m.user.username: m for m in Membership.objects.filter(scope=family()).select_related("user")}
     assert set(memberships) == DEMO_USERS
-    assert {name: m.relation for name, m in memberships.items()} == {
-        "dana": "mother", "sam": "father", "kai": "child"}
+    relations = {(r.member.username, r.of.username): r.relation for r in relations_of(scope=family())}
+    assert relations == {("dana", "kai"): "mother", ("dana", "sam"): "wife", ("sam", "kai"): "father",
+                         ("sam", "dana"): "husband", ("kai", "dana"): "son", ("kai", "sam"): "son"}
     assert memberships["dana"].role == "owner"
     # Roles went through membership_set, so guardian grants match them.
     assert "write_scope" not in get_perms(household["kai"], family())

@@ -6,6 +6,7 @@ from django.db import IntegrityError, transaction
 from cards.models import Entity
 from scopes.errors import InvalidLadder, LastOwner
 from scopes.models import Scope, ScopeUserObjectPermission
+from scopes.relations import relation_to
 from scopes.services import global_scope_get, membership_remove, membership_set, scope_create
 from tests.factories import UserFactory
 
@@ -55,13 +56,15 @@ def test_ladder_refuses_wrong_order(alice, child_kind, parent_kind):
 def test_role_change_keeps_guardian_grants_in_step(alice):
     bob = UserFactory(username="bob")
     family = scope_create(name="Home", kind="family", creator=alice)
-    membership_set(scope=family, user=bob, role="viewer", relation="father")
+    membership_set(scope=family, user=bob, role="viewer", relation="husband", relation_of=alice)
     assert perms(bob, family) == {"view_scope"}
     membership_set(scope=family, user=bob, role="member")
     assert perms(bob, family) == {"view_scope", "write_scope"}
-    assert family.memberships.get(user=bob).relation == "father"
+    assert relation_to(scope_id=family.pk, member_id=bob.pk, of_id=alice.pk) == "husband"
     membership_remove(scope=family, user=bob)
     assert perms(bob, family) == set()
+    # Leaving takes the member's relations with them.
+    assert relation_to(scope_id=family.pk, member_id=bob.pk, of_id=alice.pk) == ""
 
 
 def test_last_owner_cannot_be_removed_or_demoted(alice):

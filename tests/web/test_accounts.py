@@ -6,6 +6,7 @@ from django.test import Client
 from scopes.invites import invite_create
 from scopes.models import Invite, Membership, User
 from tests.factories import UserFactory, family_scope
+from scopes.relations import relation_to
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "correct horse battery staple"
@@ -80,7 +81,9 @@ def test_a_new_person_signs_up_through_an_invite_and_becomes_a_member(alice):
     kai = User.objects.get(username="kai")
     assert kai.personal_scope is not None
     membership = Membership.objects.get(scope=family, user=kai)
-    assert (membership.role, membership.relation) == ("member", "son")
+    assert membership.role == "member"
+    # The invite's relation is what the invitee is to the person who invited them.
+    assert relation_to(scope_id=family.pk, member_id=kai.pk, of_id=alice.pk) == "son"
     assert client.get(answer.url).status_code == 200
     # The link is spent.
     assert Client().get(f"/invite/{token}/").status_code == 404

@@ -17,7 +17,7 @@ from cards.models import Alias, Card, CardPerspective, CardRevision, Entity, Pos
 from cards.services import card_remember
 from review.models import Candidate
 from scopes.invites import invite_create
-from scopes.models import AgentToken, Invite, Membership, Scope
+from scopes.models import AgentToken, Invite, MemberRelation, Membership, Scope
 from scopes.tokens import token_create
 
 pytestmark = pytest.mark.django_db
@@ -78,7 +78,8 @@ def _state():
     return (Card.objects.count(), CardRevision.objects.count(),
             list(Invite.objects.order_by("pk").values_list("pk", "expires_at")),
             list(Card.objects.order_by("pk").values_list("verified_at", flat=True)),
-            list(Membership.objects.order_by("pk").values_list("user_id", "role", "relation")),
+            list(Membership.objects.order_by("pk").values_list("user_id", "role")),
+            list(MemberRelation.objects.order_by("pk").values_list("member_id", "of_id", "relation")),
             list(Card.objects.order_by("pk").values_list("tag", "superseded_at")),
             list(Candidate.objects.order_by("pk").values_list("status", flat=True)),
             list(PossibleDuplicate.objects.order_by("pk").values_list("status", flat=True)),
