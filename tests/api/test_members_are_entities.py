@@ -4,9 +4,7 @@ speaker's side — never a second one."""
 
 import pytest
 
-from cards.drafts import CardDraft
 from cards.models import Card, Entity, PossibleDuplicate
-from cards.services import card_remember
 from scopes.relations import relation_set
 from scopes.services import membership_set
 from tests.factories import UserFactory, family_scope

@@ -25,7 +25,7 @@ from cards.drafts import CardDraft
 from cards.models import Alias, Card, CardRevision, Entity, PossibleDuplicate
 from cards.services import card_remember, entity_create
 from review.models import Candidate, IngestJob
-from scopes.models import AgentToken, Membership, Scope
+from scopes.models import AgentToken, MemberRelation, Membership, Scope
 from scopes.services import membership_set, scope_create
 from scopes.tokens import token_create
 from tests.factories import UserFactory
@@ -67,7 +67,7 @@ ENDPOINTS = [
     Endpoint("GET", "scopes/{scope}/relations/", session_only=True),
     Endpoint("PUT", "scopes/{scope}/relations/", lambda w: {"member": "bob", "of": "alice", "relation": "colleague"},
              MANAGE, session_only=True),
-    Endpoint("DELETE", "scopes/{scope}/relations/", lambda w: {"member": "bob", "of": "alice"}, MANAGE,
+    Endpoint("DELETE", "scopes/{scope}/relations/", lambda w: {"member": "victor", "of": "alice"}, MANAGE,
              session_only=True),
     Endpoint("GET", "cards/", listed="card"),
     Endpoint("GET", "cards/?scope={scope}"),  # a read in a scope: the scope is the object
@@ -143,7 +143,7 @@ def world(alice) -> World:
     UserFactory(username="carol")
     team = scope_create(name="Platform", kind="team", creator=alice)
     membership_set(scope=team, user=bob, role="member")
-    membership_set(scope=team, user=victor, role="viewer")
+    membership_set(scope=team, user=victor, role="viewer", relation="report", relation_of=alice)
     card = card_remember(scope=team, actor=alice,
                          draft=CardDraft(kind="state", label="skill", subject="me", value="Go")).card
     entity = entity_create(scope=team, name="Acme")
@@ -185,7 +185,8 @@ def snapshot(world: World) -> tuple:
             sorted(Candidate.objects.values_list("pk", "status")),
             sorted(PossibleDuplicate.objects.values_list("pk", "status")),
             sorted(Membership.objects.filter(scope_id=world.ids["scope"]).values_list("user__username", "role")),
-            sorted(AgentToken.objects.values_list("pk", "revoked_at")))
+            sorted(AgentToken.objects.values_list("pk", "revoked_at")),
+            sorted(MemberRelation.objects.values_list("member__username", "of__username", "relation")))
 
 
 def listed_ids(response) -> set[int]:
