@@ -30,7 +30,7 @@ def scope_get(*, principal: Principal, scope_id: int, action: str = "view") -> S
 
 def scope_list(*, principal: Principal) -> QuerySet[Scope]:
     """Scopes `principal` may view, with the caller's role and relation in each."""
-    mine = Membership.objects.filter(scope=OuterRef("pk"), user_id=principal.user.pk)
+    mine = Membership.objects.visible_to(principal, "view").filter(scope=OuterRef("pk"), user_id=principal.user.pk)
     return (Scope.objects.visible_to(principal, "view")
             .annotate(role=Subquery(mine.values("role")[:1]), relation=Subquery(mine.values("relation")[:1]))
             .order_by("id"))

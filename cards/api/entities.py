@@ -4,17 +4,15 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.db.models import Q
-from django.http import Http404
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
-from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from memory_site.api.errors import error_responses
-from scopes.models import Scope
-from scopes.principals import principal_of, scope_ids_for
+from scopes.principals import principal_of
 from scopes.selectors import read_scope_ids, scope_get
+from scopes.visibility import row_get
 
 from ..models import Entity
 from ..services import alias_add, entity_create
@@ -24,13 +22,8 @@ from .serializers import AliasIn, EntityIn, EntityOut, ResolveIn, ResolveOut
 
 
 def entity_get(*, principal, entity_id: int, action: str = "view") -> Entity:
-    entity = (Entity.objects.filter(pk=entity_id, scope_id__in=scope_ids_for(principal, "view"))
-              .prefetch_related("aliases").first())
-    if entity is None:
-        raise Http404
-    if action != "view" and not Scope.objects.visible_to(principal, action).filter(pk=entity.scope_id).exists():
-        raise PermissionDenied(f"You may not {action} in this entity's scope.")
-    return entity
+    """The entity if `principal` may view it (else 404) and `action` in its scope (else 403)."""
+    return row_get(Entity.objects.prefetch_related("aliases"), principal=principal, pk=entity_id, action=action)
 
 
 class EntityCreate(APIView):
@@ -90,5 +83,6 @@ class EntityResolve(APIView):
 def _look_alikes(norm: str, visible) -> list[dict]:
     """Trigram neighbours over names and aliases in the visible scopes: offered, never bound."""
     rows = entity_look_alikes(norm, visible)
-    entities = {e.pk: e for e in Entity.objects.filter(pk__in=[r[0] for r in rows]).prefetch_related("aliases")}
+    entities = {e.pk: e for e in Entity.objects.in_scopes(visible).filter(pk__in=[r[0] for r in rows])
+                .prefetch_related("aliases")}
     return [{"entity": entities[pk], "score": score} for pk, score in rows]

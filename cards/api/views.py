@@ -51,11 +51,10 @@ class CardListCreate(APIView):
         params = query.validated_data
         principal = principal_of(request)
         if "scope" in params:
-            cards = Card.objects.filter(scope_id__in=read_scope_ids(principal=principal, scope_id=params["scope"]))
+            cards = Card.objects.in_scopes(read_scope_ids(principal=principal, scope_id=params["scope"]))
         else:
             # The caller's visible scopes as a list of ids (see read_scope_ids).
-            cards = Card.objects.filter(scope_id__in=list(Scope.objects.visible_to(principal, "view")
-                                                          .values_list("id", flat=True)))
+            cards = Card.objects.in_scopes(Scope.objects.visible_to(principal, "view").values_list("id", flat=True))
         if "subject" in params:
             norm = normalize(params["subject"])
             if norm == "me":
