@@ -331,3 +331,13 @@ def test_every_admin_of_a_scoped_model_reads_through_visible_to(model):
         assert isinstance(model_admin, ScopedAdmin), f"{type(model_admin).__name__} does not use ScopedAdmin"
     for inline in inlines:
         assert issubclass(inline, ScopedAdmin), f"{inline.__name__} does not use ScopedAdmin"
+
+
+def test_the_sql_fragments_the_allowed_templates_rely_on_carry_the_scope_filter():
+    import inspect
+
+    from cards import count, derive, retrieval
+
+    assert retrieval._valid({}, as_of=None, when=None).startswith("c.scope_id = ANY(%(scopes)s)")
+    assert 'where = "c.scope_id = ANY(%(scopes)s)' in inspect.getsource(count.count_cards)
+    assert SCOPE_FILTER.search(derive._FACTS)
