@@ -10,7 +10,7 @@ import zoneinfo
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Prefetch, Q
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
@@ -29,7 +29,7 @@ from .forms import (AliasForm, AnswerForm, CardAddForm, CardFilterForm, CountFor
                     RecallForm)
 from .api.entities import entity_get
 from .decay_picture import decay_points, half_life_days
-from .models import (Card, CardKind, CardPerspective, CardRevision, DuplicateStatus, Entity, Label,
+from .models import (Alias, Card, CardKind, CardPerspective, CardRevision, DuplicateStatus, Entity, Label,
                      PossibleDuplicate, Tag)
 from .selectors.cards import card_get, card_history, cards_filtered
 from .services import alias_add, card_describe, card_forget, card_remember, card_verify, perspectives_set
@@ -222,8 +222,9 @@ def entities_page(request):
     """Entities in the scopes the person may view (common sense aside), their
     aliases and merges, the open merge proposals, and how fast each label fades."""
     principal = principal_of_page(request)
+    aliases = Prefetch("aliases", queryset=Alias.objects.visible_to(principal, "view"))
     entities = list(Entity.objects.visible_to(principal, "view").exclude(scope__kind=ScopeKind.GLOBAL)
-                    .select_related("scope", "merged_into").prefetch_related("aliases")
+                    .select_related("scope", "merged_into").prefetch_related(aliases)
                     .order_by("scope__name", "name")[:ENTITY_LIMIT])
     writable = set(Scope.objects.visible_to(principal, "write").values_list("id", flat=True))
     proposals = (PossibleDuplicate.objects.visible_to(principal, "view").exclude(entity__scope__kind=ScopeKind.GLOBAL)

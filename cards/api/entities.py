@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Prefetch, Q
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.response import Response
@@ -14,7 +14,7 @@ from scopes.principals import principal_of
 from scopes.selectors import read_scope_ids, scope_get
 from scopes.visibility import row_get
 
-from ..models import Entity
+from ..models import Alias, Entity
 from ..services import alias_add, entity_create
 from ..services.entities import entity_look_alikes
 from ..text import normalize
@@ -23,7 +23,8 @@ from .serializers import AliasIn, EntityIn, EntityOut, ResolveIn, ResolveOut
 
 def entity_get(*, principal, entity_id: int, action: str = "view") -> Entity:
     """The entity if `principal` may view it (else 404) and `action` in its scope (else 403)."""
-    return row_get(Entity.objects.prefetch_related("aliases"), principal=principal, pk=entity_id, action=action)
+    aliases = Prefetch("aliases", queryset=Alias.objects.visible_to(principal, "view"))
+    return row_get(Entity.objects.prefetch_related(aliases), principal=principal, pk=entity_id, action=action)
 
 
 class EntityCreate(APIView):
@@ -83,6 +84,7 @@ class EntityResolve(APIView):
 def _look_alikes(norm: str, visible) -> list[dict]:
     """Trigram neighbours over names and aliases in the visible scopes: offered, never bound."""
     rows = entity_look_alikes(norm, visible)
+    aliases = Prefetch("aliases", queryset=Alias.objects.in_scopes(visible))
     entities = {e.pk: e for e in Entity.objects.in_scopes(visible).filter(pk__in=[r[0] for r in rows])
-                .prefetch_related("aliases")}
+                .prefetch_related(aliases)}
     return [{"entity": entities[pk], "score": score} for pk, score in rows]
