@@ -341,3 +341,24 @@ def test_the_sql_fragments_the_allowed_templates_rely_on_carry_the_scope_filter(
     assert retrieval._valid({}, as_of=None, when=None).startswith("c.scope_id = ANY(%(scopes)s)")
     assert 'where = "c.scope_id = ANY(%(scopes)s)' in inspect.getsource(count.count_cards)
     assert SCOPE_FILTER.search(derive._FACTS)
+
+
+@pytest.mark.django_db
+def test_the_runtime_check_reports_a_statement_that_reads_scoped_rows_without_a_scope_filter():
+    from cards.models import Card, Entity
+    from tests.sql_scope import recorded, unscoped_reads
+
+    nobody = _nobody()
+    with recorded() as statements:
+        list(Card.objects.filter(pk=1))
+        list(Entity.objects.in_scopes([1]).filter(pk=1))
+        list(Card.objects.visible_to(nobody).filter(pk=1))
+    stray = unscoped_reads(statements)
+    assert len(statements) == 3 and len(stray) == 1 and 'FROM "cards_card" WHERE' in stray[0].sql
+
+
+def _nobody():
+    from scopes.principals import Principal
+    from tests.factories import UserFactory
+
+    return Principal(UserFactory())

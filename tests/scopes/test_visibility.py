@@ -171,3 +171,15 @@ def test_entities_named_by_the_cards_of_a_read_come_with_it(world):
     assert bob_me.pk not in set(Entity.objects.in_scopes(read).values_list("pk", flat=True))
     assert bob_me.pk in set(Entity.objects.in_scopes(read, named_by_cards=True).values_list("pk", flat=True))
     assert not Entity.objects.in_scopes([world["viewed"].pk], named_by_cards=True).filter(pk=bob_me.pk).exists()
+
+
+def test_an_entitys_names_from_scopes_the_caller_cannot_see_stay_hidden(world):
+    from cards.api.entities import entity_get
+
+    entity = _entity(world["viewed"])
+    alias_add(entity=entity, name="Shown", scope=world["viewed"])
+    alias_add(entity=entity, name="Secret", scope=world["hidden"])
+    seen = entity_get(principal=Principal(world["alice"]), entity_id=entity.pk)
+    assert [a.name for a in seen.aliases.all()] == ["Shown"]
+    owner = entity_get(principal=Principal(world["bob"]), entity_id=entity.pk)
+    assert sorted(a.name for a in owner.aliases.all()) == ["Secret", "Shown"]
