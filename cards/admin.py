@@ -12,6 +12,9 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from memory_site.admin_site import ReviewerScoped
+from scopes.visibility import ScopedAdmin
+
+from scopes.models import Membership
 
 from .labels import registry_clear
 from .models import Alias, AuditEvent, Card, CardPerspective, CardRevision, Entity, Label
@@ -52,7 +55,7 @@ class CardForm(forms.ModelForm):
         return text
 
 
-class CardRevisionInline(admin.TabularInline):
+class CardRevisionInline(ScopedAdmin, admin.TabularInline):
     model = CardRevision
     fields = readonly_fields = ("at", "actor", "field", "before", "after", "reason")
     extra = 0
@@ -73,12 +76,12 @@ class PerspectiveForm(forms.ModelForm):
     def clean_user(self):
         user = self.cleaned_data["user"]
         card = self.instance.card
-        if not card.scope.memberships.filter(user=user).exists():
+        if not Membership.objects.in_scopes([card.scope_id]).filter(user=user).exists():
             raise forms.ValidationError("Perspectives are for members of the card's scope.")
         return user
 
 
-class CardPerspectiveInline(admin.TabularInline):
+class CardPerspectiveInline(ScopedAdmin, admin.TabularInline):
     model = CardPerspective
     form = PerspectiveForm
     raw_id_fields = ("user",)
@@ -132,7 +135,8 @@ class CardAdmin(ReviewerScoped, admin.ModelAdmin):
         # Only the editable columns are written, never a full-row save.
         plain = [name for name in form.changed_data if name != "text"]
         if plain:
-            Card.objects.filter(pk=obj.pk).update(**{name: getattr(obj, name) for name in plain})
+            (Card.objects.in_scopes([obj.scope_id]).filter(pk=obj.pk)
+             .update(**{name: getattr(obj, name) for name in plain}))
         if "text" in form.changed_data:
             card_describe(card=obj, actor=request.user, text=obj.text, reason="corrected in the admin")
 
@@ -152,14 +156,14 @@ class EntityForm(forms.ModelForm):
     def clean_name(self) -> str:
         name = self.cleaned_data["name"]
         scope_id = self.instance.scope_id
-        taken = (Entity.objects.filter(scope_id=scope_id, name_norm=normalize(name)).exclude(pk=self.instance.pk)
-                 .exists() or Alias.objects.filter(scope_id=scope_id, name_norm=normalize(name)).exists())
+        taken = (Entity.objects.in_scopes([scope_id]).filter(name_norm=normalize(name)).exclude(pk=self.instance.pk)
+                 .exists() or Alias.objects.in_scopes([scope_id]).filter(name_norm=normalize(name)).exists())
         if not normalize(name) or taken:
             raise forms.ValidationError("Another entity or alias in this scope already has that name.")
         return name
 
 
-class AliasInline(admin.TabularInline):
+class AliasInline(ScopedAdmin, admin.TabularInline):
     model = Alias
     fields = readonly_fields = ("name", "scope", "created_at")
     extra = 0
@@ -169,7 +173,7 @@ class AliasInline(admin.TabularInline):
 
 
 @admin.register(Entity)
-class EntityAdmin(admin.ModelAdmin):
+class EntityAdmin(ScopedAdmin, admin.ModelAdmin):
     """Entities are created by writes; here they can be renamed or re-kinded."""
 
     form = EntityForm
@@ -195,7 +199,7 @@ class EntityAdmin(admin.ModelAdmin):
 
 
 @admin.register(Alias)
-class AliasAdmin(admin.ModelAdmin):
+class AliasAdmin(ScopedAdmin, admin.ModelAdmin):
     """Aliases are registered through alias_add, which checks for clashes; here they are read or removed."""
 
     list_display = ("name", "entity", "scope", "created_at")
@@ -240,7 +244,7 @@ def _registry_changed() -> None:
 
 
 @admin.register(AuditEvent)
-class AuditEventAdmin(admin.ModelAdmin):
+class AuditEventAdmin(ScopedAdmin, admin.ModelAdmin):
     """The audit log is read-only, for everyone."""
 
     list_display = ("at", "action", "actor", "scope", "object_type", "object_id")

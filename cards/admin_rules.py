@@ -8,6 +8,8 @@ from django import forms
 from django.contrib import admin, messages
 from django.http import HttpRequest
 
+from scopes.visibility import ScopedAdmin
+
 from .errors import DomainError
 from .models import PossibleDuplicate, Rule, RuleStatus
 from .services.rules import rule_check
@@ -30,7 +32,7 @@ class RuleForm(forms.ModelForm):
 
 
 @admin.register(Rule)
-class RuleAdmin(admin.ModelAdmin):
+class RuleAdmin(ScopedAdmin, admin.ModelAdmin):
     form = RuleForm
     list_display = ("name", "status", "author", "reviewer", "approved_at")
     list_filter = ("status",)
@@ -74,7 +76,7 @@ class RuleAdmin(admin.ModelAdmin):
 
 
 @admin.register(PossibleDuplicate)
-class PossibleDuplicateAdmin(admin.ModelAdmin):
+class PossibleDuplicateAdmin(ScopedAdmin, admin.ModelAdmin):
     """Read-only here: merging (through an alias) or keeping apart is the review queue's decision."""
 
     list_display = ("entity", "similar_to", "score", "status", "created_at")

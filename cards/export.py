@@ -6,7 +6,6 @@ entities, aliases — each filtered by the handful of scope ids a read sees."""
 
 from __future__ import annotations
 
-from django.db.models import Q
 from django.utils import timezone
 
 from scopes.models import Scope
@@ -31,20 +30,17 @@ CARD_COLUMNS = (
 def export_document(*, principal: Principal, scope_id: int) -> dict:
     """The export of what a read in `scope_id` sees (404 when the scope is not visible)."""
     scope_ids = read_scope_ids(principal=principal, scope_id=scope_id)
-    rows = list(with_perspective(Card.objects.filter(scope_id__in=scope_ids), user=principal.user)
+    rows = list(with_perspective(Card.objects.in_scopes(scope_ids), user=principal.user)
                 .order_by("id").values(*CARD_COLUMNS))
     revisions: dict[int, list[dict]] = {}
-    for revision in (CardRevision.objects.filter(card__scope_id__in=scope_ids).order_by("card_id", "at", "id")
+    for revision in (CardRevision.objects.in_scopes(scope_ids).order_by("card_id", "at", "id")
                      .values("card_id", "at", "actor__username", "field", "before", "after", "reason")):
         revisions.setdefault(revision["card_id"], []).append(_revision_out(revision))
     me_id = principal.user.entity.pk
-    # Entities the scopes hold, and those their cards name from elsewhere (another
-    # member's own entity lives in that member's personal scope).
-    named = {pk for row in rows for pk in (row["subject_id"], row["object_id"]) if pk}
-    entities = list(Entity.objects.filter(Q(scope_id__in=scope_ids) | Q(pk__in=named)).order_by("id")
+    entities = list(Entity.objects.in_scopes(scope_ids, named_by_cards=True).order_by("id")
                     .values("id", "scope_id", "name", "kind", "merged_into_id"))
     aliases: dict[int, list[dict]] = {}
-    for alias in (Alias.objects.filter(scope_id__in=scope_ids, entity_id__in=[e["id"] for e in entities])
+    for alias in (Alias.objects.in_scopes(scope_ids).filter(entity_id__in=[e["id"] for e in entities])
                   .order_by("id").values("entity_id", "scope_id", "name")):
         aliases.setdefault(alias["entity_id"], []).append({"name": alias["name"], "scope": alias["scope_id"]})
     return {

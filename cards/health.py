@@ -61,8 +61,8 @@ def _contradiction_counts(sets: dict[int, set[int]]) -> dict[int, int]:
     found = contradictions_in(scope_ids=every)
     if not found:
         return {}
-    sides = {row["id"]: row for row in Card.objects.filter(pk__in={i for c in found for i in c.card_ids})
-             .values("id", "scope_id", "value_norm", "object_id")}
+    sides = {row["id"]: row for row in Card.objects.in_scopes(every)
+             .filter(pk__in={i for c in found for i in c.card_ids}).values("id", "scope_id", "value_norm", "object_id")}
     counts: dict[int, int] = defaultdict(int)
     for scope_id, visible in sets.items():
         for contradiction in found:
@@ -84,12 +84,12 @@ def scopes_health(*, principal: Principal, scopes: list) -> dict[int, Health]:
         health[scope_id].cards, health[scope_id].aging = cards, aging
     for scope_id, count in _contradiction_counts(read_sets(scopes)).items():
         health[scope_id].contradictions = count
-    for row in hypotheses_current().filter(scope_id__in=ids).values("scope_id").annotate(n=Count("id")):
+    for row in hypotheses_current().in_scopes(ids).values("scope_id").annotate(n=Count("id")):
         health[row["scope_id"]].hypotheses = row["n"]
     reviewable = set(scope_ids_for(principal, "review").filter(id__in=ids).values_list("id", flat=True))
     for scope_id in reviewable:
         health[scope_id].may_review = True
-    for row in (Candidate.objects.filter(scope_id__in=reviewable, status__in=OPEN)
+    for row in (Candidate.objects.in_scopes(reviewable).filter(status__in=OPEN)
                 .values("scope_id").annotate(n=Count("id"))):
         health[row["scope_id"]].reviews = row["n"]
     return health

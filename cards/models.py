@@ -8,9 +8,60 @@ from django.db import models
 from django.db.models import Q
 from pgvector.django import HnswIndex, VectorField
 
+from scopes.visibility import ScopedQuerySet
+
 from .text import normalize
 
 EMBEDDING_DIMENSIONS = 384
+
+
+class InScope(ScopedQuerySet):
+    """Rows with their own `scope`."""
+
+    scope_path = "scope"
+
+
+class EntityQuerySet(InScope):
+    def scope_condition(self, scope_ids) -> Q:
+        """Entities of `scope_ids`, and the members of the shared ones among them:
+        a member's own entity lives in their personal scope but is who they are
+        in every scope they belong to (DESIGN §3 "People are entities")."""
+        from scopes.relations import members_of
+
+        return super().scope_condition(scope_ids) | Q(user_id__in=members_of(scope_ids))
+
+    def in_scopes(self, scope_ids, *, named_by_cards: bool = False) -> EntityQuerySet:
+        """Entities in `scope_ids`; with `named_by_cards`, also those the cards of
+        those scopes name from elsewhere (another member's own entity lives in
+        that member's personal scope, and a card in a shared scope is about them)."""
+        scope_ids = list(scope_ids)
+        if not named_by_cards:
+            return super().in_scopes(scope_ids)
+        cards = Card.objects.in_scopes(scope_ids)
+        return self.filter(self.scope_condition(scope_ids) | Q(pk__in=cards.values("subject_id"))
+                           | Q(pk__in=cards.filter(object__isnull=False).values("object_id")))
+
+
+class OnCard(ScopedQuerySet):
+    """Rows hanging off a card: they inherit the card's scope."""
+
+    scope_path = "card__scope"
+
+
+class OnEntity(ScopedQuerySet):
+    """Rows about an entity (a possible duplicate): they live in the entity's scope."""
+
+    scope_path = "entity__scope"
+
+
+class InGlobalScope(ScopedQuerySet):
+    """Rows that hold for everyone (derivation rules): they live in the global
+    scope, so who may view, or review, them is who may view, or review, global."""
+
+    def scope_condition(self, scope_ids) -> Q:
+        from scopes.models import Scope, ScopeKind
+
+        return Q(models.Exists(Scope.objects.filter(kind=ScopeKind.GLOBAL, id__in=scope_ids)))
 
 
 class EntityKind(models.TextChoices):
@@ -38,6 +89,8 @@ class Entity(models.Model):
     merged_into = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="merged")
     created_at = models.DateTimeField(auto_now_add=True)
 
+    objects = EntityQuerySet.as_manager()
+
     class Meta:
         verbose_name_plural = "entities"
         constraints = [
@@ -61,6 +114,8 @@ class Alias(models.Model):
     name = models.CharField(max_length=200)
     name_norm = models.CharField(max_length=200, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = InScope.as_manager()
 
     class Meta:
         verbose_name_plural = "aliases"
@@ -184,6 +239,8 @@ class Card(models.Model):
     impact = models.PositiveSmallIntegerField(default=2)
     embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS, null=True, blank=True)
 
+    objects = InScope.as_manager()
+
     class Meta:
         indexes = [
             models.Index(fields=["scope", "subject", "label", "effective_at"], name="card_timeline"),
@@ -248,6 +305,8 @@ class CardRevision(models.Model):
     after = models.TextField(blank=True)
     reason = models.CharField(max_length=300, blank=True)
 
+    objects = OnCard.as_manager()
+
     class Meta:
         ordering = ["at", "id"]
 
@@ -258,6 +317,8 @@ class CardPerspective(models.Model):
     card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="perspectives")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     text = models.TextField()
+
+    objects = OnCard.as_manager()
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["card", "user"], name="one_perspective_per_member")]
@@ -274,6 +335,8 @@ class AuditEvent(models.Model):
     object_type = models.CharField(max_length=32)
     object_id = models.BigIntegerField(null=True)
     detail = models.JSONField(default=dict, blank=True)
+
+    objects = InScope.as_manager()
 
     class Meta:
         ordering = ["-at"]
@@ -306,6 +369,8 @@ class Rule(models.Model):
     approved_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
+    objects = InGlobalScope.as_manager()
+
     class Meta:
         ordering = ["name"]
         constraints = [
@@ -336,6 +401,8 @@ class PossibleDuplicate(models.Model):
                                    related_name="+")
     decided_at = models.DateTimeField(null=True, blank=True)
     reason = models.CharField(max_length=300, blank=True)
+
+    objects = OnEntity.as_manager()
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["entity", "similar_to"], name="one_duplicate_proposal")]

@@ -10,7 +10,7 @@ import zoneinfo
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Prefetch, Q
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
@@ -29,7 +29,7 @@ from .forms import (AliasForm, AnswerForm, CardAddForm, CardFilterForm, CountFor
                     RecallForm)
 from .api.entities import entity_get
 from .decay_picture import decay_points, half_life_days
-from .models import (Card, CardKind, CardPerspective, CardRevision, DuplicateStatus, Entity, Label,
+from .models import (Alias, Card, CardKind, CardPerspective, CardRevision, DuplicateStatus, Entity, Label,
                      PossibleDuplicate, Tag)
 from .selectors.cards import card_get, card_history, cards_filtered
 from .services import alias_add, card_describe, card_forget, card_remember, card_verify, perspectives_set
@@ -72,7 +72,7 @@ def _scope_context(request, scope, *, add_form=None) -> dict:
     rows = Card.objects.none().values()
     if filters.is_valid():
         ids = read_scope_ids(principal=principal, scope_id=scope.pk) if filters.cleaned_data["ladder"] else [scope.pk]
-        rows = _filtered(Card.objects.filter(scope_id__in=ids), filters, user=request.user)
+        rows = _filtered(Card.objects.in_scopes(ids), filters, user=request.user)
     paginator = Paginator(rows.order_by("-effective_at", "-id"), PER_PAGE)
     shown = paginator.get_page(request.GET.get("page"))
     query = request.GET.copy()
@@ -118,15 +118,17 @@ def card_page(request, card_id: int):
     principal = principal_of_page(request)
     card = card_get(principal=principal, card_id=card_id)
     history = card_history(card=card)
-    shown = {row["id"]: card_out(row) for row in card_rows(Card.objects.filter(pk__in=[c.pk for c in history]),
-                                                            user=request.user)}
+    in_scope = [card.scope_id]  # the scope card_get has just let the person see
+    shown = {row["id"]: card_out(row) for row in card_rows(
+        Card.objects.in_scopes(in_scope).filter(pk__in=[c.pk for c in history]), user=request.user)}
     may_write = _may(principal, card.scope_id, "write")
     context = {
         "card": shown[card.pk], "model": card, "history": [shown[c.pk] for c in history],
         "timeline": (timeline_of(history, now=timezone.now(), shown={pk: row["value"] for pk, row in shown.items()})
                      if card.kind != CardKind.EVENT else None),
-        "perspectives": CardPerspective.objects.filter(card=card).select_related("user").order_by("user__username"),
-        "revisions": CardRevision.objects.filter(card=card).select_related("actor"),
+        "perspectives": (CardPerspective.objects.in_scopes(in_scope).filter(card=card).select_related("user")
+                         .order_by("user__username")),
+        "revisions": CardRevision.objects.in_scopes(in_scope).filter(card=card).select_related("actor"),
         "may_write": may_write,
         "describe_form": DescribeForm(initial={"text": card.text}),
         "confirm_form": ConfirmForm(auto_id="h_%s") if card.tag == Tag.HYPOTHESIS else None,
@@ -141,7 +143,7 @@ def _shared(card: Card) -> bool:
 
 
 def _members(card: Card):
-    return User.objects.filter(pk__in=Membership.objects.filter(scope_id=card.scope_id).values("user_id")
+    return User.objects.filter(pk__in=Membership.objects.in_scopes([card.scope_id]).values("user_id")
                                ).order_by("username")
 
 
@@ -205,7 +207,7 @@ def card_forget_page(request, card_id: int):
     principal = principal_of_page(request)
     if request.method != "POST":
         card = card_get(principal=principal, card_id=card_id, action="write")
-        row = card_out(card_rows(Card.objects.filter(pk=card.pk), user=request.user).get())
+        row = card_out(card_rows(Card.objects.in_scopes([card.scope_id]).filter(pk=card.pk), user=request.user).get())
         return render(request, "cards/forget.html", {"card": row})
     with transaction.atomic():
         card = card_get(principal=principal, card_id=card_id, action="write")
@@ -220,12 +222,13 @@ def entities_page(request):
     """Entities in the scopes the person may view (common sense aside), their
     aliases and merges, the open merge proposals, and how fast each label fades."""
     principal = principal_of_page(request)
-    scopes = Scope.objects.visible_to(principal, "view").exclude(kind=ScopeKind.GLOBAL)
-    entities = list(Entity.objects.filter(scope__in=scopes).select_related("scope", "merged_into")
-                    .prefetch_related("aliases").order_by("scope__name", "name")[:ENTITY_LIMIT])
+    aliases = Prefetch("aliases", queryset=Alias.objects.visible_to(principal, "view"))
+    entities = list(Entity.objects.visible_to(principal, "view").exclude(scope__kind=ScopeKind.GLOBAL)
+                    .select_related("scope", "merged_into").prefetch_related(aliases)
+                    .order_by("scope__name", "name")[:ENTITY_LIMIT])
     writable = set(Scope.objects.visible_to(principal, "write").values_list("id", flat=True))
-    proposals = (PossibleDuplicate.objects.filter(status=DuplicateStatus.OPEN, entity__scope__in=scopes,
-                                                  similar_to__scope_id__in=Scope.objects.visible_to(principal, "view"))
+    proposals = (PossibleDuplicate.objects.visible_to(principal, "view").exclude(entity__scope__kind=ScopeKind.GLOBAL)
+                 .filter(status=DuplicateStatus.OPEN, similar_to__in=Entity.objects.visible_to(principal, "view"))
                  .select_related("entity__scope", "similar_to").order_by("-score")[:100])
     labels = [{"label": label, "points": decay_points(label.decay_lambda),
                "half_life": half_life_days(label.decay_lambda)} for label in Label.objects.order_by("key")]

@@ -8,6 +8,8 @@ from django.contrib import admin
 from django.contrib.admin.apps import AdminConfig
 from django.http import HttpRequest
 
+from scopes.visibility import ScopedAdmin
+
 
 def reviewable_scope_ids(user) -> list[int]:
     from scopes.principals import Principal, scope_ids_for
@@ -29,11 +31,10 @@ class MemoryAdminConfig(AdminConfig):
     default_site = "memory_site.admin_site.MemoryAdminSite"
 
 
-class ReviewerScoped:
-    """ModelAdmin mixin: superusers see everything; a reviewer sees the rows of
-    the scopes they review (`scope_path` names the scope from the model)."""
+class ReviewerScoped(ScopedAdmin):
+    """A scoped admin open to reviewers: they see the rows of the scopes they review."""
 
-    scope_path = "scope"
+    scope_action = "review"
 
     def _scopes(self, request) -> list[int]:
         if not hasattr(request, "_reviewable_scopes"):
@@ -42,12 +43,6 @@ class ReviewerScoped:
 
     def _reviewer(self, request) -> bool:
         return not request.user.is_superuser and bool(self._scopes(request))
-
-    def get_queryset(self, request):
-        rows = super().get_queryset(request)
-        if request.user.is_superuser:
-            return rows
-        return rows.filter(**{f"{self.scope_path}__in": self._scopes(request)})
 
     def has_module_permission(self, request) -> bool:
         return super().has_module_permission(request) or self._reviewer(request)

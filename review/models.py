@@ -7,6 +7,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from cards.models import InScope, OnCard
+
 
 class JobStatus(models.TextChoices):
     QUEUED = "queued"
@@ -32,6 +34,8 @@ class IngestJob(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+
+    objects = InScope.as_manager()
 
     class Meta:
         ordering = ["-id"]
@@ -92,6 +96,8 @@ class Candidate(models.Model):
     reason = models.CharField(max_length=300, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
+    objects = InScope.as_manager()
+
     class Meta:
         ordering = ["id"]
         indexes = [models.Index(fields=["scope", "status"], name="candidate_queue")]
@@ -110,6 +116,8 @@ class Decision(models.Model):
     reason = models.CharField(max_length=300, blank=True)
     detail = models.JSONField(default=dict, blank=True)
 
+    objects = InScope.as_manager()
+
     class Meta:
         ordering = ["-at", "-id"]
         indexes = [models.Index(fields=["scope", "at"], name="decision_by_scope")]
@@ -123,6 +131,8 @@ class Probe(models.Model):
     asked_at = models.DateTimeField(auto_now_add=True)
     answer = models.CharField(max_length=16, blank=True)  # "", confirmed, rejected
     answered_at = models.DateTimeField(null=True, blank=True)
+
+    objects = OnCard.as_manager()
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["card", "user"], name="one_probe_per_card_and_person")]

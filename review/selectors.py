@@ -5,45 +5,36 @@ from __future__ import annotations
 
 from django.db.models import Q
 from django.http import Http404
-from rest_framework.exceptions import PermissionDenied
 
 from cards.errors import InvalidCard
-from cards.models import Card, DuplicateStatus, PossibleDuplicate, Rule, RuleStatus, Tag
+from cards.models import Card, DuplicateStatus, Entity, PossibleDuplicate, Rule, RuleStatus, Tag
 from cards.retrieval import contradictions_in
 from scopes.models import Scope, ScopeKind
 from scopes.principals import scope_ids_for
 from scopes.relations import members_of
 from scopes.selectors import read_scope_ids
+from scopes.visibility import row_get
 
 from .models import Candidate, IngestJob
 from .services.candidates import OPEN
 from .services.hypotheses import hypotheses_current
 
 
-def _checked(obj, scope_id: int, principal, action: str):
-    if obj is None or not Scope.objects.filter(pk=scope_id, id__in=scope_ids_for(principal, "view")).exists():
-        raise Http404
-    if action != "view" and not Scope.objects.filter(pk=scope_id, id__in=scope_ids_for(principal, action)).exists():
-        raise PermissionDenied(f"You may not {action} in this scope.")
-    return obj
-
-
 def candidate_get(*, principal, candidate_id: int, action: str = "review") -> Candidate:
-    candidate = Candidate.objects.select_related("author", "scope").filter(pk=candidate_id).first()
-    return _checked(candidate, candidate.scope_id if candidate else 0, principal, action)
+    return row_get(Candidate.objects.select_related("author", "scope"), principal=principal, pk=candidate_id,
+                   action=action)
 
 
 def job_get(*, principal, job_id: int) -> IngestJob:
-    job = IngestJob.objects.filter(pk=job_id).first()
-    return _checked(job, job.scope_id if job else 0, principal, "view")
+    return row_get(IngestJob.objects.all(), principal=principal, pk=job_id)
 
 
 def duplicate_get(*, principal, duplicate_id: int) -> PossibleDuplicate:
     """A possible duplicate the principal reviews — and whose other side they may
     see: proposals are made against the scopes above, which a reviewer of a
     project may not be allowed to read."""
-    proposal = PossibleDuplicate.objects.select_related("entity", "similar_to").filter(pk=duplicate_id).first()
-    proposal = _checked(proposal, proposal.entity.scope_id if proposal else 0, principal, "review")
+    proposal = row_get(PossibleDuplicate.objects.select_related("entity", "similar_to"), principal=principal,
+                       pk=duplicate_id, action="review")
     visible = read_scope_ids(principal=principal, scope_id=proposal.entity.scope_id)
     member = proposal.similar_to.user_id is not None and members_of(visible).filter(
         user_id=proposal.similar_to.user_id).exists()
@@ -54,31 +45,31 @@ def duplicate_get(*, principal, duplicate_id: int) -> PossibleDuplicate:
 
 def rule_get(*, principal, rule_id: int) -> Rule:
     """Rules hold for everyone: they are decided by the reviewers of the global scope."""
-    rule = Rule.objects.filter(pk=rule_id).first()
-    common = Scope.objects.filter(kind=ScopeKind.GLOBAL).first()
-    return _checked(rule, common.pk if common else 0, principal, "review")
+    return row_get(Rule.objects.all(), principal=principal, pk=rule_id, action="review")
 
 
 def hypothesis_get(*, principal, card_id: int, action: str = "write") -> Card:
-    card = Card.objects.select_related("label").filter(pk=card_id).first()
-    return _checked(card, card.scope_id if card else 0, principal, action)
+    return row_get(Card.objects.select_related("label"), principal=principal, pk=card_id, action=action)
 
 
 def review_queue(*, principal, scope: Scope) -> dict:
     """Everything waiting for a reviewer of `scope` (review permission checked by the caller)."""
     scope_ids = read_scope_ids(principal=principal, scope_id=scope.pk)
     return {
-        "candidates": list(Candidate.objects.filter(scope=scope, status__in=OPEN)
+        "candidates": list(Candidate.objects.visible_to(principal, "review").filter(scope=scope, status__in=OPEN)
                            .order_by("-long_term", "id")[:500]),
-        "rules": (list(Rule.objects.filter(status=RuleStatus.DRAFT).select_related("author"))
+        "rules": (list(Rule.objects.visible_to(principal, "review").filter(status=RuleStatus.DRAFT)
+                       .select_related("author"))
                   if scope.kind == ScopeKind.GLOBAL else []),
         # The other side is seen from here: in a visible scope, or a member's own entity.
-        "duplicates": list(PossibleDuplicate.objects.filter(status=DuplicateStatus.OPEN, entity__scope=scope)
-                           .filter(Q(similar_to__scope_id__in=scope_ids)
+        "duplicates": list(PossibleDuplicate.objects.visible_to(principal, "review")
+                           .filter(status=DuplicateStatus.OPEN, entity__scope=scope)
+                           .filter(Q(similar_to__in=Entity.objects.in_scopes(scope_ids))
                                    | Q(similar_to__user_id__in=members_of(scope_ids)))
                            .select_related("entity", "similar_to").order_by("-score", "id")[:200]),
         "contradictions": [c for c in contradictions_in(scope_ids=scope_ids, limit=100)],
-        "hypotheses": list(hypotheses_current().filter(scope=scope).order_by("-impact", "-confidence", "id")[:200]),
+        "hypotheses": list(hypotheses_current().in_scopes([scope.pk])
+                           .order_by("-impact", "-confidence", "id")[:200]),
     }
 
 
@@ -87,14 +78,14 @@ def contradiction_sides(*, principal, scope: Scope, card_id: int) -> tuple[Card,
     sees: the chosen card, the other sides, and which of their scopes the
     principal may write in (the service refuses unless all)."""
     visible = read_scope_ids(principal=principal, scope_id=scope.pk)
-    chosen = (Card.objects.select_related("label", "object").filter(pk=card_id, scope_id__in=visible)
+    chosen = (Card.objects.in_scopes(visible).select_related("label", "object").filter(pk=card_id)
               .exclude(tag=Tag.HYPOTHESIS).first())
     group = next((c for c in contradictions_in(scope_ids=visible)
                   if chosen is not None and chosen.pk in c.card_ids), None)
     if group is None:
         raise InvalidCard("That card is not a side of a current contradiction here.",
                           fields={"card": ["not a side of a current contradiction here"]})
-    others = list(Card.objects.select_related("label", "subject", "scope")
+    others = list(Card.objects.in_scopes(visible).select_related("label", "subject", "scope")
                   .filter(pk__in=[pk for pk in group.card_ids if pk != chosen.pk]))
     writable = set(scope_ids_for(principal, "write").filter(id__in=[o.scope_id for o in others])
                    .values_list("id", flat=True))

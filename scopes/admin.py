@@ -12,6 +12,7 @@ from django.http import HttpRequest
 
 from .models import Membership, Role, Scope, User
 from .services import membership_remove, membership_set, personal_scope_ensure
+from .visibility import ScopedAdmin
 
 
 @admin.register(User)
@@ -41,7 +42,8 @@ class MemoryUserAdmin(UserAdmin):
         if obj is None:
             return super().has_delete_permission(request)
         scope = getattr(obj, "personal_scope", None)
-        return super().has_delete_permission(request, obj) and not (scope and scope.cards.exists())
+        holds_cards = scope is not None and scope.cards.in_scopes([scope.pk]).exists()
+        return super().has_delete_permission(request, obj) and not holds_cards
 
     def get_actions(self, request: HttpRequest):
         # Bulk delete checks no object, so it would get around the rule above.
@@ -63,7 +65,7 @@ class MembershipFormSet(forms.BaseInlineFormSet):
             raise forms.ValidationError("A scope must keep at least one owner.")
 
 
-class MembershipInline(admin.TabularInline):
+class MembershipInline(ScopedAdmin, admin.TabularInline):
     model = Membership
     formset = MembershipFormSet
     fields = ("user", "role")
@@ -100,7 +102,7 @@ class ScopeAdmin(admin.ModelAdmin):
         # A personal scope belongs to its user; removing it would break "exactly one per user".
         # A scope holding cards goes only by forgetting them first: a cascade would
         # run into the write-once trigger on its events (an error page, not a deletion).
-        return obj is None or (obj.owner_id is None and not obj.cards.exists())
+        return obj is None or (obj.owner_id is None and not obj.cards.in_scopes([obj.pk]).exists())
 
     def get_actions(self, request: HttpRequest):
         actions = super().get_actions(request)
@@ -138,7 +140,7 @@ class ScopeAdmin(admin.ModelAdmin):
 
 
 @admin.register(Membership)
-class MembershipAdmin(admin.ModelAdmin):
+class MembershipAdmin(ScopedAdmin, admin.ModelAdmin):
     """Read-only overview; memberships are edited on their scope's page."""
 
     list_display = ("user", "scope", "role", "created_at")

@@ -10,6 +10,8 @@ from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from guardian.models import UserObjectPermissionBase
 
+from .visibility import ScopedQuerySet
+
 
 @functools.cache
 def time_zone_names() -> frozenset[str]:
@@ -191,6 +193,8 @@ class Membership(models.Model):
     role = models.CharField(max_length=16, choices=Role.choices)
     created_at = models.DateTimeField(auto_now_add=True)
 
+    objects = ScopedQuerySet.as_manager()
+
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "scope"], name="one_membership_per_scope")]
 
@@ -268,6 +272,8 @@ class Invite(models.Model):
     expires_at = models.DateTimeField()
     used_by = models.ForeignKey("scopes.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     used_at = models.DateTimeField(null=True, blank=True)
+
+    objects = ScopedQuerySet.as_manager()
 
     class Meta:
         constraints = [models.CheckConstraint(name="invite_never_owner", condition=~models.Q(role="owner"))]

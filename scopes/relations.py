@@ -79,8 +79,8 @@ def relation_keys_meant(name: str) -> set[str]:
 
 def shared_scope_ids(scope_ids) -> QuerySet:
     """Of `scope_ids`, those with other members (not personal, not global), as a subquery."""
-    return (Scope.objects.filter(pk__in=list(scope_ids)).exclude(kind__in=(ScopeKind.PERSONAL, ScopeKind.GLOBAL))
-            .values("id"))
+    ids = scope_ids if isinstance(scope_ids, QuerySet) else list(scope_ids)
+    return Scope.objects.filter(pk__in=ids).exclude(kind__in=(ScopeKind.PERSONAL, ScopeKind.GLOBAL)).values("id")
 
 
 def members_of(scope_ids) -> QuerySet:

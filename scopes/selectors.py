@@ -32,7 +32,7 @@ def scope_get(*, principal: Principal, scope_id: int, action: str = "view") -> S
 
 def scope_list(*, principal: Principal) -> QuerySet[Scope]:
     """Scopes `principal` may view, with the caller's role and relation in each."""
-    mine = Membership.objects.filter(scope=OuterRef("pk"), user_id=principal.user.pk)
+    mine = Membership.objects.visible_to(principal, "view").filter(scope=OuterRef("pk"), user_id=principal.user.pk)
     # "mother of Kai, wife of Sam": the caller's relations there, from their side.
     relations = (MemberRelation.objects.filter(scope=OuterRef("pk"), member_id=principal.user.pk)
                  .annotate(words=Concat("relation", Value(" of "),

@@ -133,7 +133,8 @@ def invite_page(request, token: str):
 
 
 def _members_context(request, scope, *, add_form=None, refused: dict | None = None) -> dict:
-    memberships = Membership.objects.filter(scope=scope).select_related("user").order_by("role", "user__username")
+    memberships = (Membership.objects.visible_to(principal_of_page(request), "manage").filter(scope=scope)
+                   .select_related("user").order_by("role", "user__username"))
     # What each member is to the person looking: Kai's page says Dana is "mother".
     to_me = {row.member_id: row.relation for row in MemberRelation.objects.filter(scope=scope, of=request.user)}
     rows = [{"m": m, "effect": ROLE_EFFECTS[m.role], "refused": (refused or {}).get(m.pk),
@@ -164,7 +165,7 @@ def member_add_page(request, scope_id: int):
                 with transaction.atomic():
                     shared_scope_check(scope)
                     user = member_target(data["username"])
-                    if Membership.objects.filter(scope=scope, user=user).exists():
+                    if Membership.objects.in_scopes([scope.pk]).filter(user=user).exists():
                         raise InvalidInput("Already a member.", fields={
                             "username": [f"{user.username} is already a member; change their role below."]})
                     owner_change_check(principal, scope, data["role"])
@@ -180,7 +181,7 @@ def member_add_page(request, scope_id: int):
 
 
 def _membership_of(scope, user_id: int) -> Membership:
-    membership = Membership.objects.filter(scope=scope, user_id=user_id).select_related("user").first()
+    membership = Membership.objects.in_scopes([scope.pk]).filter(user_id=user_id).select_related("user").first()
     if membership is None:
         raise Http404
     return membership
@@ -237,7 +238,7 @@ def _member_refused(request, scope, membership, message: str):
 def invite_revoke_page(request, scope_id: int, invite_id: int):
     with transaction.atomic():
         scope = scope_get(principal=principal_of_page(request), scope_id=scope_id, action="manage")
-        invite = Invite.objects.filter(scope=scope, pk=invite_id).first()
+        invite = Invite.objects.in_scopes([scope.pk]).filter(pk=invite_id).first()
         if invite is None:
             raise Http404
         invite_revoke(invite=invite)

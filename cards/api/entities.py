@@ -3,32 +3,27 @@
 from __future__ import annotations
 
 from django.db import transaction
-from django.http import Http404
+from django.db.models import Prefetch
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
-from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from memory_site.api.errors import error_responses
-from scopes.models import Scope
-from scopes.principals import principal_of, scope_ids_for
+from scopes.principals import principal_of
 from scopes.selectors import read_scope_ids, scope_get
+from scopes.visibility import row_get
 
-from ..models import Entity
+from ..models import Alias, Entity
 from ..services import alias_add, entity_create
 from ..selectors.entities import alias_target, entity_bind
 from .serializers import AliasIn, EntityIn, EntityOut, ResolveIn, ResolveOut
 
 
 def entity_get(*, principal, entity_id: int, action: str = "view") -> Entity:
-    entity = (Entity.objects.filter(pk=entity_id, scope_id__in=scope_ids_for(principal, "view"))
-              .prefetch_related("aliases").first())
-    if entity is None:
-        raise Http404
-    if action != "view" and not Scope.objects.visible_to(principal, action).filter(pk=entity.scope_id).exists():
-        raise PermissionDenied(f"You may not {action} in this entity's scope.")
-    return entity
+    """The entity if `principal` may view it (else 404) and `action` in its scope (else 403)."""
+    aliases = Prefetch("aliases", queryset=Alias.objects.visible_to(principal, "view"))
+    return row_get(Entity.objects.prefetch_related(aliases), principal=principal, pk=entity_id, action=action)
 
 
 class EntityCreate(APIView):
@@ -65,7 +60,7 @@ class EntityAliases(APIView):
                 entity, scope = alias_target(principal=principal, entity_id=entity_id,
                                              scope_id=data.validated_data["scope"])
                 alias_add(entity=entity, name=data.validated_data["name"], scope=scope)
-        entity = Entity.objects.prefetch_related("aliases").get(pk=entity.pk)
+        entity = Entity.objects.visible_to(principal).prefetch_related("aliases").get(pk=entity.pk)
         return Response(EntityOut(entity).data, status=status.HTTP_201_CREATED)
 
 
@@ -79,9 +74,11 @@ class EntityResolve(APIView):
         principal = principal_of(request)
         visible = read_scope_ids(principal=principal, scope_id=data.validated_data["scope"])
         binding = entity_bind(name=data.validated_data["name"], scope_ids=visible, speaker=principal.user)
-        shown = {e.pk: e for e in Entity.objects.filter(
+        # Only the names registered where the caller reads (an alias elsewhere is not theirs to see).
+        aliases = Prefetch("aliases", queryset=Alias.objects.in_scopes(visible))
+        shown = {e.pk: e for e in Entity.objects.in_scopes(visible).filter(
             pk__in=[e.pk for e in binding.entities] + [pk for pk, _ in binding.did_you_mean])
-            .prefetch_related("aliases")}
+            .prefetch_related(aliases)}
         bound = None
         if binding.status == "bound":
             # The entity the name means: the one its merges lead to.

@@ -54,7 +54,7 @@ class CardListCreate(APIView):
         else:
             # The caller's visible scopes as a list of ids (see read_scope_ids).
             visible_ids = list(Scope.objects.visible_to(principal, "view").values_list("id", flat=True))
-        cards = Card.objects.filter(scope_id__in=visible_ids)
+        cards = Card.objects.in_scopes(visible_ids)
         if "subject" in params:
             # Bound as /answer/ binds it: among the scopes read, merges followed;
             # an ambiguous name is refused with its candidates, an unknown one lists nothing.

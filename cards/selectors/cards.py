@@ -1,5 +1,5 @@
-"""Reads of cards. Principal-aware visibility arrives with the API; these take a
-scope the caller already holds."""
+"""Reads of cards. Each restricts through the cards' `visible_to` / `in_scopes`
+(scopes.visibility); those taking a scope take one the caller already holds."""
 
 from __future__ import annotations
 
@@ -13,12 +13,12 @@ from ..models import Card, Entity, Label
 
 
 def cards_current(*, scope: Scope) -> QuerySet[Card]:
-    return Card.objects.filter(scope=scope, superseded_at__isnull=True)
+    return Card.objects.in_scopes([scope.pk]).filter(superseded_at__isnull=True)
 
 
 def cards_valid_at(*, scope: Scope, at: dt.datetime) -> QuerySet[Card]:
     """Cards true at `at` in valid time: started by then and not yet superseded."""
-    return Card.objects.filter(scope=scope, effective_at__lte=at).filter(
+    return Card.objects.in_scopes([scope.pk]).filter(effective_at__lte=at).filter(
         Q(superseded_at__isnull=True) | Q(superseded_at__gt=at))
 
 
@@ -31,31 +31,19 @@ def card_as_of(*, scope: Scope, subject: Entity, label: Label, at: dt.datetime) 
 def card_history(*, card: Card) -> list[Card]:
     """The timeline the card belongs to, oldest first: for a single-value state
     the whole supersede chain of its (scope, subject, label)."""
-    return list(Card.objects.filter(scope_id=card.scope_id, subject_id=card.subject_id, label_id=card.label_id,
-                                    kind=card.kind).order_by("effective_at", "id"))
+    return list(Card.objects.in_scopes([card.scope_id])
+                .filter(subject_id=card.subject_id, label_id=card.label_id, kind=card.kind)
+                .order_by("effective_at", "id"))
 
 
 # --- principal-aware reads for the API ---------------------------------------------
 
-def cards_visible(*, principal, action: str = "view") -> QuerySet[Card]:
-    """Cards inherit their scope's permissions: one id__in subquery."""
-    from scopes.principals import scope_ids_for
-
-    return Card.objects.filter(scope_id__in=scope_ids_for(principal, action))
-
-
 def card_get(*, principal, card_id: int, action: str = "view") -> Card:
-    """The card if `principal` may view it (else 404) and `action` it (else 403)."""
-    from django.http import Http404
-    from rest_framework.exceptions import PermissionDenied
+    """The card if `principal` may view it (else 404) and `action` it (else 403), in one query."""
+    from scopes.visibility import row_get
 
-    card = (cards_visible(principal=principal).select_related("label", "subject", "object", "scope")
-            .filter(pk=card_id).first())
-    if card is None:
-        raise Http404
-    if action != "view" and not cards_visible(principal=principal, action=action).filter(pk=card_id).exists():
-        raise PermissionDenied(f"You may not {action} this card.")
-    return card
+    return row_get(Card.objects.select_related("label", "subject", "object", "scope"), principal=principal,
+                   pk=card_id, action=action)
 
 
 def with_perspective(cards: QuerySet[Card], *, user) -> QuerySet[Card]:
@@ -64,6 +52,7 @@ def with_perspective(cards: QuerySet[Card], *, user) -> QuerySet[Card]:
 
     from ..models import CardPerspective
 
+    # The caller's own phrasing of a card the outer query already restricted.
     mine = CardPerspective.objects.filter(card=OuterRef("pk"), user_id=user.pk).values("text")[:1]
     return cards.annotate(perspective_text=Subquery(mine))
 

@@ -43,7 +43,7 @@ class Ingest(APIView):
             scope = scope_get(principal=principal, scope_id=data["scope"], action="write")
             job = ingest_create(scope=scope, actor=principal.user, session=data["session"],
                                 messages=data["messages"])
-        job.refresh_from_db()  # eager Celery has already run it
+        job = job_get(principal=principal, job_id=job.pk)  # eager Celery has already run it
         return Response(JobOut(job).data, status=status.HTTP_202_ACCEPTED)
 
 
@@ -89,7 +89,7 @@ class CandidateApprove(APIView):
         candidate = candidate_get(principal=principal, candidate_id=candidate_id)
         candidate_approve(candidate=candidate, reviewer=principal.user, edits=data["edits"], consent=data["consent"],
                           reason=data["reason"])
-        candidate.refresh_from_db()
+        candidate = candidate_get(principal=principal, candidate_id=candidate.pk)
         return Response(ReviewCandidateOut(candidate).data)
 
 

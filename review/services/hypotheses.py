@@ -99,11 +99,11 @@ def probe_next(*, user: User, scope_ids: list[int]) -> Card | None:
     while a probe asked in the last day is still unanswered (one at a time)."""
     now = timezone.now()
     waiting = Probe.objects.filter(user=user, answer="", asked_at__gte=now - PROBE_OUTSTANDING,
-                                   card__in=hypotheses_current().filter(scope_id__in=scope_ids))
+                                   card__in=hypotheses_current().in_scopes(scope_ids))
     if waiting.exists():
         return None
     asked = Probe.objects.filter(user=user).values("card_id")
-    card = (hypotheses_current().filter(scope_id__in=scope_ids).exclude(pk__in=asked)
+    card = (hypotheses_current().in_scopes(scope_ids).exclude(pk__in=asked)
             .order_by("-impact", "-confidence", "id").first())
     if card is not None:
         Probe.objects.create(card=card, user=user)

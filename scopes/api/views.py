@@ -67,8 +67,10 @@ class ScopeDetail(APIView):
 class ScopeMembers(APIView):
     @extend_schema(responses={200: MemberOut(many=True), **error_responses(401, 404)}, summary="Members of a scope")
     def get(self, request, scope_id: int):
-        scope = scope_get(principal=principal_of(request), scope_id=scope_id)
-        members = Membership.objects.filter(scope=scope).select_related("user").order_by("id")
+        principal = principal_of(request)
+        scope = scope_get(principal=principal, scope_id=scope_id)
+        members = (Membership.objects.visible_to(principal, "view").filter(scope=scope).select_related("user")
+                   .order_by("id"))
         return Response({"results": MemberOut(members, many=True, context={"viewer": request.user}).data, "next": None})
 
     @extend_schema(request=MemberIn, responses={201: MemberOut, **error_responses(400, 401, 403, 404)},
@@ -81,7 +83,7 @@ class ScopeMembers(APIView):
             scope = scope_get(principal=principal, scope_id=scope_id, action="manage")
             shared_scope_check(scope)
             user = member_target(data.validated_data["username"])
-            existing = Membership.objects.filter(scope=scope, user=user).first()
+            existing = Membership.objects.in_scopes([scope.pk]).filter(user=user).first()
             owner_change_check(principal, scope, data.validated_data["role"], existing and existing.role)
             membership = membership_set(scope=scope, user=user, role=data.validated_data["role"],
                                         relation=data.validated_data["relation"], relation_of=principal.user)
@@ -92,7 +94,8 @@ class ScopeMember(APIView):
     def _membership(self, scope: Scope, username: str) -> Membership:
         if "\x00" in username:  # no username has one, and PostgreSQL refuses to compare it
             raise Http404
-        membership = Membership.objects.filter(scope=scope, user__username=username).select_related("user").first()
+        membership = (Membership.objects.in_scopes([scope.pk]).filter(user__username=username).select_related("user")
+                      .first())
         if membership is None:
             raise Http404
         return membership

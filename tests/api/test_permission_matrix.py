@@ -304,3 +304,16 @@ def test_tokens_endpoints_are_session_only_and_refuse_every_token(world, endpoin
     assert response.status_code == 403, response.content
     assert response.json()["code"] == "permission_denied"
     assert snapshot(world) == before
+
+
+# --- every read of scoped rows is restricted (tests/sql_scope.py) ------------------------------
+
+@pytest.mark.parametrize("endpoint, who", cases(NOT_SESSION_ONLY, ["owner_session", "viewer_session", "read_token",
+                                                                    "stranger_session"]))
+def test_every_query_of_a_request_reads_scoped_rows_through_a_scope_filter(world, endpoint, who):
+    from tests.sql_scope import recorded, unscoped_reads
+
+    with recorded() as statements:
+        world.send(who, endpoint)
+    stray = unscoped_reads(statements)
+    assert not stray, "\n".join(map(str, stray))

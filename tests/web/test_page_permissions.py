@@ -215,3 +215,19 @@ def test_a_parent_scope_needs_the_manage_right(pages, household):
     team = Scope.objects.create(name="Team", kind="team")
     answer = pages(household["bob"]).post("/scopes/new/", {"name": "P", "kind": "project", "parent": team.pk})
     assert answer.status_code == 400 and not Scope.objects.filter(name="P").exists()
+
+
+SIGNED_IN_PAGES = [Page("home", "GET", "/"), Page("entities", "GET", "/entities/"), Page("review", "GET", "/review/")]
+
+
+@pytest.mark.parametrize("page", PAGES + SIGNED_IN_PAGES, ids=lambda p: f"{p.method} {p.name}")
+def test_every_query_of_a_page_reads_scoped_rows_through_a_scope_filter(pages, household, alice, ids, page):
+    """The page's view, its helpers and its templates alike (tests/sql_scope.py)."""
+    from tests.sql_scope import recorded, unscoped_reads
+
+    person = alice if WHO[page.needs] == "alice" else household[WHO[page.needs]]
+    for who in (person, household["victor"], household["mallory"]):
+        with recorded() as statements:
+            _call(pages(who), page, ids)
+        stray = unscoped_reads(statements)
+        assert not stray, "\n".join(map(str, stray))

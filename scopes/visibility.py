@@ -1,0 +1,88 @@
+"""The one restriction primitive for rows that live in a scope (STYLE 3).
+
+A model stored in a scope gives its manager a `ScopedQuerySet` subclass that
+names the path from the row to its scope (`scope_path = "scope"`,
+`"card__scope"`, `"entity__scope"`). Every read for a person goes through
+`visible_to(principal, action)` — one `id__in` subquery on `scope_ids_for` — or,
+when a read has already been narrowed by `read_scope_ids`, `in_scopes(ids)`.
+The ladder knows nothing of what is stored in it: the cards and review apps
+subclass this queryset, never the other way round."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, ClassVar
+
+from django.db import models
+from django.db.models import BooleanField, ExpressionWrapper, Q
+
+if TYPE_CHECKING:
+    from .principals import Principal
+
+# The queryset methods that restrict a scoped read; a read that calls none of
+# them is a stray (tests/test_read_visibility.py walks the code for one).
+RESTRICTING_METHODS = ("visible_to", "in_scopes")
+
+
+class ScopedQuerySet(models.QuerySet):
+    """Rows of a model that lives in a scope; `scope_path` leads from a row to its scope."""
+
+    scope_path: ClassVar[str] = "scope"
+
+    def scope_condition(self, scope_ids) -> Q:
+        """The filter keeping rows whose scope is among `scope_ids` (a subquery or a list)."""
+        return Q(**{f"{self.scope_path}_id__in": scope_ids})
+
+    def visible_to(self, principal: Principal, action: str = "view") -> ScopedQuerySet:
+        """Rows in the scopes `principal` may `action` (view, write, review, manage),
+        narrowed by an agent token's scopes and access: one id__in subquery."""
+        from .principals import scope_ids_for  # principals reads the scope models, which use this queryset
+
+        return self.filter(self.scope_condition(scope_ids_for(principal, action)))
+
+    def in_scopes(self, scope_ids: Iterable[int]) -> ScopedQuerySet:
+        """Rows in `scope_ids`: for reads already narrowed by `read_scope_ids`, or
+        by a scope a selector has just checked (a plain list plans best)."""
+        return self.filter(self.scope_condition(list(scope_ids)))
+
+    def allowed_to(self, principal: Principal, action: str) -> ScopedQuerySet:
+        """Annotates `allowed`: whether `principal` may `action` in each row's scope,
+        so "may see" and "may act" are answered by one query."""
+        from .principals import scope_ids_for
+
+        return self.annotate(allowed=ExpressionWrapper(self.scope_condition(scope_ids_for(principal, action)),
+                                                       output_field=BooleanField()))
+
+
+def row_get(rows: ScopedQuerySet, *, principal: Principal, pk: int, action: str = "view"):
+    """The row `pk` if `principal` may view it (else 404: "does not exist" and
+    "may not see it" are the same answer) and may `action` it (else 403), in one query."""
+    from django.http import Http404
+    from rest_framework.exceptions import PermissionDenied
+
+    rows = rows.visible_to(principal, "view").filter(pk=pk)
+    if action != "view":
+        rows = rows.allowed_to(principal, action)
+    row = rows.first()
+    if row is None:
+        raise Http404
+    if action != "view" and not row.allowed:
+        raise PermissionDenied(f"You may not {action} in this scope.")
+    return row
+
+
+class ScopedAdmin:
+    """ModelAdmin (and inline) mixin for models that live in a scope: superusers
+    see every row; anyone else sees, through the model's `visible_to`, the rows
+    of the scopes they may `scope_action`. Every scoped model's admin uses it
+    (a test holds that)."""
+
+    scope_action = "view"
+
+    def get_queryset(self, request):
+        from .principals import Principal
+
+        rows = super().get_queryset(request)
+        if request.user.is_superuser:
+            return rows
+        return rows.visible_to(Principal(request.user), self.scope_action)

@@ -1,0 +1,106 @@
+"""The runtime half of tests/test_read_visibility.py: the SQL a request runs, with
+the project code that ran it, so a query made by a template (a related manager
+walked in `{% for %}`) or by a helper outside the walked modules is caught too.
+
+Every SELECT that reads a table of a scoped model (found from the app registry)
+must carry a scope filter, unless the project code that ran it is a service (a
+write acting on rows a selector has already returned: the static walk exempts
+them for the same reason) or one of the reads the static walk allows by name."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import sys
+from dataclasses import dataclass, field
+from fnmatch import fnmatch
+from pathlib import Path
+
+from django.apps import apps
+from django.db import connection
+
+from scopes.visibility import ScopedQuerySet
+
+ROOT = Path(__file__).resolve().parent.parent
+SCOPE_FILTER = re.compile(r'scope_id"?\s*(IN\s*\(|=\s*ANY\s*\(|=\s*%s|=\s*\d)', re.IGNORECASE)
+# Writes: they take the rows a selector returned (and lock or re-read them by id).
+WRITERS = ("*/services/*", "*/services.py", "*/tasks.py", "*/management/*", "scopes/invites.py")
+# Where a statement is run for someone else's code: the caller is what counts.
+PASS_THROUGH = ("memory_site/compiled.py",)
+# Reads that stand outside the primitive at run time, beyond the static walk's ALLOWED.
+RUNTIME_ALLOWED = {
+    ("scopes/tokens.py", "_token_with_user"): "authenticating a token brings its own user and their own entity",
+    ("cards/api/shape.py", "cards_out"): "runs _cards_by_id_query (allowed in the static walk) through Compiled",
+}
+# Statement shapes restricted another way, whoever runs them.
+SHAPES_ALLOWED = {
+    re.compile(r'FROM "cards_entity" WHERE "cards_entity"\."user_id" = %s LIMIT 21$'):
+        "a person's own entity ('me'), through their user (a one-to-one the walk does not follow)",
+}
+
+
+@dataclass
+class Statement:
+    sql: str
+    origin: tuple[str, str, int] | None  # (path, function, line) of the project code that ran it
+
+    def __str__(self) -> str:
+        where = f"{self.origin[0]}:{self.origin[2]} in {self.origin[1]}" if self.origin else "outside the project"
+        return f"{where}: {self.sql[:400]}"
+
+
+@dataclass
+class Recorder:
+    statements: list[Statement] = field(default_factory=list)
+
+    def __call__(self, execute, sql, params, many, context):
+        # The statement as Django builds it, parameters left as placeholders: the scope
+        # filter is in the text (`"scope_id" IN (%s, %s)`, `= ANY(%s)`), never only in a value.
+        self.statements.append(Statement(sql=sql, origin=_origin()))
+        return execute(sql, params, many, context)
+
+
+def _origin() -> tuple[str, str, int] | None:
+    frame = sys._getframe(1)
+    while frame is not None:
+        path = Path(frame.f_code.co_filename)
+        if path.is_relative_to(ROOT):
+            relative = str(path.relative_to(ROOT))
+            if not relative.startswith(("tests/", ".venv/")) and relative not in PASS_THROUGH:
+                qualname = frame.f_code.co_qualname.replace(".<locals>", "")
+                return relative, qualname, frame.f_lineno
+        frame = frame.f_back
+    return None
+
+
+@contextlib.contextmanager
+def recorded():
+    recorder = Recorder()
+    with connection.execute_wrapper(recorder):
+        yield recorder.statements
+
+
+def scoped_tables() -> set[str]:
+    return {m._meta.db_table for m in apps.get_models()
+            if issubclass(m._default_manager._queryset_class, ScopedQuerySet)}
+
+
+def _allowed(origin: tuple[str, str, int] | None) -> bool:
+    from tests.test_read_visibility import ALLOWED
+
+    if origin is None:
+        return False
+    path, function, _ = origin
+    if any(fnmatch(path, pattern) for pattern in WRITERS) or (path, function) in RUNTIME_ALLOWED:
+        return True
+    return any((p, f) == (path, function) for p, f, _ in ALLOWED)
+
+
+def unscoped_reads(statements: list[Statement]) -> list[Statement]:
+    """The SELECTs among `statements` that read scoped rows with no scope filter."""
+    tables = re.compile(r'\b(?:FROM|JOIN)\s+"?(' + "|".join(sorted(scoped_tables())) + r')"?(?=[\s)]|$)',
+                        re.IGNORECASE)
+    return [s for s in statements
+            if s.sql.lstrip().upper().startswith(("SELECT", "WITH", "("))
+            and tables.search(s.sql) and not SCOPE_FILTER.search(s.sql) and not _allowed(s.origin)
+            and not any(shape.search(s.sql) for shape in SHAPES_ALLOWED)]
