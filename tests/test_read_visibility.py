@@ -87,15 +87,10 @@ ALLOWED = {
     ("cards/api/shape.py", "_cards_by_id_query", "Card"):
         "shapes cards whose ids a restricted read (a selector, recall, the review queue, a write's own result) "
         "has just returned; compiled once as a prepared statement on the recall path",
-    ("cards/api/views.py", "CardListCreate.get", "Entity"):
-        "the subject filter's name lookup yields entity ids that only narrow an already restricted card query "
-        "(no entity row is shown); the entity binder replaces it",
-    ("cards/api/entities.py", "EntityResolve.post", "Entity"):
-        "filtered by the read's scope ids (read_scope_ids) in the same chain; the entity binder replaces it",
-    ("cards/answer.py", "subject_bind", "Entity"):
-        "filtered by the read's scope ids (read_scope_ids) in the same chain; the entity binder replaces it",
-    ("cards/answer.py", "subject_bind", "Alias"):
-        "filtered by the read's scope ids (read_scope_ids) in the same chain; the entity binder replaces it",
+    ("cards/selectors/entities.py", "entity_bind", "Entity"):
+        "follows merges from entities the binder found in the read's scopes: a root may sit above a write's "
+        "scope, and what was merged into it only matches cards, which are read through in_scopes; entities of "
+        "scopes the caller cannot see are never shown",
     ("cards/answer_shape.py", "subject_shaped", "Entity"):
         "names the look-alikes the binder found in the read's scope ids",
     ("cards/answer_shape.py", "Shaper.__init__", "Entity"):

@@ -93,15 +93,16 @@ def entity_brief(entity: Entity) -> dict:
 
 def _named(norm: str, name: str, scope_ids: list[int], speaker_id: int | None) -> set[int]:
     """Ids of the entities `name` names directly (before merges), in one statement."""
-    in_scopes = Entity.objects.filter(scope_id__in=scope_ids, name_norm=norm).values("id")
-    aliased = Alias.objects.filter(scope_id__in=scope_ids, name_norm=norm).values("entity_id")
-    members = (Entity.objects.filter(user_id__in=members_of(scope_ids))
-               .filter(Q(name_norm=norm) | Q(user__username__iexact=name.strip())
-                       | Q(user__display_name__iexact=name.strip())).values("id"))
+    # Entities of the scopes, members' own entities included (EntityQuerySet.scope_condition).
+    in_scopes = Entity.objects.in_scopes(scope_ids).filter(name_norm=norm).values("id")
+    aliased = Alias.objects.in_scopes(scope_ids).filter(name_norm=norm).values("entity_id")
+    members = (Entity.objects.in_scopes(scope_ids).filter(user__isnull=False)
+               .filter(Q(user__username__iexact=name.strip()) | Q(user__display_name__iexact=name.strip()))
+               .values("id"))
     found = in_scopes.union(aliased, members)
     if speaker_id is not None:
         related = members_by_relation(scope_ids=scope_ids, speaker_id=speaker_id, name=name)
-        found = found.union(Entity.objects.filter(user_id__in=related).values("id"))
+        found = found.union(Entity.objects.in_scopes(scope_ids).filter(user_id__in=related).values("id"))
     return {row["id"] for row in found}
 
 
@@ -117,7 +118,7 @@ def entity_bind(*, name: str, scope_ids, speaker=None) -> Binding:
     if not direct:
         return Binding("unknown", did_you_mean=entity_look_alikes(norm, scope_ids) if norm else [])
     # Bound to the entity a name was merged into, together with everything merged into it.
-    first = Entity.objects.filter(pk__in=direct).values_list("merged_into_id", "id")
+    first = Entity.objects.in_scopes(scope_ids).filter(pk__in=direct).values_list("merged_into_id", "id")
     roots_ids = {merged or pk for merged, pk in first}
     named = list(Entity.objects.filter(Q(pk__in=roots_ids) | Q(merged_into_id__in=roots_ids))
                  .select_related("scope").order_by("id"))
@@ -152,7 +153,9 @@ def alias_target(*, principal, entity_id: int, scope_id: int) -> tuple[Entity, o
     nothing). Any other entity must be visible from that scope, which the
     principal must be allowed to write in. 404 for what the principal cannot see."""
     scope = scope_get(principal=principal, scope_id=scope_id, action="write")
-    entity = Entity.objects.filter(pk=entity_id).first()
+    # Seen from that scope: its ladder's entities, and its members' own.
+    entity = Entity.objects.in_scopes(read_scope_ids(principal=principal, scope_id=scope.pk)).filter(
+        pk=entity_id).first()
     if entity is None:
         raise Http404
     if entity.user_id is not None:
@@ -161,7 +164,4 @@ def alias_target(*, principal, entity_id: int, scope_id: int) -> tuple[Entity, o
         if entity.user_id != principal.user.pk and not scope_ids_for(principal, "manage").filter(
                 pk=scope.pk).exists():
             raise PermissionDenied("Members name themselves; a scope's admins may name any member.")
-        return entity, scope
-    if entity.scope_id not in read_scope_ids(principal=principal, scope_id=scope.pk):
-        raise Http404
     return entity, scope
