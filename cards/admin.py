@@ -11,7 +11,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from memory_site.admin_site import ReviewerScoped
+from scopes.admin_scoped import ReviewerScoped
 
 from .labels import registry_clear
 from .models import Alias, AuditEvent, Card, CardPerspective, CardRevision, Entity, Label

@@ -8,7 +8,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.http import HttpRequest
 
-from .errors import DomainError
+from core.errors import DomainError
 from .models import PossibleDuplicate, Rule, RuleStatus
 from .services.rules import rule_check
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from scopes.errors import DomainError
+from core.errors import DomainError
 
 from .answer import Binding
 from .api.drafts import when_interval

@@ -6,8 +6,8 @@ from __future__ import annotations
 import datetime as dt
 import zoneinfo
 
-from memory_site.pages import error_fields
-from scopes.errors import DomainError
+from core.pages import error_fields
+from core.errors import DomainError
 from scopes.selectors import read_scope_ids
 
 from .answer import answer, subject_bind

@@ -15,15 +15,16 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from memory_site.pages import error_fields, page, principal_of_page
+from core.errors import DomainError
+from core.pages import error_fields, page
 from review.forms import ConfirmForm
 from scopes.forms import InviteForm
 from scopes.models import Membership, Scope, ScopeKind, User
+from scopes.principals import principal_of_page
 from scopes.selectors import read_scope_ids, scope_get
 
 from .api.drafts import draft_from_request
 from .api.shape import card_out, card_rows
-from .errors import DomainError
 from .ask_page import ask_answer, ask_count, ask_recall
 from .forms import (AliasForm, AnswerForm, CardAddForm, CardFilterForm, CountForm, DescribeForm, PerspectiveForm,
                     RecallForm)

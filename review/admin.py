@@ -6,8 +6,8 @@ from __future__ import annotations
 from django.contrib import admin, messages
 from django.http import HttpRequest
 
-from cards.errors import DomainError
-from memory_site.admin_site import ReviewerScoped
+from core.errors import DomainError
+from scopes.admin_scoped import ReviewerScoped
 
 from .models import Candidate, Decision, IngestJob
 from .services.candidates import OPEN, candidate_approve, candidate_reject

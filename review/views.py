@@ -11,9 +11,10 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from cards.api.shape import cards_out
-from cards.errors import DomainError
-from memory_site.pages import error_fields, page, principal_of_page
+from core.errors import DomainError
+from core.pages import error_fields, page
 from scopes.models import Scope
+from scopes.principals import principal_of_page
 from scopes.selectors import scope_get
 
 from .forms import ApproveForm, ConfirmForm, PickForm, ReasonForm, RejectForm

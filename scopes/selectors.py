@@ -8,7 +8,7 @@ from django.db.models.expressions import RawSQL
 from django.http import Http404
 from rest_framework.exceptions import PermissionDenied
 
-from memory_site.compiled import Compiled
+from core.compiled import Compiled
 
 from .models import LADDER_UP_SQL, MAX_LADDER_DEPTH, AgentToken, Membership, Scope, ScopeKind, User
 from .principals import Principal, scope_ids_for

@@ -11,9 +11,9 @@ import secrets
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from memory_site.compiled import Compiled
+from core.compiled import Compiled
+from core.errors import DomainError, InvalidInput
 
-from .errors import DomainError, InvalidInput
 from .models import AgentToken, Scope, User
 from .principals import Principal
 
@@ -48,7 +48,7 @@ def _token_query(*, prefix: str):
         *_columns(AgentToken), *_columns(User, "user__"), *_columns(Entity, "user__entity__"))
 
 
-# Every agent request starts here: compiled once (memory_site/compiled.py).
+# Every agent request starts here: compiled once (core/compiled.py).
 _TOKEN = Compiled(_token_query, "prefix", text=("prefix",))
 
 

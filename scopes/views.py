@@ -14,13 +14,14 @@ from django.views.decorators.http import require_POST
 
 from cards.health import scopes_health
 from cards.health_chart import chart_of, weekly_health
-from memory_site.pages import error_fields, page, principal_of_page
+from core.errors import DomainError, InvalidInput
+from core.pages import error_fields, page
 
-from .errors import DomainError, InvalidInput
 from .forms import InviteForm, MemberAddForm, MemberChangeForm, ScopeCreateForm, SignUpForm, TokenForm
 from .invites import invite_accept, invite_create, invite_open, invite_revoke, invites_open
 from .members import ROLE_EFFECTS, member_target, owner_change_check, shared_scope_check
 from .models import AgentToken, Invite, Membership, Scope, User
+from .principals import principal_of_page
 from .selectors import scope_get, scope_list
 from .services import membership_remove, membership_set, scope_create
 from .tokens import token_create, token_revoke

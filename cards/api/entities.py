@@ -11,7 +11,7 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from memory_site.api.errors import error_responses
+from core.api.errors import error_responses
 from scopes.models import Scope
 from scopes.principals import principal_of, scope_ids_for
 from scopes.selectors import read_scope_ids, scope_get

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 from django.db.models import QuerySet
 
-from memory_site.compiled import Compiled
+from core.compiled import Compiled
 
 from ..models import Card
 from ..selectors.cards import with_perspective

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from django.db import connection, transaction
 
-from scopes.errors import DomainError
+from core.errors import DomainError
 from scopes.models import Scope, User
 
 from ..drafts import CardDraft, aware, occurrence_from

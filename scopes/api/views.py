@@ -11,10 +11,10 @@ from rest_framework.permissions import BasePermission
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from memory_site.api.common import Page
-from memory_site.api.errors import error_responses
+from core.api.common import Page
+from core.api.errors import error_responses
+from core.errors import InvalidInput
 
-from ..errors import InvalidInput
 from ..members import member_target, owner_change_check, shared_scope_check
 from ..models import AgentToken, Membership, Scope
 from ..principals import principal_of
