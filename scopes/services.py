@@ -3,6 +3,8 @@ never edited by hand."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.contrib.auth.models import Permission
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import ValidationError
@@ -18,17 +20,36 @@ def _permission_ids(codenames: tuple[str, ...]) -> list[int]:
                 .values_list("id", flat=True))
 
 
+UserSetupStep = Callable[..., object]
+
+# What an app above the ladder gives every new user (cards: their own person
+# entity), registered from its AppConfig.ready: scopes knows no app above it.
+_USER_SETUP_STEPS: list[UserSetupStep] = []
+
+
+def user_setup_register(step: UserSetupStep) -> None:
+    """`step(user=, scope=)` runs for every new user, after their personal scope exists."""
+    if step not in _USER_SETUP_STEPS:
+        _USER_SETUP_STEPS.append(step)
+
+
+@transaction.atomic
+def user_setup(*, user: User) -> Scope:
+    """Everything a user starts with, created on first call: their personal
+    scope, then each registered step. Idempotent."""
+    scope = personal_scope_ensure(user=user)
+    for step in _USER_SETUP_STEPS:
+        step(user=user, scope=scope)
+    return scope
+
+
 @transaction.atomic
 def personal_scope_ensure(*, user: User) -> Scope:
-    """The user's personal scope and own person entity, created on first call."""
-    from cards.models import Entity, EntityKind
-
+    """The user's personal scope, created on first call."""
     scope, created = Scope.objects.get_or_create(
         owner=user, kind=ScopeKind.PERSONAL, defaults={"name": f"{user.shown_name} — personal"})
     if created:
         membership_set(scope=scope, user=user, role=Role.OWNER, relation="self")
-    Entity.objects.get_or_create(
-        user=user, defaults={"scope": scope, "name": user.shown_name, "kind": EntityKind.PERSON})
     return scope
 
 
