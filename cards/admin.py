@@ -256,6 +256,3 @@ class AuditEventAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
         return False
-
-
-from . import admin_rules  # noqa: E402,F401  (registers the rule and duplicate admins)

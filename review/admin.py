@@ -96,3 +96,6 @@ class IngestJobAdmin(ReviewerScoped, admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
         return False
+
+
+from . import admin_rules  # noqa: E402,F401  (registers the rule and duplicate admins)

@@ -21,7 +21,7 @@ from ..drafts import MAX_REF
 from ..labels import label_resolve
 from ..services import entity_of_user
 from .serializers import CardOut
-from .shape import iso
+from ..selectors.shape import iso
 
 
 class AnswerIn(StrictSerializer):

@@ -4,33 +4,21 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.db.models import Q
-from django.http import Http404
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
-from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api.errors import error_responses
-from scopes.models import Scope
-from scopes.principals import principal_of, scope_ids_for
+from scopes.principals import principal_of
 from scopes.selectors import read_scope_ids, scope_get
 
 from ..models import Entity
+from ..selectors.entity_reads import entity_get
 from ..services import alias_add, entity_create
 from ..services.entities import entity_look_alikes
 from ..text import normalize
 from .serializers import AliasIn, EntityIn, EntityOut, ResolveIn, ResolveOut
-
-
-def entity_get(*, principal, entity_id: int, action: str = "view") -> Entity:
-    entity = (Entity.objects.filter(pk=entity_id, scope_id__in=scope_ids_for(principal, "view"))
-              .prefetch_related("aliases").first())
-    if entity is None:
-        raise Http404
-    if action != "view" and not Scope.objects.visible_to(principal, action).filter(pk=entity.scope_id).exists():
-        raise PermissionDenied(f"You may not {action} in this entity's scope.")
-    return entity
 
 
 class EntityCreate(APIView):

@@ -15,7 +15,7 @@ from core.api.common import StrictSerializer, WallClockDateTimeField
 from core.api.errors import error_responses
 
 from ..models import Precision, TimeSource
-from ..when import DATE_ORDERS, DEFAULT_DATE_ORDER, when_resolve
+from ..when import DATE_ORDERS, DEFAULT_DATE_ORDER, user_zone, when_resolve
 
 
 class TimeResolveIn(StrictSerializer):
@@ -60,10 +60,3 @@ class TimeResolve(APIView):
             body = TimeResolveOut({"start": interval.start, "end": interval.end, "precision": interval.precision,
                                    "source": interval.source, "tz": str(tz)}).data
         return Response(body)
-
-
-def user_zone(user) -> zoneinfo.ZoneInfo:
-    try:
-        return zoneinfo.ZoneInfo(user.time_zone or "UTC")
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError, OSError):  # validated on save, but never a 500
-        return zoneinfo.ZoneInfo("UTC")

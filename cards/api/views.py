@@ -18,15 +18,15 @@ from scopes.models import Scope
 from scopes.principals import principal_of
 from scopes.selectors import read_scope_ids, scope_get
 
+from ..drafts import draft_from_request, when_interval
 from ..errors import InvalidCard
 from ..models import Card, Entity
 from ..selectors.cards import card_get, card_history, cards_filtered, cards_in_interval
 from ..services import (Outcome, card_describe, card_remember_batch, card_forget, card_remember, card_verify, entity_of_user,
                         perspectives_set)
+from ..selectors.shape import card_out, card_rows, cards_out
 from ..text import normalize
-from .drafts import draft_from_request, when_interval
 from .serializers import (BulkIn, BulkOut, CardListQuery, CardOut, CardPatchIn, RememberIn, RememberOut)
-from .shape import card_out, card_rows, cards_out
 
 def _shown(principal, card_ids) -> list[dict]:
     """Re-read written cards as the caller sees them (perspective included)."""

@@ -7,7 +7,7 @@ from django.utils import timezone
 from django.db.models import Q
 from django.db.models.expressions import RawSQL
 
-from cards.api.shape import _CARDS_BY_ID, card_rows
+from cards.selectors.shape import _CARDS_BY_ID, card_rows
 from cards.drafts import CardDraft
 from cards.models import Card, CardPerspective
 from cards.services import card_remember

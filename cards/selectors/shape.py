@@ -16,7 +16,7 @@ from django.db.models import QuerySet
 from core.compiled import Compiled
 
 from ..models import Card
-from ..selectors.cards import with_perspective
+from .cards import with_perspective
 
 COLUMNS = (
     "id", "scope_id", "kind", "tag", "subject__name", "subject_id", "label__key", "cardinality", "value",
