@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from .errors import InvalidLadder, LastOwner
+from .members import member_target, owner_change_check, shared_scope_check
 from .models import ROLE_PERMISSIONS, Membership, Role, Scope, ScopeKind, ScopeUserObjectPermission, User
 
 
@@ -91,6 +92,19 @@ def membership_set(*, scope: Scope, user: User, role: str, relation: str | None 
         ScopeUserObjectPermission(content_object=scope, user=user, permission_id=pid)
         for pid in _permission_ids(ROLE_PERMISSIONS[role]))
     return membership
+
+
+@transaction.atomic
+def member_add_or_change(*, principal, scope: Scope, username: str, role: str,
+                         relation: str | None = None) -> tuple[Membership, bool]:
+    """Add the user named `username` to a shared `scope`, or, if they already
+    belong, change their role and relation; True when added. The API and the
+    dashboard both call this, after the same checks of who may ask."""
+    shared_scope_check(scope)
+    user = member_target(username)
+    existing = Membership.objects.filter(scope=scope, user=user).first()
+    owner_change_check(principal, scope, role, existing and existing.role)
+    return membership_set(scope=scope, user=user, role=role, relation=relation), existing is None
 
 
 @transaction.atomic

@@ -12,16 +12,16 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from core.errors import DomainError, InvalidInput
+from core.errors import DomainError
 from core.pages import error_fields, page
 
 from .forms import InviteForm, MemberAddForm, MemberChangeForm, SignUpForm, TokenForm
 from .invites import invite_accept, invite_create, invite_open, invite_revoke, invites_open
-from .members import ROLE_EFFECTS, member_target, owner_change_check, shared_scope_check
+from .members import ROLE_EFFECTS, owner_change_check
 from .models import AgentToken, Invite, Membership, Scope, User
 from .principals import principal_of_page
 from .selectors import scope_get, scope_list
-from .services import membership_remove, membership_set
+from .services import member_add_or_change, membership_remove, membership_set
 from .tokens import token_create, token_revoke
 
 
@@ -100,18 +100,16 @@ def member_add_page(request, scope_id: int):
             data = form.cleaned_data
             try:
                 with transaction.atomic():
-                    shared_scope_check(scope)
-                    user = member_target(data["username"])
-                    if Membership.objects.filter(scope=scope, user=user).exists():
-                        raise InvalidInput("Already a member.", fields={
-                            "username": [f"{user.username} is already a member; change their role below."]})
-                    owner_change_check(principal, scope, data["role"])
-                    membership_set(scope=scope, user=user, role=data["role"], relation=data["relation"])
+                    membership, added = member_add_or_change(
+                        principal=principal, scope=scope, username=data["username"], role=data["role"],
+                        relation=data["relation"])
             except DomainError as error:
                 for field, problems in error_fields(error).items():
                     form.add_error(field if field in form.fields else None, problems)
             else:
-                messages.success(request, f"{user.shown_name} is now {data['role']} of {scope.name}.")
+                # An existing member's role changes, as through the API; the message says which happened.
+                verb = "is now" if added else "was already a member; now"
+                messages.success(request, f"{membership.user.shown_name} {verb} {data['role']} of {scope.name}.")
                 return redirect("members", scope_id=scope.pk)
     return render(request, "scopes/members.html", _members_context(request, scope, add_form=form), status=400)
 
