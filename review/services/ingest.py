@@ -71,10 +71,6 @@ def _check_messages(messages) -> dict:
     return {"messages": problems} if problems else {}
 
 
-class JobFailed(Exception):
-    """Extraction failed for good; the job was marked failed with the reason."""
-
-
 def ingest_process(*, job_id: int) -> IngestJob:
     """Run extraction once for a job. Idempotent: a finished job is left as it
     is, and the candidates, the job's result and the deletion of its messages
