@@ -29,10 +29,12 @@ run: seed
 
 # The worker tests need a Redis broker on 127.0.0.1:6379: start one if none answers.
 # The dashboard's browser tests drive Debian's Chromium: installed here when missing.
+# lint-imports checks the import contracts in pyproject.toml (the layers point down only).
 test: install
 	test -x /usr/bin/chromium || (apt-get update && apt-get install -y chromium)
 	redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1 || redis-server --daemonize yes --bind 127.0.0.1 \
 		--port 6379 --save "" --appendonly no
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest
 
 # Re-fetches the vendored htmx (no build step; see static/README.md).

@@ -60,7 +60,7 @@ from sqlcount import OUTCOMES, QuerySample, short_sql, statement_class, Statemen
 from cards.drafts import CardDraft  # noqa: E402
 from cards.labels import registry  # noqa: E402
 from cards.models import Card  # noqa: E402
-from cards.services.remember import card_remember, card_remember_many  # noqa: E402
+from cards.services import card_remember, card_remember_many  # noqa: E402
 from scopes.models import Scope, User  # noqa: E402
 
 TARGET_CARDS_PER_SECOND = 400

@@ -352,7 +352,7 @@ def request_phase(world, queries, n: int) -> dict:
     socket or gunicorn; the service call inside it timed by wrapping the view's `recall`."""
     from django.db import connection
     from django.test import Client
-    import cards.api.recall as view
+    import cards.selectors.recall as view
     inner: list[float] = []
     sql_ms, sql_n, in_recall = [0.0], [0], [False]
     by_kind: dict[str, float] = {}

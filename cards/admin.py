@@ -11,10 +11,9 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from memory_site.admin_site import ReviewerScoped
-from scopes.visibility import ScopedAdmin
-
+from scopes.admin_scoped import ReviewerScoped
 from scopes.models import Membership
+from scopes.visibility import ScopedAdmin
 
 from .labels import registry_clear
 from .models import Alias, AuditEvent, Card, CardPerspective, CardRevision, Entity, Label
@@ -260,6 +259,3 @@ class AuditEventAdmin(ScopedAdmin, admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
         return False
-
-
-from . import admin_rules  # noqa: E402,F401  (registers the rule and duplicate admins)

@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import datetime as dt
 
-from scopes.errors import DomainError
+from core.errors import DomainError
 
 from .answer import Binding
-from .api.drafts import when_interval
-from .api.shape import cards_out
-from .api.time import user_zone
 from .count import Count, count_cards
 from .derive import Proof
+from .drafts import when_interval
 from .models import Entity, Label
+from .selectors.shape import cards_out
+from .when import user_zone
 
 
 class AmbiguousSubject(DomainError):

@@ -6,16 +6,17 @@ from __future__ import annotations
 import datetime as dt
 import zoneinfo
 
-from memory_site.pages import error_fields
-from scopes.errors import DomainError
+from core.errors import DomainError
+from core.pages import error_fields
+from scopes.principals import principal_of_page
 from scopes.selectors import read_scope_ids
 
 from .answer import answer
 from .selectors.entities import entity_bind
 from .answer_shape import Shaper, count_asked, subject_shaped
-from .api.recall import recall_body
-from .api.shape import cards_out
 from .labels import label_resolve
+from .selectors.recall import recall_body
+from .selectors.shape import cards_out
 
 
 def _day_start(day: dt.date | None, user, *, days: int = 0) -> dt.datetime | None:
@@ -34,7 +35,7 @@ def _refused(form, error: DomainError) -> None:
 def ask_recall(request, form) -> dict | None:
     data = form.cleaned_data
     try:
-        body, _ = recall_body(request, scope_id=data["scope"], query=data["query"], k=data["k"],
+        body, _ = recall_body(principal_of_page(request), scope_id=data["scope"], query=data["query"], k=data["k"],
                               when=data["when"] or None, tz=None, as_of=None)
     except DomainError as error:
         _refused(form, error)

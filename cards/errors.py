@@ -1,9 +1,9 @@
 """One exception per refusal of the card domain (STYLE 8); the API maps each to
 a 4xx with its `code`."""
 
-from scopes.errors import DomainError, InvalidInput
+from core.errors import DomainError, InvalidInput
 
-__all__ = ["DomainError", "InvalidCard", "UnknownLabel", "LabelKindMismatch", "NeedsConsent",
+__all__ = ["InvalidCard", "UnknownLabel", "LabelKindMismatch", "NeedsConsent",
            "ImmutableEvent", "NotCurrent"]
 
 

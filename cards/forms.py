@@ -119,3 +119,10 @@ class CountForm(AskForm):
         elif data.get("start") and data.get("end") and data["start"] > data["end"]:
             self.add_error("end", "Must not be before from.")
         return data
+
+
+class ConfirmForm(forms.Form):
+    quote = forms.CharField(max_length=10000, required=False, label="The person's words",
+                            help_text="What they said to confirm it; becomes the card's source.")
+    tag = forms.ChoiceField(choices=[("", "as the label says"), (Tag.FACT, "fact"), (Tag.PREFERENCE, "preference")],
+                            required=False, label="Keep as")

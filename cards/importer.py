@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
-from scopes.errors import DomainError
+from core.errors import DomainError
 from scopes.models import Scope, ScopeKind, User
 
 from .drafts import CardDraft

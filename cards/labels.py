@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 
-from django.db import connection, transaction
+from django.db import connection
 
 from .errors import UnknownLabel
 from .models import Label
@@ -72,18 +72,4 @@ def label_resolve(name: str) -> Label:
         raise UnknownLabel(
             f"{name!r} is not a registered label.{hint} Use one of them, or ask an admin to register it.",
             label=name, suggestions=suggestions)
-    return label
-
-
-@transaction.atomic
-def label_register(*, key: str, kind: str, cardinality: str, decay_lambda: float,
-                   description: str, synonyms: list[str] | None = None,
-                   takes_object: bool = False, sensitive: bool = False) -> Label:
-    label = Label(key=key, kind=kind, cardinality=cardinality, decay_lambda=decay_lambda,
-                  description=description, synonyms=synonyms or [], takes_object=takes_object,
-                  sensitive=sensitive)
-    label.full_clean()
-    label.save()
-    transaction.on_commit(registry_clear)
-    registry_clear()
     return label

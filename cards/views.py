@@ -15,24 +15,24 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from memory_site.pages import error_fields, page, principal_of_page
-from review.forms import ConfirmForm
+from core.errors import DomainError
+from core.pages import error_fields, page
 from scopes.forms import InviteForm
 from scopes.models import Membership, Scope, ScopeKind, User
+from scopes.principals import principal_of_page
 from scopes.selectors import read_scope_ids, scope_get
 
-from .api.drafts import draft_from_request
-from .api.shape import card_out, card_rows
-from .errors import DomainError
 from .ask_page import ask_answer, ask_count, ask_recall
-from .forms import (AliasForm, AnswerForm, CardAddForm, CardFilterForm, CountForm, DescribeForm, PerspectiveForm,
-                    RecallForm)
-from .api.entities import entity_get
+from .forms import (AliasForm, AnswerForm, CardAddForm, CardFilterForm, ConfirmForm, CountForm, DescribeForm,
+                    PerspectiveForm, RecallForm)
 from .decay_picture import decay_points, half_life_days
+from .drafts import draft_from_request
 from .models import (Alias, Card, CardKind, CardPerspective, CardRevision, DuplicateStatus, Entity, Label,
                      PossibleDuplicate, Tag)
 from .selectors.cards import card_get, card_history, cards_filtered
+from .selectors.entity_reads import entity_get
 from .services import alias_add, card_describe, card_forget, card_remember, card_verify, perspectives_set
+from .selectors.shape import card_out, card_rows
 from .timeline import timeline_of
 
 PER_PAGE = 25

@@ -108,7 +108,7 @@ if env_bool("DATABASE_POOL", True):
         "max_size": int(os.environ.get("DATABASE_POOL_MAX", "20")),
         "timeout": 10,
     }
-# Server-side prepared statements only where the code asks (memory_site/compiled.py:
+# Server-side prepared statements only where the code asks (core/compiled.py:
 # the hot permission and card-row queries, whose planning cost more than their
 # execution); Django's own client-side cursors never prepare. Off for a pooler that
 # cannot keep them (e.g. PgBouncer in transaction mode before 1.21).
@@ -189,11 +189,11 @@ REST_FRAMEWORK = {
                                  "rest_framework.renderers.BrowsableAPIRenderer"],
     # Error details nest DRF's per-index errors ({0: [...]}): keys as text, as JSON has them.
     "ORJSON_RENDERER_OPTIONS": (orjson.OPT_NON_STR_KEYS,),
-    "DEFAULT_PARSER_CLASSES": ["memory_site.api.common.StrictJSONParser"],
-    "DEFAULT_PAGINATION_CLASS": "memory_site.api.common.Page",
-    "DEFAULT_THROTTLE_CLASSES": ["memory_site.api.common.AgentRateThrottle"],
+    "DEFAULT_PARSER_CLASSES": ["core.api.common.StrictJSONParser"],
+    "DEFAULT_PAGINATION_CLASS": "core.api.common.Page",
+    "DEFAULT_THROTTLE_CLASSES": ["scopes.api.throttles.AgentRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {"agent": os.environ.get("API_RATE_LIMIT", "1200/min")},
-    "EXCEPTION_HANDLER": "memory_site.api.errors.api_exception_handler",
+    "EXCEPTION_HANDLER": "core.api.errors.api_exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
 }
 SPECTACULAR_SETTINGS = {

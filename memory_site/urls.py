@@ -14,5 +14,5 @@ urlpatterns = [
     path("", include("memory_site.web_urls")),
 ]
 
-handler404 = "memory_site.api.errors.json_not_found"
-handler500 = "memory_site.api.errors.json_server_error"
+handler404 = "core.api.errors.json_not_found"
+handler500 = "core.api.errors.json_server_error"

@@ -4,18 +4,19 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from cards import views as card_views
+from memory_site import home
 from review import views as review_views
 from memory_site.api import urls as _api_urls  # noqa: F401  (registers the "id" path converter)
 from scopes import views as scope_views
 
 urlpatterns = [
-    path("", scope_views.home, name="home"),
+    path("", home.home, name="home"),
     path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/password/", auth_views.PasswordChangeView.as_view(), name="password_change"),
     path("accounts/password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
     path("invite/<str:token>/", scope_views.invite_page, name="invite"),
-    path("scopes/new/", scope_views.scope_create_page, name="scope-create"),
+    path("scopes/new/", home.scope_create_page, name="scope-create"),
     path("tokens/", scope_views.tokens_page, name="tokens"),
     path("tokens/new/", scope_views.token_create_page, name="token-create"),
     path("tokens/<id:token_id>/revoke/", scope_views.token_revoke_page, name="token-revoke"),

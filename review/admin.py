@@ -6,8 +6,8 @@ from __future__ import annotations
 from django.contrib import admin, messages
 from django.http import HttpRequest
 
-from cards.errors import DomainError
-from memory_site.admin_site import ReviewerScoped
+from core.errors import DomainError
+from scopes.admin_scoped import ReviewerScoped
 
 from .models import Candidate, Decision, IngestJob
 from .services.candidates import OPEN, candidate_approve, candidate_reject
@@ -96,3 +96,6 @@ class IngestJobAdmin(ReviewerScoped, admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
         return False
+
+
+from . import admin_rules  # noqa: E402,F401  (registers the rule and duplicate admins)

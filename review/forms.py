@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from django import forms
 
-from cards.models import Tag
-
 EDITED = ("subject", "label", "value", "text")
 
 
@@ -43,10 +41,3 @@ class ReasonForm(forms.Form):
 class PickForm(forms.Form):
     card = forms.IntegerField(min_value=1)
     reason = forms.CharField(max_length=300, required=False)
-
-
-class ConfirmForm(forms.Form):
-    quote = forms.CharField(max_length=10000, required=False, label="The person's words",
-                            help_text="What they said to confirm it; becomes the card's source.")
-    tag = forms.ChoiceField(choices=[("", "as the label says"), (Tag.FACT, "fact"), (Tag.PREFERENCE, "preference")],
-                            required=False, label="Keep as")

@@ -10,13 +10,15 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from cards.api.shape import cards_out
-from cards.errors import DomainError
-from memory_site.pages import error_fields, page, principal_of_page
+from cards.forms import ConfirmForm
+from cards.selectors.shape import cards_out
+from core.errors import DomainError
+from core.pages import error_fields, page
 from scopes.models import Scope
+from scopes.principals import principal_of_page
 from scopes.selectors import scope_get
 
-from .forms import ApproveForm, ConfirmForm, PickForm, ReasonForm, RejectForm
+from .forms import ApproveForm, PickForm, ReasonForm, RejectForm
 from .selectors import (candidate_get, contradiction_sides, duplicate_get, hypothesis_get, review_queue,
                         rule_get)
 from .services.candidates import candidate_approve, candidate_reject

@@ -11,7 +11,7 @@ from django.contrib.auth.admin import UserAdmin
 from django.http import HttpRequest
 
 from .models import Membership, Role, Scope, User
-from .services import membership_remove, membership_set, personal_scope_ensure
+from .services import membership_remove, membership_set, user_setup
 from .visibility import ScopedAdmin
 
 
@@ -34,7 +34,7 @@ class MemoryUserAdmin(UserAdmin):
         if not change:
             # The creation form saves the row directly, bypassing the manager that
             # gives every user a personal scope and a "me" entity.
-            personal_scope_ensure(user=obj)
+            user_setup(user=obj)
 
     def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
         # Same reason as scopes: a user whose personal scope holds cards is

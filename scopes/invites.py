@@ -10,7 +10,8 @@ import secrets
 from django.db import transaction
 from django.utils import timezone
 
-from .errors import DomainError, InvalidInput
+from core.errors import DomainError, InvalidInput
+
 from .models import Invite, Membership, Role, Scope, User
 from .relations import relation_key
 from .services import membership_set

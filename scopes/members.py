@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from rest_framework.exceptions import PermissionDenied
 
-from .errors import InvalidInput
+from core.errors import InvalidInput
+
 from .models import Membership, Role, Scope, ScopeKind, User
 
 # What each role lets a person do, in words (the pages show them beside the role).

@@ -33,11 +33,11 @@ class MemoryUserManager(UserManager):
     admin), so the invariant "exactly one personal scope" can never lapse."""
 
     def _create_user(self, username, email, password, **extra_fields):
-        from .services import personal_scope_ensure
+        from .services import user_setup  # services import this module
 
         with transaction.atomic():
             user = super()._create_user(username, email, password, **extra_fields)
-            personal_scope_ensure(user=user)
+            user_setup(user=user)
         return user
 
 

@@ -34,6 +34,11 @@ def principal_of(request) -> Principal:
     return Principal(user=request.user, token=token)
 
 
+def principal_of_page(request) -> Principal:
+    """A signed-in person; pages never act for an agent token."""
+    return Principal(user=request.user)
+
+
 def scope_ids_for(principal: Principal, action: str) -> QuerySet:
     """Ids of the scopes `principal` may `action`, as a subquery (never a list):
     the user's guardian grants — narrowed by the token's scopes and access when

@@ -4,13 +4,14 @@ and "you may not see it" are the same 404."""
 from __future__ import annotations
 
 from django.contrib.postgres.aggregates import StringAgg
+from django.db import connection
 from django.db.models import BooleanField, ExpressionWrapper, OuterRef, Q, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce, Concat, NullIf
 from django.db.models.expressions import RawSQL
 from django.http import Http404
 from rest_framework.exceptions import PermissionDenied
 
-from memory_site.compiled import Compiled
+from core.compiled import Compiled
 
 from .models import LADDER_UP_SQL, MAX_LADDER_DEPTH, AgentToken, MemberRelation, Membership, Scope, ScopeKind, User
 from .principals import Principal, scope_ids_for
@@ -56,6 +57,17 @@ def _read_scope_ids_query(*, agent: bool, all_scopes: bool, can_write: bool, use
 _READ_SCOPE_IDS = Compiled(_read_scope_ids_query, "user_id", "scope_id", "token_id")
 
 
+def _read_scope_ids_values(principal: Principal, scope_id) -> tuple[dict, dict]:
+    """The values and the query's shape (the cache key) of `principal`'s reads in `scope_id`."""
+    token = principal.token
+    values = {"user_id": principal.user.pk, "scope_id": scope_id}
+    if token is not None and not token.all_scopes:
+        values["token_id"] = token.pk
+    shape = {"agent": token is not None, "all_scopes": bool(token and token.all_scopes),
+             "can_write": bool(token and token.can_write)}
+    return values, shape
+
+
 def read_scope_ids(*, principal: Principal, scope_id: int) -> list[int]:
     """Scopes a read in scope `scope_id` sees (DESIGN §3): the scope, its
     ancestors, the caller's personal scope and `global` — each only if the
@@ -65,13 +77,37 @@ def read_scope_ids(*, principal: Principal, scope_id: int) -> list[int]:
     One query, evaluated here: a handful of ids as a plain list plans far better
     than a nested permission subquery inside the card query. Compiled once per
     kind of principal (every read asks this first)."""
-    token = principal.token
-    values = {"user_id": principal.user.pk, "scope_id": scope_id}
-    if token is not None and not token.all_scopes:
-        values["token_id"] = token.pk
-    rows = _READ_SCOPE_IDS.rows(values, agent=token is not None, all_scopes=bool(token and token.all_scopes),
-                                can_write=bool(token and token.can_write))
-    ids = [row["id"] for row in rows]
+    values, shape = _read_scope_ids_values(principal, scope_id)
+    ids = [row["id"] for row in _READ_SCOPE_IDS.rows(values, **shape)]
     if scope_id not in ids:
         raise Http404
     return ids
+
+
+# Stands in for the scope a read starts from while its SQL is taken from the one query.
+_START = -7_340_031
+
+
+def read_scope_sets(*, principal: Principal, scope_ids: list[int]) -> dict[int, set[int]]:
+    """`read_scope_ids` for many scopes in one query: {scope id: the scopes a read
+    there sees}. The same query (the one rule), run once per scope by a lateral
+    join, the starting scope a column instead of a parameter. A scope the
+    principal may not view sees nothing and is absent."""
+    if not scope_ids:
+        return {}
+    values, shape = _read_scope_ids_values(principal, _START)
+    sql, params = _read_scope_ids_query(**values, **shape).query.sql_with_params()
+    pieces = sql.split("%s")
+    starts = [i for i, value in enumerate(params) if value == _START]
+    if len(pieces) != len(params) + 1 or len(starts) != 1:
+        raise RuntimeError("the read query must take its starting scope exactly once")
+    at = starts[0]
+    one = "%s".join(pieces[:at + 1]) + "start.id" + "%s".join(pieces[at + 1:])
+    rest = [value for i, value in enumerate(params) if i != at]
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT start.id, seen.id FROM unnest(%s::bigint[]) AS start(id)"
+                       f" CROSS JOIN LATERAL ({one}) AS seen", [list(scope_ids), *rest])
+        sets: dict[int, set[int]] = {}
+        for start, seen in cursor.fetchall():
+            sets.setdefault(start, set()).add(seen)
+    return {start: seen for start, seen in sets.items() if start in seen}

@@ -3,6 +3,8 @@ never edited by hand."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.contrib.auth.models import Permission
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import ValidationError
@@ -10,6 +12,7 @@ from django.db import transaction
 
 from .errors import InvalidLadder, LastOwner
 from .relations import relation_set, relations_forget_member
+from .members import member_target, owner_change_check, shared_scope_check
 from .models import ROLE_PERMISSIONS, Membership, Role, Scope, ScopeKind, ScopeUserObjectPermission, User
 
 
@@ -19,17 +22,36 @@ def _permission_ids(codenames: tuple[str, ...]) -> list[int]:
                 .values_list("id", flat=True))
 
 
+UserSetupStep = Callable[..., object]
+
+# What an app above the ladder gives every new user (cards: their own person
+# entity), registered from its AppConfig.ready: scopes knows no app above it.
+_USER_SETUP_STEPS: list[UserSetupStep] = []
+
+
+def user_setup_register(step: UserSetupStep) -> None:
+    """`step(user=, scope=)` runs for every new user, after their personal scope exists."""
+    if step not in _USER_SETUP_STEPS:
+        _USER_SETUP_STEPS.append(step)
+
+
+@transaction.atomic
+def user_setup(*, user: User) -> Scope:
+    """Everything a user starts with, created on first call: their personal
+    scope, then each registered step. Idempotent."""
+    scope = personal_scope_ensure(user=user)
+    for step in _USER_SETUP_STEPS:
+        step(user=user, scope=scope)
+    return scope
+
+
 @transaction.atomic
 def personal_scope_ensure(*, user: User) -> Scope:
-    """The user's personal scope and own person entity, created on first call."""
-    from cards.models import Entity, EntityKind
-
+    """The user's personal scope, created on first call."""
     scope, created = Scope.objects.get_or_create(
         owner=user, kind=ScopeKind.PERSONAL, defaults={"name": f"{user.shown_name} — personal"})
     if created:
         membership_set(scope=scope, user=user, role=Role.OWNER)
-    Entity.objects.get_or_create(
-        user=user, defaults={"scope": scope, "name": user.shown_name, "kind": EntityKind.PERSON})
     return scope
 
 
@@ -75,6 +97,20 @@ def membership_set(*, scope: Scope, user: User, role: str, relation: str | None 
     if relation and relation_of.pk != user.pk:
         relation_set(scope=scope, member=user, of=relation_of, relation=relation)
     return membership
+
+
+@transaction.atomic
+def member_add_or_change(*, principal, scope: Scope, username: str, role: str,
+                         relation: str | None = None) -> tuple[Membership, bool]:
+    """Add the user named `username` to a shared `scope`, or, if they already
+    belong, change their role and relation; True when added. The API and the
+    dashboard both call this, after the same checks of who may ask."""
+    shared_scope_check(scope)
+    user = member_target(username)
+    existing = Membership.objects.filter(scope=scope, user=user).first()
+    owner_change_check(principal, scope, role, existing and existing.role)
+    return (membership_set(scope=scope, user=user, role=role, relation=relation, relation_of=principal.user),
+            existing is None)
 
 
 @transaction.atomic

@@ -11,9 +11,9 @@ import secrets
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from memory_site.compiled import Compiled
+from core.compiled import Compiled
+from core.errors import DomainError, InvalidInput
 
-from .errors import DomainError, InvalidInput
 from .models import AgentToken, Scope, User
 from .principals import Principal
 
@@ -41,22 +41,26 @@ def _columns(model, prefix: str = "") -> list[str]:
     return [prefix + field.attname for field in model._meta.concrete_fields]
 
 
+def _companions() -> list:
+    """The one-to-one rows other apps hang on a user — the store's person entity,
+    "me", which every card read and write asks for. Found through the user
+    model's relations, so the ladder names no app above it."""
+    return [rel for rel in User._meta.related_objects if rel.one_to_one]
+
+
 def _token_query(*, prefix: str):
-    from cards.models import Entity
-
     return AgentToken.objects.filter(prefix=prefix).values(
-        *_columns(AgentToken), *_columns(User, "user__"), *_columns(Entity, "user__entity__"))
+        *_columns(AgentToken), *_columns(User, "user__"),
+        *(column for rel in _companions() for column in _columns(rel.related_model, f"user__{rel.name}__")))
 
 
-# Every agent request starts here: compiled once (memory_site/compiled.py).
+# Every agent request starts here: compiled once (core/compiled.py).
 _TOKEN = Compiled(_token_query, "prefix", text=("prefix",))
 
 
 def _token_with_user(prefix: str) -> AgentToken | None:
-    """The token, its user and the user's own entity ("me": every card read and
-    write asks for it), from one prepared statement."""
-    from cards.models import Entity
-
+    """The token, its user and the user's one-to-one companions (their own
+    entity), from one prepared statement."""
     rows = _TOKEN.rows({"prefix": prefix})
     if not rows:
         return None
@@ -68,8 +72,10 @@ def _token_with_user(prefix: str) -> AgentToken | None:
 
     token, user = instance(AgentToken), instance(User, "user__")
     token.user = user
-    if row["user__entity__id"] is not None:
-        User.entity.related.set_cached_value(user, instance(Entity, "user__entity__"))
+    for rel in _companions():
+        prefix = f"user__{rel.name}__"
+        if row[prefix + rel.related_model._meta.pk.attname] is not None:
+            rel.set_cached_value(user, instance(rel.related_model, prefix))
     return token
 
 

@@ -1,5 +1,5 @@
-"""Dashboard pages for scopes: home (the ladder and its health), creating a
-scope, members, agent tokens, invite links and signing up through one. Thin: forms validate,
+"""Dashboard pages for scopes: members, agent tokens, invite links and signing
+up through one (the home page, with the ladder and its health, is the site's). Thin: forms validate,
 selectors restrict (the API's), services write."""
 
 from __future__ import annotations
@@ -12,75 +12,17 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from cards.health import scopes_health
-from cards.health_chart import chart_of, weekly_health
-from memory_site.pages import error_fields, page, principal_of_page
+from core.errors import DomainError
+from core.pages import error_fields, page
 
-from .errors import DomainError, InvalidInput
-from .forms import InviteForm, MemberAddForm, MemberChangeForm, ScopeCreateForm, SignUpForm, TokenForm
+from .forms import InviteForm, MemberAddForm, MemberChangeForm, SignUpForm, TokenForm
 from .invites import invite_accept, invite_create, invite_open, invite_revoke, invites_open
-from .members import ROLE_EFFECTS, member_target, owner_change_check, shared_scope_check
+from .members import ROLE_EFFECTS, owner_change_check
 from .models import AgentToken, Invite, MemberRelation, Membership, Scope, User
+from .principals import principal_of_page
 from .selectors import scope_get, scope_list
-from .services import membership_remove, membership_set, scope_create
+from .services import member_add_or_change, membership_remove, membership_set
 from .tokens import token_create, token_revoke
-
-
-def ladder_order(scopes: list) -> list[tuple[object, int]]:
-    """Scopes with their depth, each parent directly above its children; a scope
-    whose parent the viewer cannot see starts a ladder of its own."""
-    ids = {s.id for s in scopes}
-    children: dict[int | None, list] = {}
-    for scope in scopes:
-        children.setdefault(scope.parent_id if scope.parent_id in ids else None, []).append(scope)
-    ordered: list[tuple[object, int]] = []
-
-    def walk(parent_id, depth):
-        for scope in sorted(children.get(parent_id, []), key=lambda s: (s.kind == "global", s.name.lower())):
-            ordered.append((scope, depth))
-            walk(scope.id, depth + 1)
-    walk(None, 0)
-    return ordered
-
-
-def _home_context(request, form=None) -> dict:
-    principal = principal_of_page(request)
-    scopes = list(scope_list(principal=principal))
-    health = scopes_health(principal=principal, scopes=scopes)
-    manageable = list(Scope.objects.visible_to(principal, "manage").order_by("name"))
-    rows = [{"scope": s, "depth": d, "indent": range(d), "health": health[s.id]} for s, d in ladder_order(scopes)]
-    # Common sense is everyone's: its churn would drown the person's own scopes.
-    weeks = weekly_health(principal=principal, scope_ids=[s.id for s in scopes if s.kind != "global"])
-    return {"rows": rows, "form": form or ScopeCreateForm(parents=manageable), "weeks": weeks,
-            "chart": chart_of(weeks)}
-
-
-@page
-def home(request):
-    return render(request, "scopes/home.html", _home_context(request))
-
-
-@page
-@require_POST
-def scope_create_page(request):
-    principal = principal_of_page(request)
-    manageable = list(Scope.objects.visible_to(principal, "manage").order_by("name"))
-    form = ScopeCreateForm(request.POST, parents=manageable)
-    if form.is_valid():
-        try:
-            with transaction.atomic():
-                parent = None
-                if form.cleaned_data["parent"]:
-                    parent = scope_get(principal=principal, scope_id=form.cleaned_data["parent"], action="manage")
-                scope = scope_create(name=form.cleaned_data["name"], kind=form.cleaned_data["kind"],
-                                     creator=request.user, parent=parent)
-        except DomainError as error:
-            for field, problems in error_fields(error).items():
-                form.add_error(None if field not in form.fields else field, problems)
-        else:
-            messages.success(request, f"Created {scope}.")
-            return redirect("scope", scope_id=scope.pk)
-    return render(request, "scopes/home.html", _home_context(request, form), status=400)
 
 
 @page
@@ -163,19 +105,16 @@ def member_add_page(request, scope_id: int):
             data = form.cleaned_data
             try:
                 with transaction.atomic():
-                    shared_scope_check(scope)
-                    user = member_target(data["username"])
-                    if Membership.objects.in_scopes([scope.pk]).filter(user=user).exists():
-                        raise InvalidInput("Already a member.", fields={
-                            "username": [f"{user.username} is already a member; change their role below."]})
-                    owner_change_check(principal, scope, data["role"])
-                    membership_set(scope=scope, user=user, role=data["role"], relation=data["relation"],
-                                   relation_of=request.user)
+                    membership, added = member_add_or_change(
+                        principal=principal, scope=scope, username=data["username"], role=data["role"],
+                        relation=data["relation"])
             except DomainError as error:
                 for field, problems in error_fields(error).items():
                     form.add_error(field if field in form.fields else None, problems)
             else:
-                messages.success(request, f"{user.shown_name} is now {data['role']} of {scope.name}.")
+                # An existing member's role changes, as through the API; the message says which happened.
+                verb = "is now" if added else "was already a member; now"
+                messages.success(request, f"{membership.user.shown_name} {verb} {data['role']} of {scope.name}.")
                 return redirect("members", scope_id=scope.pk)
     return render(request, "scopes/members.html", _members_context(request, scope, add_form=form), status=400)
 

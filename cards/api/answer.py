@@ -10,8 +10,8 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from memory_site.api.common import IdField, StrictSerializer
-from memory_site.api.errors import error_responses
+from core.api.common import IdField, StrictSerializer
+from core.api.errors import error_responses
 from scopes.principals import principal_of
 from scopes.selectors import read_scope_ids
 
@@ -21,7 +21,7 @@ from ..answer_shape import Shaper, count_asked, subject_shaped
 from ..drafts import MAX_REF
 from ..labels import label_resolve
 from .serializers import CardOut
-from .shape import iso
+from ..selectors.shape import iso
 
 
 class AnswerIn(StrictSerializer):

@@ -9,21 +9,15 @@ from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from memory_site.api.errors import error_responses
+from core.api.errors import error_responses
 from scopes.principals import principal_of
 from scopes.selectors import read_scope_ids, scope_get
-from scopes.visibility import row_get
 
 from ..models import Alias, Entity
+from ..selectors.entity_reads import entity_get
 from ..services import alias_add, entity_create
 from ..selectors.entities import alias_target, entity_bind
 from .serializers import AliasIn, EntityIn, EntityOut, ResolveIn, ResolveOut
-
-
-def entity_get(*, principal, entity_id: int, action: str = "view") -> Entity:
-    """The entity if `principal` may view it (else 404) and `action` in its scope (else 403)."""
-    aliases = Prefetch("aliases", queryset=Alias.objects.visible_to(principal, "view"))
-    return row_get(Entity.objects.prefetch_related(aliases), principal=principal, pk=entity_id, action=action)
 
 
 class EntityCreate(APIView):

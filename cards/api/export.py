@@ -12,8 +12,8 @@ from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from memory_site.api.common import IdField, StrictSerializer
-from memory_site.api.errors import error_responses
+from core.api.common import IdField, StrictSerializer
+from core.api.errors import error_responses
 from scopes.principals import principal_of
 
 from ..export import export_document

@@ -8,28 +8,16 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from memory_site.api.common import IdField, StrictSerializer
-from memory_site.api.errors import error_responses
-from scopes.errors import DomainError
+from core.api.common import IdField, StrictSerializer
+from core.api.errors import error_responses
 from scopes.principals import principal_of
-from scopes.selectors import read_scope_ids
 
 from ..context import context_block, context_lines
-from ..embeddings import EmbeddingError
-from ..models import Tag
 from ..drafts import MAX_REF
-from ..retrieval import ROUTES, recall
-from ..selectors.entities import entity_bind
-from ..services import entity_of_user
-from .drafts import when_interval
+from ..retrieval import ROUTES
+from ..selectors.recall import recall_body
+from ..when import user_zone
 from .serializers import CardOut
-from .shape import cards_out, iso
-from .time import user_zone
-
-
-class EmbeddingDown(DomainError):
-    code = "embedding_unavailable"
-    status = 503
 
 
 class RecallIn(StrictSerializer):
@@ -93,45 +81,6 @@ class ContextOut(serializers.Serializer):
     tokens = serializers.IntegerField()
 
 
-def _question(card: dict, me_id: int) -> str:
-    value = card["object"] or card["value"]
-    label = card["label"].replace("_", " ")
-    whose = "your" if card["subject_id"] == me_id else f"{card['subject']}'s"
-    return f"I remember {whose} {label} is {value} — is this still accurate?"
-
-
-def recall_body(request, *, scope_id: int, query: str, k: int, when: str | None, tz: str | None,
-                as_of, subject: str | None = None) -> tuple[dict, int]:
-    """Recall as the caller sees it (scores, cards in their own words, aging and
-    contradictions), and the id of the caller's own entity ("you")."""
-    principal = principal_of(request)
-    scope_ids = read_scope_ids(principal=principal, scope_id=scope_id)
-    interval = when_interval(when, tz_name=tz, user=principal.user) if when else None
-    subject_ids = None
-    if subject is not None:
-        binding = entity_bind(name=subject, scope_ids=scope_ids, speaker=principal.user)
-        binding.one(subject)
-        subject_ids = binding.entity_ids
-    try:
-        found = recall(scope_ids=scope_ids, query=query, k=k, as_of=as_of, when=interval, subject_ids=subject_ids)
-    except EmbeddingError as error:
-        raise EmbeddingDown(f"The embedding model is not available right now ({error}); try again shortly.") from None
-    ids = [r.card_id for r in found.results] + [a.card_id for a in found.aging]
-    ids += [pk for c in found.contradictions for pk in c.card_ids]
-    cards = dict(zip(ids, cards_out(ids, user=principal.user)))
-    me_id = entity_of_user(principal.user).pk
-    results = [{"card": cards[r.card_id], "similarity": r.similarity, "decay": r.decay, "score": r.score,
-                "days": r.days, "tier": "hypothesis" if cards[r.card_id]["tag"] == Tag.HYPOTHESIS else "recorded"}
-               for r in found.results]
-    aging = [{**cards[a.card_id], "unverified_days": a.days, "question": _question(cards[a.card_id], me_id)}
-             for a in found.aging]
-    contradictions = [{"subject": cards[c.card_ids[0]]["subject"], "subject_id": c.subject_id,
-                       "label": cards[c.card_ids[0]]["label"], "cards": [cards[pk] for pk in c.card_ids]}
-                      for c in found.contradictions]
-    return {"results": results, "aging_facts": aging, "contradictions": contradictions, "at": iso(found.at),
-            "route": found.route}, me_id
-
-
 class Recall(APIView):
     @extend_schema(request=RecallIn, responses={200: RecallOut, **error_responses(400, 401, 404, 503)},
                    summary="The cards most relevant to a query, scored similarity × decay, "
@@ -140,7 +89,7 @@ class Recall(APIView):
         data = RecallIn(data=request.data)
         data.is_valid(raise_exception=True)
         params = data.validated_data
-        body, _ = recall_body(request, scope_id=params["scope"], query=params["query"], k=params["k"],
+        body, _ = recall_body(principal_of(request), scope_id=params["scope"], query=params["query"], k=params["k"],
                               when=params["when"], tz=params["tz"], as_of=params["as_of"],
                               subject=params["subject"])
         return Response(body)
@@ -153,7 +102,7 @@ class Context(APIView):
         query = ContextQuery(data=request.query_params.dict())
         query.is_valid(raise_exception=True)
         params = query.validated_data
-        body, me_id = recall_body(request, scope_id=params["scope"], query=params["query"], k=params["k"],
+        body, me_id = recall_body(principal_of(request), scope_id=params["scope"], query=params["query"], k=params["k"],
                                   when=params.get("when"), tz=params.get("tz"), as_of=None)
         lines = context_lines(results=body["results"], aging=body["aging_facts"],
                               contradictions=body["contradictions"], me_id=me_id)

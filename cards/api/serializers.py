@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from memory_site.api.common import IdField, StrictSerializer
+from core.api.common import IdField, StrictSerializer
 
 from ..drafts import MAX_REF, MAX_TEXT, MAX_VALUE
 from ..models import Card, CardKind, EntityKind, Precision, Tag

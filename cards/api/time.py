@@ -11,19 +11,11 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from memory_site.api.common import StrictSerializer
-from memory_site.api.errors import error_responses
+from core.api.common import StrictSerializer, WallClockDateTimeField
+from core.api.errors import error_responses
 
 from ..models import Precision, TimeSource
-from ..when import DATE_ORDERS, DEFAULT_DATE_ORDER, when_resolve
-
-
-class WallClockDateTimeField(serializers.DateTimeField):
-    """Keeps a naive datetime naive: it is a wall time in the request's `tz`, which
-    the resolver applies; DRF would otherwise read it in the server's zone (UTC)."""
-
-    def enforce_timezone(self, value):
-        return value
+from ..when import DATE_ORDERS, DEFAULT_DATE_ORDER, user_zone, when_resolve
 
 
 class TimeResolveIn(StrictSerializer):
@@ -68,10 +60,3 @@ class TimeResolve(APIView):
             body = TimeResolveOut({"start": interval.start, "end": interval.end, "precision": interval.precision,
                                    "source": interval.source, "tz": str(tz)}).data
         return Response(body)
-
-
-def user_zone(user) -> zoneinfo.ZoneInfo:
-    try:
-        return zoneinfo.ZoneInfo(user.time_zone or "UTC")
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError, OSError):  # validated on save, but never a 500
-        return zoneinfo.ZoneInfo("UTC")

@@ -10,21 +10,22 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from memory_site.api.common import Page
-from memory_site.api.errors import ForbiddenAt, NotFoundAt, error_responses
+from core.api.common import Page
+from core.api.errors import ForbiddenAt, NotFoundAt, error_responses
+from core.errors import DomainError
 from scopes.models import Scope
 from scopes.principals import principal_of
 from scopes.selectors import read_scope_ids, scope_get
 
-from ..errors import DomainError, InvalidCard
+from ..drafts import draft_from_request, when_interval
+from ..errors import InvalidCard
 from ..models import Card
 from ..selectors.cards import card_get, card_history, cards_filtered, cards_in_interval
 from ..services import (Outcome, card_describe, card_remember_batch, card_forget, card_remember, card_verify,
                         perspectives_set)
 from ..selectors.entities import entity_bind
-from .drafts import draft_from_request, when_interval
+from ..selectors.shape import card_out, card_rows, cards_out
 from .serializers import (BulkIn, BulkOut, CardListQuery, CardOut, CardPatchIn, RememberIn, RememberOut)
-from .shape import card_out, card_rows, cards_out
 
 def _shown(principal, card_ids) -> list[dict]:
     """Re-read written cards as the caller sees them (perspective included)."""

@@ -12,10 +12,6 @@ from scopes.models import Scope
 from ..models import Card, Entity, Label
 
 
-def cards_current(*, scope: Scope) -> QuerySet[Card]:
-    return Card.objects.in_scopes([scope.pk]).filter(superseded_at__isnull=True)
-
-
 def cards_valid_at(*, scope: Scope, at: dt.datetime) -> QuerySet[Card]:
     """Cards true at `at` in valid time: started by then and not yet superseded."""
     return Card.objects.in_scopes([scope.pk]).filter(effective_at__lte=at).filter(

@@ -13,31 +13,24 @@ from dataclasses import dataclass, field
 
 from django.db import connection, transaction
 
-from scopes.errors import DomainError
+from core.errors import DomainError
 from scopes.models import Scope, User
 
-from ..drafts import CardDraft, aware, occurrence_from
+from ..drafts import CardDraft, occurrence_from
 from ..models import Card, CardKind, Cardinality
 from .contradicted import hypotheses_contradicted
 from .embedding import embed_outcomes_after_commit
-from .remember import (ONE_MICROSECOND, STATED_AT_KEEP, Outcome, WriteOutcome, _duplicate_window, _prepare,
-                       _Write, card_remember, perspectives_set, timeline_lock_key)
+from .remember import card_remember, perspectives_set
 from .sql import cards_insert_many, timestamps_literal
+from .write_plan import (ONE_MICROSECOND, STATED_AT_KEEP, Outcome, Write, WriteOutcome, duplicate_window,
+                         timeline_lock_key, write_prepare)
 
 Key = tuple[int, int, int, str]  # scope, subject, label, kind
 COLUMNS = [f.column for f in Card._meta.concrete_fields if f.name != "embedding"]
 
 
-def _key(write: _Write) -> Key:
+def _key(write: Write) -> Key:
     return write.scope.pk, write.subject.pk, write.label.pk, write.draft.kind
-
-
-def _is_single(write: _Write) -> bool:
-    return write.draft.kind == CardKind.STATE and write.label.cardinality == Cardinality.SINGLE
-
-
-def _effective(write: _Write) -> dt.datetime:
-    return aware(write.draft.effective_at, write.tz) if write.draft.effective_at else write.reference
 
 
 @dataclass
@@ -56,7 +49,7 @@ class _Plan:
         self.closed: dict[int, Card] = {}       # existing cards closed by a new one
         self.reinforced: dict[int, Card] = {}   # existing cards stated true again
 
-    def insert(self, write: _Write, **fields) -> Card:
+    def insert(self, write: Write, **fields) -> Card:
         card = write.new_card(**fields)
         self.new.append(card)
         return card
@@ -73,10 +66,10 @@ class _Plan:
 def card_remember_batch(*, actor: User, items: list[tuple[Scope, CardDraft]]) -> list[WriteOutcome]:
     """All or nothing; outcomes in the order of `items`. A refusal names its index."""
     entities: dict = {}
-    writes: list[_Write] = []
+    writes: list[Write] = []
     for index, (scope, draft) in enumerate(items):
         try:
-            writes.append(_prepare(scope=scope, actor=actor, draft=draft, entities=entities))
+            writes.append(write_prepare(scope=scope, actor=actor, draft=draft, entities=entities))
         except DomainError as error:
             error.extra.setdefault("index", index)
             raise
@@ -111,18 +104,18 @@ def _cards_of(timeline: _Timeline) -> list[Card]:
     return [c for c in (timeline.latest, *timeline.by_value.values(), *timeline.events) if c is not None]
 
 
-def _lock(writes: list[_Write]) -> None:
+def _lock(writes: list[Write]) -> None:
     # Sorted, so two batches touching the same timelines cannot deadlock.
     keys = sorted({timeline_lock_key(w.scope.pk, w.subject.pk, w.label.pk) for w in writes})
     with connection.cursor() as cursor:
         cursor.execute("SELECT count(pg_advisory_xact_lock(k)) FROM unnest(%s::bigint[]) AS k", [keys])
 
 
-def _load(writes: list[_Write]) -> dict[Key, _Timeline]:
+def _load(writes: list[Write]) -> dict[Key, _Timeline]:
     """Every card the batch's decisions depend on, in one round trip."""
-    single = {(w.scope.pk, w.subject.pk, w.label.pk) for w in writes if _is_single(w)}
+    single = {(w.scope.pk, w.subject.pk, w.label.pk) for w in writes if w.is_single}
     multi = {(w.scope.pk, w.subject.pk, w.label.pk) for w in writes
-             if not _is_single(w) and w.draft.kind != CardKind.EVENT}
+             if not w.is_single and w.draft.kind != CardKind.EVENT}
     events = {(w.scope.pk, w.subject.pk, w.label.pk, w.value_norm) for w in writes if w.draft.kind == CardKind.EVENT}
     cols = ", ".join(f"c.{column}" for column in COLUMNS)
     join3 = "JOIN unnest(%s::bigint[], %s::bigint[], %s::bigint[]) AS k(s, su, l)" \
@@ -154,15 +147,15 @@ def _columns(rows: set[tuple], width: int) -> list[list]:
     return [[row[i] for row in rows] for i in range(width)]
 
 
-def _careful_keys(writes: list[_Write], timelines: dict[Key, _Timeline]) -> set[Key]:
+def _careful_keys(writes: list[Write], timelines: dict[Key, _Timeline]) -> set[Key]:
     """Single-value timelines whose statements do not all come, in order, after
     everything we hold (its start, end and every time it was stated true)."""
     careful: set[Key] = set()
     last_seen: dict[Key, dt.datetime] = {}
     for write in writes:
-        if not _is_single(write):
+        if not write.is_single:
             continue
-        key, effective = _key(write), _effective(write)
+        key, effective = _key(write), write.effective
         if key not in last_seen:
             latest = timelines.get(key, _Timeline()).latest
             floor = None if latest is None else max(
@@ -177,18 +170,18 @@ def _careful_keys(writes: list[_Write], timelines: dict[Key, _Timeline]) -> set[
     return careful
 
 
-def _decide(write: _Write, timeline: _Timeline, plan: _Plan) -> tuple[str, Card, list[Card]]:
+def _decide(write: Write, timeline: _Timeline, plan: _Plan) -> tuple[str, Card, list[Card]]:
     if write.draft.kind == CardKind.EVENT:
         return _decide_event(write, timeline, plan)
-    if not _is_single(write):
+    if not write.is_single:
         current = timeline.by_value.get(write.value_norm)
         if current is not None:
             plan.stated_again(current, min(write.reference, write.now), single=False)
             return Outcome.REINFORCED, current, []
-        card = plan.insert(write, effective_at=_effective(write))
+        card = plan.insert(write, effective_at=write.effective)
         timeline.by_value[write.value_norm] = card
         return Outcome.INSERTED, card, []
-    effective = _effective(write)
+    effective = write.effective
     stated = min(effective, write.now)
     current = timeline.latest if timeline.latest is not None and timeline.latest.superseded_at is None else None
     if current is not None and current.value_norm == write.value_norm:
@@ -204,9 +197,9 @@ def _decide(write: _Write, timeline: _Timeline, plan: _Plan) -> tuple[str, Card,
     return Outcome.SUPERSEDED, card, [current]
 
 
-def _decide_event(write: _Write, timeline: _Timeline, plan: _Plan) -> tuple[str, Card, list[Card]]:
+def _decide_event(write: Write, timeline: _Timeline, plan: _Plan) -> tuple[str, Card, list[Card]]:
     when = occurrence_from(write.draft, write.tz)
-    window = None if when.start is None else _duplicate_window(when, write.tz)
+    window = None if when.start is None else duplicate_window(when, write.tz)
     for card in timeline.events:
         if card.value_norm != write.value_norm:
             continue
@@ -250,3 +243,8 @@ def _flush(plan: _Plan) -> None:
             card.superseded_by_id = card.superseded_by.pk
     if plan.new:
         cards_insert_many(plan.new)
+
+
+def card_remember_many(*, scope: Scope, actor: User, drafts: list[CardDraft]) -> list[WriteOutcome]:
+    """All or nothing, set-based, in one scope: card_remember_batch."""
+    return card_remember_batch(actor=actor, items=[(scope, draft) for draft in drafts])

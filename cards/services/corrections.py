@@ -11,7 +11,8 @@ from scopes.models import User
 from ..errors import ImmutableEvent, InvalidCard, NotCurrent
 from ..models import AuditEvent, Card, CardKind, CardRevision, Cardinality
 from .embedding import embed_after_commit
-from .remember import card_stated_again, value_key
+from .remember import card_stated_again
+from .write_plan import value_key
 
 MAX_TEXT = 10_000
 

@@ -13,7 +13,7 @@ from ..embeddings import card_embedding_text, embed_texts, embedding_setting
 from ..models import Card
 
 if TYPE_CHECKING:
-    from .remember import WriteOutcome
+    from .write_plan import WriteOutcome
 
 EMBED_BATCH = 64
 _NEW_CARD_OUTCOMES = ("inserted", "superseded")  # Outcome.INSERTED / SUPERSEDED (remember imports this module)

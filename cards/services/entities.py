@@ -16,6 +16,15 @@ from ..text import normalize
 ME = "me"
 
 
+@transaction.atomic
+def person_entity_ensure(*, user: User, scope: Scope) -> Entity:
+    """The user's own person entity ("me"), in their personal `scope`; created on
+    first call. A step of every user's setup (registered in CardsConfig.ready)."""
+    entity, _ = Entity.objects.get_or_create(
+        user=user, defaults={"scope": scope, "name": user.shown_name, "kind": EntityKind.PERSON})
+    return entity
+
+
 def entity_of_user(user: User) -> Entity:
     # The OneToOne accessor caches on the user object: one query per actor, not per card.
     return user.entity

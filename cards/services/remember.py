@@ -6,81 +6,28 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
-import zoneinfo
-from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
-from django.utils import timezone
 
 from scopes.models import Membership, Scope, User
 
-from ..drafts import CardDraft, Occurrence, aware, draft_validate, occurrence_from, reference_time_of
-from ..errors import InvalidCard, LabelKindMismatch, NeedsConsent
-from ..labels import label_resolve
-from ..models import Card, CardKind, CardPerspective, Cardinality, Entity, EntityKind, Label, Precision
-from ..text import normalize
+from ..drafts import CardDraft, occurrence_from
+from ..errors import InvalidCard
+from ..models import Card, CardKind, CardPerspective, Cardinality
 from .contradicted import hypotheses_contradicted
 from .embedding import embed_outcomes_after_commit
-from .entities import entity_for_write
 from .sql import card_insert, card_update, cards_sql, cards_where
-
-ONE_MICROSECOND = dt.timedelta(microseconds=1)
-
-
-class Outcome:
-    INSERTED = "inserted"
-    SUPERSEDED = "superseded"
-    REINFORCED = "reinforced"
-    DUPLICATE = "duplicate"
-
-
-@dataclass
-class WriteOutcome:
-    outcome: str
-    card: Card
-    superseded: list[int] = field(default_factory=list)
-
-
-@dataclass
-class _Write:
-    """A validated draft with everything resolved, ready to place."""
-
-    scope: Scope
-    actor: User
-    draft: CardDraft
-    label: Label
-    subject: Entity
-    object: Entity | None
-    value_norm: str
-    reference: dt.datetime
-    now: dt.datetime
-    tz: dt.tzinfo
-
-    def new_card(self, **fields) -> Card:
-        d = self.draft
-        fields.setdefault("verified_at", min(self.reference, self.now))
-        return Card(
-            scope=self.scope, kind=d.kind, tag=d.tag, subject=self.subject, label=self.label,
-            cardinality=self.label.cardinality, value=d.value.strip(), value_norm=self.value_norm,
-            object=self.object, text=d.text.strip(), recorded_at=self.now,
-            source_actor=self.actor, source_session=d.source_session, source_message=d.source_message,
-            source_quote=d.source_quote, confidence=d.confidence, impact=d.impact, **fields)
-
-
-def value_key(value: str, text: str, object_id: int | None) -> str:
-    """What "the same value" means: the normalised value (or text), plus the object if any."""
-    base = normalize(value) if value.strip() else normalize(text)
-    return f"{base} @{object_id}" if object_id else base
-
+from .write_plan import (STATED_AT_KEEP, Outcome, Write, WriteOutcome, duplicate_window, timeline_lock_key,
+                         write_prepare)
 
 @transaction.atomic
 def card_remember(*, scope: Scope, actor: User, draft: CardDraft) -> WriteOutcome:
-    write = _prepare(scope=scope, actor=actor, draft=draft)
+    write = write_prepare(scope=scope, actor=actor, draft=draft)
     _lock_timeline(write)
     if draft.kind == CardKind.EVENT:
         result = _remember_event(write)
-    elif draft.kind == CardKind.STATE and write.label.cardinality == Cardinality.SINGLE:
+    elif write.is_single:
         result = _remember_single(write)
     else:
         result = _remember_accumulating(write)
@@ -91,53 +38,14 @@ def card_remember(*, scope: Scope, actor: User, draft: CardDraft) -> WriteOutcom
     return result
 
 
-def card_remember_many(*, scope: Scope, actor: User, drafts: list[CardDraft]) -> list[WriteOutcome]:
-    """All or nothing, set-based: see batch.card_remember_batch."""
-    from .batch import card_remember_batch
-
-    return card_remember_batch(actor=actor, items=[(scope, draft) for draft in drafts])
-
-
-def _prepare(*, scope: Scope, actor: User, draft: CardDraft, entities: dict | None = None) -> _Write:
-    draft_validate(draft)
-    label = label_resolve(draft.label)
-    if label.kind != draft.kind:
-        raise LabelKindMismatch(
-            f"{label.key!r} is a {label.kind} label; a {draft.kind} card needs a {draft.kind} label.",
-            label=label.key, label_kind=label.kind)
-    if label.sensitive and not draft.consent:
-        raise NeedsConsent(
-            f"{label.key!r} is sensitive ({label.description}); store it only with the person's explicit consent "
-            "(consent: true).", rule="sensitive_attribute", label=label.key)
-    if label.takes_object and draft.object in (None, "") and not draft.value.strip():
-        raise InvalidCard(f"{label.key!r} relates two entities; give an object.", fields={"object": ["required"]})
-    tz = zoneinfo.ZoneInfo(draft.time_zone or actor.time_zone or "UTC")
-    subject = entity_for_write(scope=scope, actor=actor, ref=draft.subject, memo=entities)
-    obj = None
-    if draft.object not in (None, ""):
-        # What something "is a" is a kind: derivation matches kinds by name across scopes.
-        kind = EntityKind.KIND if label.key == "is_a" else EntityKind.THING
-        obj = entity_for_write(scope=scope, actor=actor, ref=draft.object, kind=kind, memo=entities)
-    return _Write(scope=scope, actor=actor, draft=draft, label=label, subject=subject, object=obj,
-                  value_norm=value_key(draft.value, draft.text, obj.pk if obj else None),
-                  reference=reference_time_of(draft, tz), now=timezone.now(), tz=tz)
-
-
-def timeline_lock_key(scope_id: int, subject_id: int, label_id: int) -> int:
-    return ((scope_id * 1_000_003 + subject_id) * 1_000_003 + label_id) % (2**63)
-
-
-def _lock_timeline(write: _Write) -> None:
+def _lock_timeline(write: Write) -> None:
     """Serialise writers of one (scope, subject, label) until commit."""
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_advisory_xact_lock(%s)",
                        [timeline_lock_key(write.scope.pk, write.subject.pk, write.label.pk)])
 
 
-STATED_AT_KEEP = 100
-
-
-def _reinforce(card: Card, write: _Write, *, seen: dt.datetime | None = None) -> WriteOutcome:
+def _reinforce(card: Card, write: Write, *, seen: dt.datetime | None = None) -> WriteOutcome:
     """Same value again: no new row; verified_at moves to when it was last stated true."""
     card_stated_again(card, seen or min(write.reference, write.now))
     return WriteOutcome(Outcome.REINFORCED, card)
@@ -165,8 +73,8 @@ def card_stated_again(card: Card, seen: dt.datetime) -> None:
 # belongs, and if the card it lands in was stated true again after t, that card
 # is split so the later statement still holds.
 
-def _remember_single(write: _Write) -> WriteOutcome:
-    effective = aware(write.draft.effective_at, write.tz) if write.draft.effective_at else write.reference
+def _remember_single(write: Write) -> WriteOutcome:
+    effective = write.effective
     covering, successor = _neighbours(write, effective)
     if covering is not None and covering.value_norm == write.value_norm:
         return _reinforce(covering, write, seen=min(effective, write.now))
@@ -181,7 +89,7 @@ def _remember_single(write: _Write) -> WriteOutcome:
     return WriteOutcome(Outcome.INSERTED, card)
 
 
-def _neighbours(write: _Write, effective: dt.datetime) -> tuple[Card | None, Card | None]:
+def _neighbours(write: Write, effective: dt.datetime) -> tuple[Card | None, Card | None]:
     """In one query: the card true at `effective` (if any) and the first card after it."""
     key = [write.scope.pk, write.subject.pk, write.label.pk, write.draft.kind]
     same = "c.scope_id = %s AND c.subject_id = %s AND c.label_id = %s AND c.kind = %s"
@@ -200,7 +108,7 @@ def _neighbours(write: _Write, effective: dt.datetime) -> tuple[Card | None, Car
     return covering, successor
 
 
-def _fork(write: _Write, covering: Card, effective: dt.datetime) -> WriteOutcome:
+def _fork(write: Write, covering: Card, effective: dt.datetime) -> WriteOutcome:
     """Close `covering` at `effective` and start the new value there; if
     `covering`'s value was stated true again after `effective`, it resumes at
     the first such statement. The closing UPDATE draws the new ids from the
@@ -233,14 +141,14 @@ def _fork(write: _Write, covering: Card, effective: dt.datetime) -> WriteOutcome
 
 # --- multi-value states and knowledge: accumulate -------------------------------------
 
-def _remember_accumulating(write: _Write) -> WriteOutcome:
+def _remember_accumulating(write: Write) -> WriteOutcome:
     existing = next(iter(cards_where(
         "c.scope_id = %s AND c.subject_id = %s AND c.label_id = %s AND c.kind = %s"
         " AND c.superseded_at IS NULL AND c.value_norm = %s",
         [write.scope.pk, write.subject.pk, write.label.pk, write.draft.kind, write.value_norm], limit=1)), None)
     if existing is not None:
         return _reinforce(existing, write)
-    effective = aware(write.draft.effective_at, write.tz) if write.draft.effective_at else write.reference
+    effective = write.effective
     card = write.new_card(effective_at=effective)
     card_insert(card)
     return WriteOutcome(Outcome.INSERTED, card)
@@ -248,7 +156,7 @@ def _remember_accumulating(write: _Write) -> WriteOutcome:
 
 # --- events: write-once ----------------------------------------------------------------
 
-def _remember_event(write: _Write) -> WriteOutcome:
+def _remember_event(write: Write) -> WriteOutcome:
     when = occurrence_from(write.draft, write.tz)
     same = ("c.scope_id = %s AND c.subject_id = %s AND c.label_id = %s AND c.kind = 'event'"
             " AND c.value_norm = %s")
@@ -256,7 +164,7 @@ def _remember_event(write: _Write) -> WriteOutcome:
     if when.start is None:
         found = cards_where(same + " AND c.occurred_at IS NULL", params, limit=1)
     else:
-        start, end = _duplicate_window(when, write.tz)
+        start, end = duplicate_window(when, write.tz)
         found = cards_where(
             same + " AND c.occurred_at < %s"
             " AND coalesce(c.occurred_end, c.occurred_at + interval '1 microsecond') > %s",
@@ -268,16 +176,6 @@ def _remember_event(write: _Write) -> WriteOutcome:
                           occurred_end=when.end, precision=when.precision, time_source=when.source)
     card_insert(card)
     return WriteOutcome(Outcome.INSERTED, card)
-
-
-def _duplicate_window(when: Occurrence, tz: dt.tzinfo) -> tuple[dt.datetime, dt.datetime]:
-    """Two reports of one event on the same day are one event: an instant is widened to its local day."""
-    if when.precision == Precision.DATETIME or when.end is None:
-        local = when.start.astimezone(tz)
-        day = local.replace(hour=0, minute=0, second=0, microsecond=0)
-        next_day = (day + dt.timedelta(days=1)).replace(tzinfo=None)
-        return day, aware(next_day, tz)
-    return when.start, when.end
 
 
 # --- perspectives ------------------------------------------------------------------------

@@ -8,7 +8,9 @@ from django.utils import timezone
 
 from scopes.models import User
 
-from ..errors import DomainError, InvalidCard
+from core.errors import DomainError
+
+from ..errors import InvalidCard
 from ..labels import registry
 from ..models import Rule, RuleStatus
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from dateutil.relativedelta import relativedelta
 
-from ..errors import DomainError
+from core.errors import DomainError
 from ..models import Precision, TimeSource
 
 # Python dates end at year 9999 and PostgreSQL timestamps begin at year 1 (UTC):

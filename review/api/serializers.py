@@ -6,11 +6,10 @@ import datetime as dt
 
 from rest_framework import serializers
 
-from cards.api.time import WallClockDateTimeField
 from cards.drafts import MAX_REF, MAX_TEXT, MAX_VALUE
 from cards.when import EARLIEST_YEAR, LATEST_YEAR
 from cards.models import CardKind, Tag
-from memory_site.api.common import IdField, StrictSerializer
+from core.api.common import IdField, StrictSerializer, WallClockDateTimeField
 
 from ..services.ingest import MAX_MESSAGES, ROLES
 

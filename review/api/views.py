@@ -8,9 +8,9 @@ from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from cards.api.shape import cards_out
-from memory_site.api.common import IdField, StrictSerializer
-from memory_site.api.errors import error_responses
+from cards.selectors.shape import cards_out
+from core.api.common import IdField, StrictSerializer
+from core.api.errors import error_responses
 from scopes.principals import principal_of
 from scopes.selectors import read_scope_ids, scope_get
 

@@ -7,9 +7,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from cards.drafts import CardDraft
-from cards.errors import DomainError, InvalidCard
+from cards.errors import InvalidCard
 from cards.models import Card
 from cards.services import card_remember
+from core.errors import DomainError
 from scopes.models import User
 
 from ..models import Candidate, CandidateStatus, Decision

@@ -12,10 +12,10 @@ from django.db import connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from cards.errors import DomainError
 from cards.models import Card, CardKind, CardRevision, Tag
 from cards.services.remember import card_stated_again
 from cards.services.sql import card_update
+from core.errors import DomainError
 from scopes.models import User
 
 from ..models import Decision, Probe

@@ -10,12 +10,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from cards.drafts import MAX_REF, MAX_TEXT
-from cards.errors import DomainError, InvalidCard
+from cards.errors import InvalidCard
 from cards.labels import label_resolve, registry
 from cards.models import CardKind, Entity, Precision, Tag, TimeSource
 from cards.services import card_remember
 from cards.text import normalize
 from cards.when import UnresolvableTime, when_resolve
+from core.errors import DomainError
 from scopes.models import Scope, User
 
 from ..extract import extractor_for
@@ -68,10 +69,6 @@ def _check_messages(messages) -> dict:
         if wrong:
             problems[str(index)] = wrong
     return {"messages": problems} if problems else {}
-
-
-class JobFailed(Exception):
-    """Extraction failed for good; the job was marked failed with the reason."""
 
 
 def ingest_process(*, job_id: int) -> IngestJob:

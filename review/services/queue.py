@@ -8,11 +8,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from cards.drafts import CardDraft
-from cards.errors import DomainError, InvalidCard
+from cards.errors import InvalidCard
 from cards.models import Card, DuplicateStatus, PossibleDuplicate, Rule
 from cards.services import card_remember
 from cards.services.entities import entity_merge
 from cards.services.rules import rule_approve, rule_retire
+from core.errors import DomainError
 from scopes.models import Scope, User
 
 from ..models import Decision

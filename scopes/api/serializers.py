@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from memory_site.api.common import IdField, StrictSerializer
+from core.api.common import IdField, StrictSerializer
 
 from ..models import Role, ScopeKind
 from ..relations import relation_to

@@ -11,15 +11,15 @@ from rest_framework.permissions import BasePermission
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from memory_site.api.common import Page
-from memory_site.api.errors import error_responses
+from core.api.common import Page
+from core.api.errors import error_responses
+from core.errors import InvalidInput
 
-from ..errors import InvalidInput
-from ..members import member_target, owner_change_check, shared_scope_check
+from ..members import owner_change_check
 from ..models import AgentToken, Membership, Scope
 from ..principals import principal_of
 from ..selectors import scope_get, scope_list
-from ..services import membership_remove, membership_set, scope_create
+from ..services import member_add_or_change, membership_remove, membership_set, scope_create
 from ..tokens import token_create, token_revoke
 from .serializers import (MemberIn, MemberOut, MemberPatchIn, ScopeIn, ScopeOut, TokenCreatedOut, TokenIn,
                           TokenOut)
@@ -73,21 +73,19 @@ class ScopeMembers(APIView):
                    .order_by("id"))
         return Response({"results": MemberOut(members, many=True, context={"viewer": request.user}).data, "next": None})
 
-    @extend_schema(request=MemberIn, responses={201: MemberOut, **error_responses(400, 401, 403, 404)},
-                   summary="Add a member (admins); roles keep permissions in step")
+    @extend_schema(request=MemberIn, responses={201: MemberOut, 200: MemberOut, **error_responses(400, 401, 403, 404)},
+                   summary="Add a member, or change an existing member's role (admins); roles keep permissions in step")
     def post(self, request, scope_id: int):
         data = MemberIn(data=request.data)
         data.is_valid(raise_exception=True)
         principal = principal_of(request)
         with transaction.atomic():
             scope = scope_get(principal=principal, scope_id=scope_id, action="manage")
-            shared_scope_check(scope)
-            user = member_target(data.validated_data["username"])
-            existing = Membership.objects.in_scopes([scope.pk]).filter(user=user).first()
-            owner_change_check(principal, scope, data.validated_data["role"], existing and existing.role)
-            membership = membership_set(scope=scope, user=user, role=data.validated_data["role"],
-                                        relation=data.validated_data["relation"], relation_of=principal.user)
-        return Response(MemberOut(membership, context={"viewer": request.user}).data, status=status.HTTP_201_CREATED)
+            membership, added = member_add_or_change(
+                principal=principal, scope=scope, username=data.validated_data["username"],
+                role=data.validated_data["role"], relation=data.validated_data["relation"])
+        return Response(MemberOut(membership, context={"viewer": request.user}).data,
+                        status=status.HTTP_201_CREATED if added else status.HTTP_200_OK)
 
 
 class ScopeMember(APIView):

@@ -8,7 +8,7 @@ import pytest
 from rest_framework.renderers import JSONRenderer
 
 from cards.api.serializers import CardOut
-from cards.api.shape import card_out, card_rows
+from cards.selectors.shape import card_out, card_rows
 from cards.drafts import CardDraft
 from cards.models import Card
 from cards.selectors.cards import with_perspective

@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from scopes.errors import InvalidInput
+from core.errors import InvalidInput
 from scopes.models import AgentToken
 from scopes.services import membership_remove, membership_set, scope_create
 from scopes.tokens import token_create

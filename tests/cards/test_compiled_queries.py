@@ -1,4 +1,4 @@
-"""Queries compiled once and re-run with new values (memory_site.compiled) must
+"""Queries compiled once and re-run with new values (core.compiled) must
 give exactly what the ORM gives for the same values, and never outlive a change
 of permissions: only the SQL is kept, never a result."""
 
@@ -7,11 +7,11 @@ from django.utils import timezone
 from django.db.models import Q
 from django.db.models.expressions import RawSQL
 
-from cards.api.shape import _CARDS_BY_ID, card_rows
+from cards.selectors.shape import _CARDS_BY_ID, card_rows
 from cards.drafts import CardDraft
 from cards.models import Card, CardPerspective
 from cards.services import card_remember
-from memory_site.compiled import Compiled
+from core.compiled import Compiled
 from scopes.models import LADDER_UP_SQL, MAX_LADDER_DEPTH, Scope, ScopeKind
 from scopes.principals import Principal
 from scopes.selectors import read_scope_ids

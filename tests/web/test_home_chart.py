@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from cards.drafts import CardDraft
-from cards.health_chart import WEEKS, weekly_health
+from memory_site.health_chart import WEEKS, weekly_health
 from cards.models import Card
 from cards.retrieval import AGING_DAYS
 from cards.services import card_remember

@@ -28,13 +28,32 @@ def test_add_by_username_grants_the_role(household, pages, alice):
     assert family.pk in set(scope_ids_for(Principal(mallory), "review").values_list("id", flat=True))
 
 
-@pytest.mark.parametrize("username, message", [("nobody", b"no such user"), ("bob", b"already a member")])
+@pytest.mark.parametrize("username, message", [("nobody", b"no such user")])
 def test_add_refusals_are_shown_at_the_username(household, pages, alice, username, message):
     page = pages(alice).post(f"/scopes/{household['family'].pk}/members/add/", {"username": username,
                                                                               "role": "viewer"})
     assert page.status_code == 400
     assert b'id="add_username_error"' in page.content and message in page.content
     assert Membership.objects.get(scope=household["family"], user=household["bob"]).role == "member"
+
+
+def test_adding_an_existing_member_changes_their_role_as_the_api_does(household, pages, alice):
+    family, bob = household["family"], household["bob"]
+    client = pages(alice)
+    answer = client.post(f"/scopes/{family.pk}/members/add/", {"username": "bob", "role": "viewer",
+                                                               "relation": "brother"}, follow=True)
+    assert answer.status_code == 200 and b"was already a member; now viewer" in answer.content
+    membership = Membership.objects.get(scope=family, user=bob)
+    assert (membership.role, membership.relation) == ("viewer", "brother")
+    assert family.pk not in set(scope_ids_for(Principal(bob), "write").values_list("id", flat=True))
+
+
+def test_an_admin_adding_an_existing_owner_as_viewer_is_refused(household, pages, alice):
+    family, bob = household["family"], household["bob"]
+    membership_set(scope=family, user=bob, role="admin")
+    answer = pages(bob).post(f"/scopes/{family.pk}/members/add/", {"username": "alice", "role": "viewer"})
+    assert answer.status_code == 403
+    assert Membership.objects.get(scope=family, user=alice).role == "owner"
 
 
 def test_change_role_and_relation(household, pages, alice):

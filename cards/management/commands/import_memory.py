@@ -17,7 +17,7 @@ from rest_framework.exceptions import PermissionDenied
 
 from cards.import_markdown import document_from_markdown
 from cards.importer import ImportFileError, memory_import
-from scopes.errors import DomainError
+from core.errors import DomainError
 from scopes.models import User
 from scopes.principals import Principal
 from scopes.selectors import scope_get

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from scopes.errors import InvalidInput
+from core.errors import InvalidInput
 from scopes.models import Scope, User
 from scopes.principals import Principal
 from scopes.tokens import DEFAULT_DAYS, MAX_DAYS, token_create

@@ -1,6 +1,7 @@
-"""Admin for derivation rules and possible duplicate entities. A rule is
-written as a draft and approved by someone else; approval and retirement go
-through the rule services so the reviewer and time are always recorded."""
+"""Admin for derivation rules and possible duplicate entities (cards' models,
+decided by review). A rule is written as a draft and approved by someone else;
+approval and retirement go through the review queue so the reviewer and time
+are always recorded."""
 
 from __future__ import annotations
 
@@ -8,11 +9,12 @@ from django import forms
 from django.contrib import admin, messages
 from django.http import HttpRequest
 
+from cards.models import PossibleDuplicate, Rule, RuleStatus
+from cards.services.rules import rule_check
+from core.errors import DomainError
 from scopes.visibility import ScopedAdmin
 
-from .errors import DomainError
-from .models import PossibleDuplicate, Rule, RuleStatus
-from .services.rules import rule_check
+from .services.queue import rule_decide
 
 
 class RuleForm(forms.ModelForm):
@@ -62,8 +64,7 @@ class RuleAdmin(ScopedAdmin, admin.ModelAdmin):
         self._decide(request, queryset, False, "retired")
 
     def _decide(self, request, queryset, approve: bool, verb: str) -> None:
-        from review.services.queue import rule_decide  # recorded in the review log like every decision
-
+        # Through the queue: recorded in the review log like every decision.
         done = 0
         for rule in queryset:
             try:

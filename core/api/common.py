@@ -1,16 +1,11 @@
-"""Pagination, throttling and the strict base serializer shared by the API."""
+"""Pagination, strict parsing and the strict base serializer and fields shared by the API."""
 
 from __future__ import annotations
 
-from django.core.exceptions import ImproperlyConfigured
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound, ParseError
 from rest_framework.pagination import CursorPagination
 from rest_framework.parsers import JSONParser
-from rest_framework.settings import api_settings
-from rest_framework.throttling import SimpleRateThrottle
-
-from scopes.models import AgentToken
 
 MAX_ID = 2**63 - 1
 
@@ -49,29 +44,6 @@ class StrictJSONParser(JSONParser):
             raise ParseError("JSON parse error - the body is nested too deeply.") from None
 
 
-class AgentRateThrottle(SimpleRateThrottle):
-    """One budget per token (agents), per user (dashboard sessions)."""
-
-    scope = "agent"
-
-    def get_rate(self):
-        # DRF copies the rates into a class attribute at import; reading them
-        # per request lets a changed setting (tests, override_settings) apply.
-        try:
-            return api_settings.DEFAULT_THROTTLE_RATES[self.scope]
-        except KeyError:
-            raise ImproperlyConfigured(f"No throttle rate set for scope {self.scope!r}.") from None
-
-    def get_cache_key(self, request, view):
-        if isinstance(request.auth, AgentToken):
-            ident = f"token:{request.auth.pk}"
-        elif request.user and request.user.is_authenticated:
-            ident = f"user:{request.user.pk}"
-        else:
-            ident = f"anon:{self.get_ident(request)}"
-        return self.cache_format % {"scope": self.scope, "ident": ident}
-
-
 class StrictSerializer(serializers.Serializer):
     """Refuses fields it does not know: a typo must not silently drop data."""
 
@@ -81,6 +53,14 @@ class StrictSerializer(serializers.Serializer):
             if unknown:
                 raise serializers.ValidationError({name: ["unknown field"] for name in unknown})
         return super().to_internal_value(data)
+
+
+class WallClockDateTimeField(serializers.DateTimeField):
+    """Keeps a naive datetime naive: it is a wall time in the request's `tz`, which
+    the resolver applies; DRF would otherwise read it in the server's zone (UTC)."""
+
+    def enforce_timezone(self, value):
+        return value
 
 
 def IdField(**kwargs) -> serializers.IntegerField:  # noqa: N802 - reads like a field class

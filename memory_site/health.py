@@ -11,11 +11,13 @@ from django.db import connection
 from django.db.models import Count
 from django.utils import timezone
 
-from scopes.models import ScopeKind
+from cards.models import Card, Cardinality, CardKind, Tag
+from cards.retrieval import _DAYS, AGING_DAYS, contradictions_in
+from review.models import Candidate
+from review.services.candidates import OPEN
+from review.services.hypotheses import hypotheses_current
 from scopes.principals import Principal, scope_ids_for
-
-from .models import Card, Cardinality, CardKind, Tag
-from .retrieval import _DAYS, AGING_DAYS, contradictions_in
+from scopes.selectors import read_scope_sets
 
 
 @dataclass
@@ -26,22 +28,6 @@ class Health:
     reviews: int = 0
     hypotheses: int = 0
     may_review: bool = False
-
-
-def read_sets(scopes: list) -> dict[int, set[int]]:
-    """What a read in each scope sees (DESIGN §3; `read_scope_ids` for one scope),
-    worked out from rows already loaded: the scope, its visible ancestors, the
-    caller's personal scope and `global`. Each row needs id, parent_id, kind."""
-    by_id = {s.id: s for s in scopes}
-    shared = {s.id for s in scopes if s.kind in (ScopeKind.PERSONAL, ScopeKind.GLOBAL)}
-    sets = {}
-    for scope in scopes:
-        seen, node = {scope.id}, scope
-        while node.parent_id in by_id and node.parent_id not in seen:
-            node = by_id[node.parent_id]
-            seen.add(node.id)
-        sets[scope.id] = seen | shared
-    return sets
 
 
 def _card_counts(scope_ids: list[int]) -> dict[int, tuple[int, int]]:
@@ -74,15 +60,11 @@ def _contradiction_counts(sets: dict[int, set[int]]) -> dict[int, int]:
 
 def scopes_health(*, principal: Principal, scopes: list) -> dict[int, Health]:
     """Health of each of `scopes` (already restricted to what `principal` may view)."""
-    from review.models import Candidate
-    from review.services.candidates import OPEN
-    from review.services.hypotheses import hypotheses_current
-
     ids = [s.id for s in scopes]
     health = {scope_id: Health() for scope_id in ids}
     for scope_id, (cards, aging) in _card_counts(ids).items():
         health[scope_id].cards, health[scope_id].aging = cards, aging
-    for scope_id, count in _contradiction_counts(read_sets(scopes)).items():
+    for scope_id, count in _contradiction_counts(read_scope_sets(principal=principal, scope_ids=ids)).items():
         health[scope_id].contradictions = count
     for row in hypotheses_current().in_scopes(ids).values("scope_id").annotate(n=Count("id")):
         health[row["scope_id"]].hypotheses = row["n"]

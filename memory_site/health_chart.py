@@ -11,10 +11,10 @@ import zoneinfo
 from django.db import connection
 from django.utils import timezone
 
+from cards.models import Cardinality, CardKind, Tag
+from cards.retrieval import _ANCHOR, AGING_DAYS
+from review.services.candidates import OPEN
 from scopes.principals import Principal, scope_ids_for
-
-from .models import Cardinality, CardKind, Tag
-from .retrieval import _ANCHOR, AGING_DAYS
 
 WEEKS = 12
 SERIES = (("cards", "cards written"), ("aging", "facts gone 180 days unconfirmed"), ("reviews", "review items opened"))
@@ -40,8 +40,6 @@ _REVIEW_WEEKS = """
 def weekly_health(*, principal: Principal, scope_ids: list[int], now: dt.datetime | None = None) -> list[dict]:
     """One row per week (oldest first, Monday in the person's zone): start, cards, aging, reviews.
     Review items count only in scopes the person reviews, as on the scope ladder."""
-    from review.services.candidates import OPEN
-
     zone = zoneinfo.ZoneInfo(principal.user.time_zone or "UTC")
     now = now or timezone.now()
     today = now.astimezone(zone).date()

@@ -1,6 +1,6 @@
-"""What every dashboard page shares: who is asking, and how a refusal from the
-selectors becomes a page. The selectors are the API's (one permission system);
-they speak DRF's PermissionDenied, which a plain Django view must translate."""
+"""What every dashboard page shares: how a refusal from the selectors becomes a
+page. The selectors are the API's (one permission system); they speak DRF's
+PermissionDenied, which a plain Django view must translate."""
 
 from __future__ import annotations
 
@@ -9,13 +9,6 @@ import functools
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from rest_framework import exceptions as drf_exceptions
-
-from scopes.principals import Principal
-
-
-def principal_of_page(request) -> Principal:
-    """A signed-in person; pages never act for an agent token."""
-    return Principal(user=request.user)
 
 
 def page(view):

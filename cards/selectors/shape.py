@@ -13,10 +13,10 @@ from collections.abc import Iterable
 
 from django.db.models import QuerySet
 
-from memory_site.compiled import Compiled
+from core.compiled import Compiled
 
 from ..models import Card
-from ..selectors.cards import with_perspective
+from .cards import with_perspective
 
 COLUMNS = (
     "id", "scope_id", "kind", "tag", "subject__name", "subject_id", "label__key", "cardinality", "value",

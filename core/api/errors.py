@@ -11,8 +11,8 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
-from cards.services import event_update_refused
-from scopes.errors import DomainError
+from ..errors import DomainError, integrity_refusal
+
 
 class NotFoundAt(DomainError):
     """A 404 inside a batch, naming the item (`index`)."""
@@ -54,7 +54,7 @@ def api_exception_handler(exc, context):
     if isinstance(exc, RequestDataTooBig):
         return Response({"code": "payload_too_large", "detail": "The request body is too large; send less at once."},
                         status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
-    if isinstance(exc, IntegrityError) and (refused := event_update_refused(exc)):
+    if isinstance(exc, IntegrityError) and (refused := integrity_refusal(exc)):
         return Response(refused.as_dict(), status=refused.status)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()

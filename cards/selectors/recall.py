@@ -1,0 +1,61 @@
+"""Recall as a reader sees it: the body of POST /api/v1/recall/, also what the
+dashboard's ask page shows and what the agent's context block is built from."""
+
+from __future__ import annotations
+
+from core.errors import DomainError
+from scopes.principals import Principal
+from scopes.selectors import read_scope_ids
+
+from ..drafts import when_interval
+from ..embeddings import EmbeddingError
+from ..models import Tag
+from ..retrieval import recall
+from ..services import entity_of_user
+from .entities import entity_bind
+from .shape import cards_out, iso
+
+
+class EmbeddingDown(DomainError):
+    code = "embedding_unavailable"
+    status = 503
+
+
+def _question(card: dict, me_id: int) -> str:
+    value = card["object"] or card["value"]
+    label = card["label"].replace("_", " ")
+    whose = "your" if card["subject_id"] == me_id else f"{card['subject']}'s"
+    return f"I remember {whose} {label} is {value} — is this still accurate?"
+
+
+def recall_body(principal: Principal, *, scope_id: int, query: str, k: int, when: str | None, tz: str | None,
+                as_of, subject: str | None = None) -> tuple[dict, int]:
+    """Recall as the caller sees it (scores, cards in their own words, aging and
+    contradictions) in the body the API answers with, and the id of the caller's
+    own entity ("you")."""
+    scope_ids = read_scope_ids(principal=principal, scope_id=scope_id)
+    interval = when_interval(when, tz_name=tz, user=principal.user) if when else None
+    subject_ids = None
+    if subject is not None:
+        # Bound as /answer/ binds it; an ambiguous name is refused with its candidates.
+        binding = entity_bind(name=subject, scope_ids=scope_ids, speaker=principal.user)
+        binding.one(subject)
+        subject_ids = binding.entity_ids
+    try:
+        found = recall(scope_ids=scope_ids, query=query, k=k, as_of=as_of, when=interval, subject_ids=subject_ids)
+    except EmbeddingError as error:
+        raise EmbeddingDown(f"The embedding model is not available right now ({error}); try again shortly.") from None
+    ids = [r.card_id for r in found.results] + [a.card_id for a in found.aging]
+    ids += [pk for c in found.contradictions for pk in c.card_ids]
+    cards = dict(zip(ids, cards_out(ids, user=principal.user)))
+    me_id = entity_of_user(principal.user).pk
+    results = [{"card": cards[r.card_id], "similarity": r.similarity, "decay": r.decay, "score": r.score,
+                "days": r.days, "tier": "hypothesis" if cards[r.card_id]["tag"] == Tag.HYPOTHESIS else "recorded"}
+               for r in found.results]
+    aging = [{**cards[a.card_id], "unverified_days": a.days, "question": _question(cards[a.card_id], me_id)}
+             for a in found.aging]
+    contradictions = [{"subject": cards[c.card_ids[0]]["subject"], "subject_id": c.subject_id,
+                       "label": cards[c.card_ids[0]]["label"], "cards": [cards[pk] for pk in c.card_ids]}
+                      for c in found.contradictions]
+    return {"results": results, "aging_facts": aging, "contradictions": contradictions, "at": iso(found.at),
+            "route": found.route}, me_id

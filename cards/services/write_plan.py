@@ -1,0 +1,120 @@
+"""What card_remember and the batch share: a draft checked and resolved into a
+`Write` (label, entities, clocks), the outcome it ends in, and the rules both
+paths apply the same way — what "the same value" means, the lock of a
+timeline, an event's duplicate window."""
+
+from __future__ import annotations
+
+import datetime as dt
+import zoneinfo
+from dataclasses import dataclass, field
+
+from django.utils import timezone
+
+from scopes.models import Scope, User
+
+from ..drafts import CardDraft, Occurrence, aware, draft_validate, reference_time_of
+from ..errors import InvalidCard, LabelKindMismatch, NeedsConsent
+from ..labels import label_resolve
+from ..models import Card, CardKind, Cardinality, Entity, EntityKind, Label, Precision
+from ..text import normalize
+from .entities import entity_for_write
+
+ONE_MICROSECOND = dt.timedelta(microseconds=1)
+STATED_AT_KEEP = 100
+
+
+class Outcome:
+    INSERTED = "inserted"
+    SUPERSEDED = "superseded"
+    REINFORCED = "reinforced"
+    DUPLICATE = "duplicate"
+
+
+@dataclass
+class WriteOutcome:
+    outcome: str
+    card: Card
+    superseded: list[int] = field(default_factory=list)
+
+
+@dataclass
+class Write:
+    """A validated draft with everything resolved, ready to place."""
+
+    scope: Scope
+    actor: User
+    draft: CardDraft
+    label: Label
+    subject: Entity
+    object: Entity | None
+    value_norm: str
+    reference: dt.datetime
+    now: dt.datetime
+    tz: dt.tzinfo
+
+    @property
+    def is_single(self) -> bool:
+        """A single-value state: one value at a time, on a gapless timeline."""
+        return self.draft.kind == CardKind.STATE and self.label.cardinality == Cardinality.SINGLE
+
+    @property
+    def effective(self) -> dt.datetime:
+        """When the statement says its value became true: the stated effective time, else the reference time."""
+        return aware(self.draft.effective_at, self.tz) if self.draft.effective_at else self.reference
+
+    def new_card(self, **fields) -> Card:
+        d = self.draft
+        fields.setdefault("verified_at", min(self.reference, self.now))
+        return Card(
+            scope=self.scope, kind=d.kind, tag=d.tag, subject=self.subject, label=self.label,
+            cardinality=self.label.cardinality, value=d.value.strip(), value_norm=self.value_norm,
+            object=self.object, text=d.text.strip(), recorded_at=self.now,
+            source_actor=self.actor, source_session=d.source_session, source_message=d.source_message,
+            source_quote=d.source_quote, confidence=d.confidence, impact=d.impact, **fields)
+
+
+def value_key(value: str, text: str, object_id: int | None) -> str:
+    """What "the same value" means: the normalised value (or text), plus the object if any."""
+    base = normalize(value) if value.strip() else normalize(text)
+    return f"{base} @{object_id}" if object_id else base
+
+
+def write_prepare(*, scope: Scope, actor: User, draft: CardDraft, entities: dict | None = None) -> Write:
+    """The draft checked against the label registry, its entities bound (`entities` memoises them across a batch)."""
+    draft_validate(draft)
+    label = label_resolve(draft.label)
+    if label.kind != draft.kind:
+        raise LabelKindMismatch(
+            f"{label.key!r} is a {label.kind} label; a {draft.kind} card needs a {draft.kind} label.",
+            label=label.key, label_kind=label.kind)
+    if label.sensitive and not draft.consent:
+        raise NeedsConsent(
+            f"{label.key!r} is sensitive ({label.description}); store it only with the person's explicit consent "
+            "(consent: true).", rule="sensitive_attribute", label=label.key)
+    if label.takes_object and draft.object in (None, "") and not draft.value.strip():
+        raise InvalidCard(f"{label.key!r} relates two entities; give an object.", fields={"object": ["required"]})
+    tz = zoneinfo.ZoneInfo(draft.time_zone or actor.time_zone or "UTC")
+    subject = entity_for_write(scope=scope, actor=actor, ref=draft.subject, memo=entities)
+    obj = None
+    if draft.object not in (None, ""):
+        # What something "is a" is a kind: derivation matches kinds by name across scopes.
+        kind = EntityKind.KIND if label.key == "is_a" else EntityKind.THING
+        obj = entity_for_write(scope=scope, actor=actor, ref=draft.object, kind=kind, memo=entities)
+    return Write(scope=scope, actor=actor, draft=draft, label=label, subject=subject, object=obj,
+                 value_norm=value_key(draft.value, draft.text, obj.pk if obj else None),
+                 reference=reference_time_of(draft, tz), now=timezone.now(), tz=tz)
+
+
+def timeline_lock_key(scope_id: int, subject_id: int, label_id: int) -> int:
+    return ((scope_id * 1_000_003 + subject_id) * 1_000_003 + label_id) % (2**63)
+
+
+def duplicate_window(when: Occurrence, tz: dt.tzinfo) -> tuple[dt.datetime, dt.datetime]:
+    """Two reports of one event on the same day are one event: an instant is widened to its local day."""
+    if when.precision == Precision.DATETIME or when.end is None:
+        local = when.start.astimezone(tz)
+        day = local.replace(hour=0, minute=0, second=0, microsecond=0)
+        next_day = (day + dt.timedelta(days=1)).replace(tzinfo=None)
+        return day, aware(next_day, tz)
+    return when.start, when.end

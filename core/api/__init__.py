@@ -1,0 +1,1 @@
+"""What every API view shares: errors, pagination, throttling, strict input."""
