@@ -13,7 +13,7 @@ import unicodedata
 from django.db import transaction
 from django.db.models import QuerySet
 
-from .errors import InvalidInput
+from core.errors import InvalidInput
 from .models import Membership, MemberRelation, Scope, ScopeKind, User
 
 # Each relation, with the words a speaker uses for that member (English and Chinese).

@@ -26,11 +26,11 @@ SCOPE_FILTER = re.compile(r'scope_id"?\s*(IN\s*\(|=\s*ANY\s*\(|=\s*%s|=\s*\d)', 
 # Writes: they take the rows a selector returned (and lock or re-read them by id).
 WRITERS = ("*/services/*", "*/services.py", "*/tasks.py", "*/management/*", "scopes/invites.py")
 # Where a statement is run for someone else's code: the caller is what counts.
-PASS_THROUGH = ("memory_site/compiled.py",)
+PASS_THROUGH = ("core/compiled.py",)
 # Reads that stand outside the primitive at run time, beyond the static walk's ALLOWED.
 RUNTIME_ALLOWED = {
     ("scopes/tokens.py", "_token_with_user"): "authenticating a token brings its own user and their own entity",
-    ("cards/api/shape.py", "cards_out"): "runs _cards_by_id_query (allowed in the static walk) through Compiled",
+    ("cards/selectors/shape.py", "cards_out"): "runs _cards_by_id_query (allowed in the static walk) through Compiled",
 }
 # Statement shapes restricted another way, whoever runs them.
 SHAPES_ALLOWED = {

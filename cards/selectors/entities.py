@@ -20,7 +20,7 @@ from django.db.models import Q
 from django.http import Http404
 from rest_framework.exceptions import PermissionDenied
 
-from scopes.errors import DomainError
+from core.errors import DomainError
 from scopes.principals import scope_ids_for
 from scopes.selectors import read_scope_ids, scope_get
 from scopes.relations import members_by_relation, members_of

@@ -10,7 +10,7 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from memory_site.api.errors import error_responses
+from core.api.errors import error_responses
 
 from ..members import member_target
 from ..principals import principal_of, scope_ids_for

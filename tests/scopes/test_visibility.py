@@ -162,15 +162,17 @@ def test_row_get_is_404_for_the_unseen_and_403_for_the_seen_but_not_allowed(worl
     assert len(captured.captured_queries) == 1  # may see and may act, answered together
 
 
-def test_entities_named_by_the_cards_of_a_read_come_with_it(world):
-    """Another member's own entity lives in their personal scope; a card in a shared scope is about them."""
+def test_a_members_own_entity_comes_with_every_scope_they_belong_to(world):
+    """Another member's own entity lives in their personal scope, and is who they
+    are in every shared scope they belong to (DESIGN §3 "People are entities")."""
     card = _card(world["written"], world["bob"])
-    bob_me = world["bob"].entity
+    bob_me, alice_me = world["bob"].entity, world["alice"].entity
     assert card.subject_id == bob_me.pk and bob_me.scope_id == world["bob"].personal_scope.pk
-    read = [world["written"].pk]
-    assert bob_me.pk not in set(Entity.objects.in_scopes(read).values_list("pk", flat=True))
-    assert bob_me.pk in set(Entity.objects.in_scopes(read, named_by_cards=True).values_list("pk", flat=True))
-    assert not Entity.objects.in_scopes([world["viewed"].pk], named_by_cards=True).filter(pk=bob_me.pk).exists()
+    assert bob_me.pk in set(Entity.objects.in_scopes([world["written"].pk]).values_list("pk", flat=True))
+    assert alice_me.pk in set(Entity.objects.in_scopes([world["viewed"].pk]).values_list("pk", flat=True))
+    # Not where they are no member.
+    assert not Entity.objects.in_scopes([world["hidden"].pk]).filter(pk=alice_me.pk).exists()
+    assert Entity.objects.in_scopes([world["hidden"].pk], named_by_cards=True).filter(pk=bob_me.pk).exists()
 
 
 def test_an_entitys_names_from_scopes_the_caller_cannot_see_stay_hidden(world):
