@@ -9,12 +9,9 @@ import zoneinfo
 from core.errors import DomainError
 from core.pages import error_fields
 from scopes.principals import principal_of_page
-from scopes.selectors import read_scope_ids
 
-from .answer import answer
-from .selectors.entities import entity_bind
-from .answer_shape import Shaper, count_asked, subject_shaped
-from .labels import label_resolve
+from .selectors.answers import answer_read
+from .selectors.counts import count_read
 from .selectors.recall import recall_body
 from .selectors.shape import cards_out
 
@@ -45,34 +42,22 @@ def ask_recall(request, form) -> dict | None:
 
 def ask_answer(request, form, principal) -> dict | None:
     data = form.cleaned_data
-    scope_ids = read_scope_ids(principal=principal, scope_id=data["scope"])
     try:
-        label = label_resolve(data["label"])
+        # "As of" a day means as it stood at the end of that day.
+        return answer_read(principal=principal, scope_id=data["scope"], subject=data["subject"],
+                           label=data["label"], as_of=_day_start(data["as_of"], request.user, days=1))
     except DomainError as error:
         _refused(form, error)
         return None
-    binding = entity_bind(name=data["subject"], scope_ids=scope_ids, speaker=request.user)
-    # "As of" a day means as it stood at the end of that day.
-    found = answer(binding=binding, label=label, scope_ids=scope_ids,
-                   as_of=_day_start(data["as_of"], request.user, days=1))
-    shaper = Shaper([*found.derived, *found.contradictions], found.evidence, request.user)
-    return {"tier": found.tier, "subject": subject_shaped(data["subject"], binding), "label": label.key,
-            "values": found.values, "evidence": [shaper.cards[pk] for pk in found.evidence],
-            "chain": [shaper.chain(p) for p in found.derived], "guesses": found.guesses,
-            "contradictions": [shaper.chain(p) for p in found.contradictions], "conflicting": found.conflicting}
 
 
 def ask_count(request, form, principal) -> dict | None:
     data = form.cleaned_data
-    scope_ids = read_scope_ids(principal=principal, scope_id=data["scope"])
     try:
-        label = label_resolve(data["label"])
-        binding = (entity_bind(name=data["subject"], scope_ids=scope_ids, speaker=request.user)
-                   if data["subject"] else None)
-        found, start, end = count_asked(user=request.user, scope_ids=scope_ids, label=label, binding=binding,
-                                        subject=data["subject"], when=data["when"] or None, tz=None,
-                                        start=_day_start(data["start"], request.user),
-                                        end=_day_start(data["end"], request.user, days=1))
+        found, label, start, end = count_read(
+            principal=principal, scope_id=data["scope"], label=data["label"], subject=data["subject"] or None,
+            when=data["when"] or None, start=_day_start(data["start"], request.user),
+            end=_day_start(data["end"], request.user, days=1))
     except DomainError as error:
         if error.code == "ambiguous_subject":
             form.add_error("subject", error.detail)

@@ -86,7 +86,7 @@ class _Import:
             if row.get("me"):
                 self.entities[row["id"]] = self.actor.entity
                 continue
-            bound = entity_bind(name=row["name"], scope_ids=[self.scope.pk], speaker=self.actor).one(
+            bound = entity_bind(name=row["name"], scope_ids=[self.scope.pk], speaker=self.actor, suggest=False).one(
                 row["name"], prefer_scope=self.scope.pk)
             if bound is None:
                 kind = row.get("kind") if row.get("kind") in EntityKind.values else EntityKind.THING

@@ -35,6 +35,17 @@ def user_setup_register(step: UserSetupStep) -> None:
         _USER_SETUP_STEPS.append(step)
 
 
+# What an app above the ladder does when someone joins a shared scope (cards:
+# propose merging look-alikes of the new member), registered the same way.
+_MEMBER_JOINED_STEPS: list[UserSetupStep] = []
+
+
+def member_joined_register(step: UserSetupStep) -> None:
+    """`step(scope=, user=)` runs when `user` joins the shared `scope`."""
+    if step not in _MEMBER_JOINED_STEPS:
+        _MEMBER_JOINED_STEPS.append(step)
+
+
 @transaction.atomic
 def user_setup(*, user: User) -> Scope:
     """Everything a user starts with, created on first call: their personal
@@ -82,12 +93,16 @@ def membership_set(*, scope: Scope, user: User, role: str, relation: str | None 
     membership = Membership.objects.select_for_update().filter(scope=scope, user=user).first()
     if membership and membership.role == Role.OWNER and role != Role.OWNER:
         _refuse_if_last_owner(scope=scope)
-    if membership is None:
+    joined = membership is None
+    if joined:
         membership = Membership(scope=scope, user=user, role=role)
     else:
         membership.role = role
     membership.full_clean(exclude=["user", "scope"])
     membership.save()
+    if joined and scope.kind not in (ScopeKind.PERSONAL, ScopeKind.GLOBAL):
+        for step in _MEMBER_JOINED_STEPS:
+            step(scope=scope, user=user)
     ScopeUserObjectPermission.objects.filter(content_object=scope, user=user).delete()
     ScopeUserObjectPermission.objects.bulk_create(
         ScopeUserObjectPermission(content_object=scope, user=user, permission_id=pid)

@@ -92,9 +92,7 @@ ALLOWED = {
         "follows merges from entities the binder found in the read's scopes: a root may sit above a write's "
         "scope, and what was merged into it only matches cards, which are read through in_scopes; entities of "
         "scopes the caller cannot see are never shown",
-    ("cards/answer_shape.py", "subject_shaped", "Entity"):
-        "names the look-alikes the binder found in the read's scope ids",
-    ("cards/answer_shape.py", "Shaper.__init__", "Entity"):
+    ("cards/selectors/answers.py", "Shaper.__init__", "Entity"):
         "names the entities of the derivation chains, built from cards of the read's scope ids",
     ("cards/api/serializers.py", "EntityOut.get_aliases", "Alias"):
         "the aliases prefetched with an entity a selector returned; which of a visible entity's names to show "
@@ -102,6 +100,9 @@ ALLOWED = {
     ("cards/derive.py", "approved_rules", "Rule"):
         "rules hold for everyone (they live in the global scope, which every principal may view); the answer "
         "engine reads them once per question",
+    ("cards/selectors/entities.py", "", "SQL"):
+        "the binder's merge-following statement: its `direct` part is the union of in_scopes querysets, "
+        "composed in; roots and what was merged into them only match cards, which are read through in_scopes",
     ("cards/derive.py", "FactBase._read", "SQL"):
         "a subject fragment joined into _FACTS, whose WHERE starts with c.scope_id = ANY(%(scopes)s)",
     ("cards/count.py", "_count_events", "SQL"):

@@ -13,15 +13,12 @@ from rest_framework.views import APIView
 from core.api.common import IdField, StrictSerializer
 from core.api.errors import error_responses
 from scopes.principals import principal_of
-from scopes.selectors import read_scope_ids
 
-from ..answer import answer
-from ..selectors.entities import Binding, entity_bind
-from ..answer_shape import Shaper, count_asked, subject_shaped
 from ..drafts import MAX_REF
-from ..labels import label_resolve
-from .serializers import CardOut
+from ..selectors.answers import answer_read
+from ..selectors.counts import count_read
 from ..selectors.shape import iso
+from .serializers import CardOut
 
 
 class AnswerIn(StrictSerializer):
@@ -120,46 +117,27 @@ class CountOut(serializers.Serializer):
     end = serializers.DateTimeField(allow_null=True)
 
 
-def _question(request, serializer_class):
-    """Validated input, the caller, the scopes the read sees and the label asked about."""
-    data = serializer_class(data=request.data)
-    data.is_valid(raise_exception=True)
-    principal = principal_of(request)
-    scope_ids = read_scope_ids(principal=principal, scope_id=data.validated_data["scope"])
-    return data.validated_data, principal, scope_ids, label_resolve(data.validated_data["label"])
-
-
-def _bind(params, principal, scope_ids) -> Binding:
-    return entity_bind(name=params["subject"], scope_ids=scope_ids, speaker=principal.user)
-
-
 class AnswerView(APIView):
     @extend_schema(request=AnswerIn, responses={200: AnswerOut, **error_responses(400, 401, 404)},
                    summary="Answer (subject, label): recorded, derived with its chain, guessed, or no evidence")
     def post(self, request):
-        params, principal, scope_ids, label = _question(request, AnswerIn)
-        binding = _bind(params, principal, scope_ids)
-        found = answer(binding=binding, label=label, scope_ids=scope_ids, as_of=params["as_of"])
-        shaper = Shaper([*found.derived, *found.contradictions], found.evidence, principal.user)
-        return Response({
-            "tier": found.tier, "subject": subject_shaped(params["subject"], binding), "label": label.key,
-            "values": found.values, "evidence": [shaper.cards[pk] for pk in found.evidence],
-            "chain": [shaper.chain(p) for p in found.derived],
-            "candidates": [{"value": g.value, "score": g.score, "why": g.why, "card": g.card_id}
-                           for g in found.guesses],
-            "contradictions": [shaper.chain(p) for p in found.contradictions],
-            "conflicting": found.conflicting})
+        data = AnswerIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        params = data.validated_data
+        return Response(answer_read(principal=principal_of(request), scope_id=params["scope"],
+                                    subject=params["subject"], label=params["label"], as_of=params["as_of"]))
 
 
 class CountView(APIView):
     @extend_schema(request=CountIn, responses={200: CountOut, **error_responses(400, 401, 404)},
                    summary="Count events in a range (undated ones apart), or distinct values a state held")
     def post(self, request):
-        params, principal, scope_ids, label = _question(request, CountIn)
-        binding = _bind(params, principal, scope_ids) if params["subject"] else None
-        found, start, end = count_asked(user=principal.user, scope_ids=scope_ids, label=label, binding=binding,
-                                        subject=params["subject"], start=params["from"], end=params["to"],
-                                        when=params["when"], tz=params["tz"])
+        data = CountIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        params = data.validated_data
+        found, _, start, end = count_read(principal=principal_of(request), scope_id=params["scope"],
+                                          label=params["label"], subject=params["subject"], start=params["from"],
+                                          end=params["to"], when=params["when"], tz=params["tz"])
         return Response({"count": found.count, "undated": len(found.undated_ids), "at_least": found.count,
                          "exact": found.exact, "counted": found.counted, "cards": found.card_ids,
                          "undated_cards": found.undated_ids, "straddling_cards": found.straddling_ids,

@@ -54,7 +54,7 @@ class EntityAliases(APIView):
                 entity, scope = alias_target(principal=principal, entity_id=entity_id,
                                              scope_id=data.validated_data["scope"])
                 alias_add(entity=entity, name=data.validated_data["name"], scope=scope)
-        entity = Entity.objects.visible_to(principal).prefetch_related("aliases").get(pk=entity.pk)
+        entity = entity_get(principal=principal, entity_id=entity.pk)
         return Response(EntityOut(entity).data, status=status.HTTP_201_CREATED)
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
@@ -12,11 +11,10 @@ from core.api.common import IdField, StrictSerializer
 from core.api.errors import error_responses
 from scopes.principals import principal_of
 
-from ..context import context_block, context_lines
 from ..drafts import MAX_REF
 from ..retrieval import ROUTES
+from ..selectors.context import context_read
 from ..selectors.recall import recall_body
-from ..when import user_zone
 from .serializers import CardOut
 
 
@@ -102,12 +100,8 @@ class Context(APIView):
         query = ContextQuery(data=request.query_params.dict())
         query.is_valid(raise_exception=True)
         params = query.validated_data
-        body, me_id = recall_body(principal_of(request), scope_id=params["scope"], query=params["query"], k=params["k"],
-                                  when=params.get("when"), tz=params.get("tz"), as_of=None)
-        lines = context_lines(results=body["results"], aging=body["aging_facts"],
-                              contradictions=body["contradictions"], me_id=me_id)
-        prompt, card_ids, tokens = context_block(now=timezone.localtime(timezone.now(), user_zone(request.user)),
-                                                 lines=lines, budget=params["budget"])
-        return Response({"prompt": prompt, "cards": card_ids, "tokens": tokens})
+        return Response(context_read(principal=principal_of(request), scope_id=params["scope"],
+                                     query=params["query"], budget=params["budget"], k=params["k"],
+                                     when=params.get("when"), tz=params.get("tz")))
 
 

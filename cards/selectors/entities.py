@@ -91,8 +91,8 @@ def entity_brief(entity: Entity) -> dict:
     return {"id": entity.pk, "scope": entity.scope_id, "name": entity.name, "kind": entity.kind}
 
 
-def _named(norm: str, name: str, scope_ids: list[int], speaker_id: int | None) -> set[int]:
-    """Ids of the entities `name` names directly (before merges), in one statement."""
+def _named(norm: str, name: str, scope_ids: list[int], speaker_id: int | None):
+    """Ids of the entities `name` names directly (before merges), as one union query."""
     # Entities of the scopes, members' own entities included (EntityQuerySet.scope_condition).
     in_scopes = Entity.objects.in_scopes(scope_ids).filter(name_norm=norm).values("id")
     aliased = Alias.objects.in_scopes(scope_ids).filter(name_norm=norm).values("entity_id")
@@ -103,27 +103,44 @@ def _named(norm: str, name: str, scope_ids: list[int], speaker_id: int | None) -
     if speaker_id is not None:
         related = members_by_relation(scope_ids=scope_ids, speaker_id=speaker_id, name=name)
         found = found.union(Entity.objects.in_scopes(scope_ids).filter(user_id__in=related).values("id"))
-    return {row["id"] for row in found}
+    return found
 
 
-def entity_bind(*, name: str, scope_ids, speaker=None) -> Binding:
+# The entities a name binds, merges followed: each root (what a directly named
+# entity was merged into, or itself) and everything merged into it, with the kind
+# of its scope. One statement with the union of direct matches inside.
+_BOUND_SQL = """
+    WITH direct(id) AS ({direct}),
+         roots AS (SELECT DISTINCT COALESCE(e.merged_into_id, e.id) AS id FROM cards_entity e
+                    WHERE e.id IN (SELECT id FROM direct))
+    SELECT r.*, s.kind AS scope_kind FROM cards_entity r JOIN scopes_scope s ON s.id = r.scope_id
+     WHERE r.id IN (SELECT id FROM roots)
+    UNION ALL
+    SELECT r.*, s.kind AS scope_kind FROM cards_entity r JOIN scopes_scope s ON s.id = r.scope_id
+     WHERE r.merged_into_id IN (SELECT id FROM roots)
+    ORDER BY id"""
+
+
+def entity_bind(*, name: str, scope_ids, speaker=None, suggest: bool = True) -> Binding:
     """Bind `name` among `scope_ids` (a read's scopes from `read_scope_ids`, or a
-    write's scope), as `speaker` (a user, for "me" and relation words) says it."""
+    write's scope), as `speaker` (a user, for "me" and relation words) says it.
+    `suggest`: look for "did you mean" names when nothing binds (a write, which
+    creates the entity then, has no use for them)."""
     scope_ids = list(scope_ids)
     norm = normalize(name)
     if norm == ME and speaker is not None:
         me = speaker.entity
         return Binding("bound", f"e:{me.pk}", [me], [me.pk], roots=[me])
-    direct = _named(norm, name, scope_ids, speaker.pk if speaker is not None else None) if norm else set()
-    if not direct:
-        return Binding("unknown", did_you_mean=entity_look_alikes(norm, scope_ids) if norm else [])
-    # Bound to the entity a name was merged into, together with everything merged into it.
-    first = Entity.objects.in_scopes(scope_ids).filter(pk__in=direct).values_list("merged_into_id", "id")
-    roots_ids = {merged or pk for merged, pk in first}
-    named = list(Entity.objects.filter(Q(pk__in=roots_ids) | Q(merged_into_id__in=roots_ids))
-                 .select_related("scope").order_by("id"))
+    named = []
+    if norm:
+        # Bound to the entity a name was merged into, together with everything merged into it.
+        direct_sql, params = _named(norm, name, scope_ids, speaker.pk if speaker is not None else None
+                                    ).query.sql_with_params()
+        named = list(Entity.objects.raw(_BOUND_SQL.format(direct=direct_sql), params))
+    if not named:
+        return Binding("unknown", did_you_mean=entity_look_alikes(norm, scope_ids) if norm and suggest else [])
     roots = [e for e in named if e.merged_into_id is None]
-    terms = {e.pk: entity_term(e.pk, e.kind, e.scope.kind, e.name_norm) for e in roots}
+    terms = {e.pk: entity_term(e.pk, e.kind, e.scope_kind, e.name_norm) for e in roots}
     # A name that is a kind in one visible scope names that kind in all of them
     # (a team's "kettle" and a project's kind "kettle" are one concept).
     kinds = {term for term in terms.values() if term.startswith("n:")}

@@ -25,6 +25,22 @@ def person_entity_ensure(*, user: User, scope: Scope) -> Entity:
     return entity
 
 
+def member_look_alikes_propose(*, scope: Scope, user: User) -> None:
+    """Someone joins a shared scope that already holds an entity under a name
+    like theirs (the family's "Dana" written before Dana joined): proposed for
+    merge into their own entity, in the review queue; nothing is merged. A step
+    of every membership (registered in CardsConfig.ready)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "INSERT INTO cards_possibleduplicate (entity_id, similar_to_id, score, status, created_at, reason)"
+            " SELECT e.id, p.id, similarity(e.name_norm, p.name_norm), 'open', now(), ''"
+            "   FROM cards_entity e JOIN cards_entity p ON p.user_id = %(user)s"
+            "  WHERE e.scope_id = %(scope)s AND e.user_id IS NULL AND e.merged_into_id IS NULL"
+            "    AND e.name_norm %% p.name_norm AND similarity(e.name_norm, p.name_norm) >= %(threshold)s"
+            " ON CONFLICT DO NOTHING",
+            {"user": user.pk, "scope": scope.pk, "threshold": LOOK_ALIKE_THRESHOLD})
+
+
 def entity_of_user(user: User) -> Entity:
     # The OneToOne accessor caches on the user object: one query per actor, not per card.
     return user.entity
@@ -73,7 +89,7 @@ def entity_for_write(*, scope: Scope, actor: User, ref: Entity | str, kind: str 
             memo[key] = entity_for_write(scope=scope, actor=actor, ref=ref, kind=kind)
         return memo[key]
     # A member of a shared scope is their own entity there ("Dana", Kai's "Mom"), never a new one.
-    bound = entity_bind(name=ref, scope_ids=[scope.pk], speaker=actor).one(ref, prefer_scope=scope.pk)
+    bound = entity_bind(name=ref, scope_ids=[scope.pk], speaker=actor, suggest=False).one(ref, prefer_scope=scope.pk)
     if bound is not None:
         return bound
     return _entity_insert_or_get(scope=scope, name=ref.strip(), kind=kind)

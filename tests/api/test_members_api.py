@@ -3,6 +3,7 @@
 import pytest
 
 from scopes.models import Membership
+from scopes.relations import relation_to
 from scopes.services import scope_create
 from tests.factories import UserFactory
 
@@ -19,4 +20,5 @@ def test_adding_adds_then_changes_an_existing_member(alice, as_user):
     changed = client.post(url, {"username": "bob", "role": "viewer"}, format="json")
     assert changed.status_code == 200 and changed.json()["role"] == "viewer"
     membership = Membership.objects.get(scope=family, user__username="bob")
-    assert (membership.role, membership.relation) == ("viewer", "brother")
+    assert membership.role == "viewer"
+    assert relation_to(scope_id=membership.scope_id, member_id=membership.user_id, of_id=alice.pk) == "brother"

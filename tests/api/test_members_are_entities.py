@@ -166,3 +166,12 @@ def test_relations_api_states_them_from_one_side(household, as_user, bearer):
     scopes = {s["id"]: s["relation"] for s in as_user(dana).get("/api/v1/scopes/").json()["results"]}
     assert scopes[family.pk] == "mother of Kai, wife of Sam"
     assert as_user(dana).delete(url, {"member": "sam", "of": "dana"}, format="json").status_code == 204
+
+
+def test_joining_a_scope_that_already_names_you_proposes_the_merge(household):
+    family = household["family"]
+    written = Entity.objects.create(scope=family, name="Lee", kind="person")
+    lee = UserFactory(username="lee", display_name="Lee")
+    assert not PossibleDuplicate.objects.filter(entity=written).exists()
+    membership_set(scope=family, user=lee, role="member")
+    assert PossibleDuplicate.objects.get(entity=written).similar_to_id == lee.entity.pk
