@@ -219,6 +219,8 @@ class MemberRelation(models.Model):
     relation = models.CharField(max_length=32)
     created_at = models.DateTimeField(auto_now_add=True)
 
+    objects = ScopedQuerySet.as_manager()
+
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["scope", "member", "of"], name="one_relation_per_pair"),

@@ -102,7 +102,8 @@ def members_by_relation(*, scope_ids, speaker_id: int, name: str) -> QuerySet:
 
 
 def relations_of(*, scope: Scope) -> QuerySet[MemberRelation]:
-    return MemberRelation.objects.filter(scope=scope).select_related("member", "of").order_by("of_id", "member_id")
+    return (MemberRelation.objects.in_scopes([scope.pk]).select_related("member", "of")
+            .order_by("of_id", "member_id"))
 
 
 def relation_summary(*, scope_id: int, user_id: int) -> str:

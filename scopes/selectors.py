@@ -35,7 +35,8 @@ def scope_list(*, principal: Principal) -> QuerySet[Scope]:
     """Scopes `principal` may view, with the caller's role and relation in each."""
     mine = Membership.objects.visible_to(principal, "view").filter(scope=OuterRef("pk"), user_id=principal.user.pk)
     # "mother of Kai, wife of Sam": the caller's relations there, from their side.
-    relations = (MemberRelation.objects.filter(scope=OuterRef("pk"), member_id=principal.user.pk)
+    relations = (MemberRelation.objects.visible_to(principal, "view").filter(scope=OuterRef("pk"),
+                                                                           member_id=principal.user.pk)
                  .annotate(words=Concat("relation", Value(" of "),
                                         Coalesce(NullIf("of__display_name", Value("")), "of__username")))
                  .values("scope").annotate(all=StringAgg("words", ", ", order_by="id")).values("all"))

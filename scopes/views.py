@@ -78,7 +78,8 @@ def _members_context(request, scope, *, add_form=None, refused: dict | None = No
     memberships = (Membership.objects.visible_to(principal_of_page(request), "manage").filter(scope=scope)
                    .select_related("user").order_by("role", "user__username"))
     # What each member is to the person looking: Kai's page says Dana is "mother".
-    to_me = {row.member_id: row.relation for row in MemberRelation.objects.filter(scope=scope, of=request.user)}
+    to_me = {row.member_id: row.relation
+             for row in MemberRelation.objects.in_scopes([scope.pk]).filter(of=request.user)}
     rows = [{"m": m, "effect": ROLE_EFFECTS[m.role], "refused": (refused or {}).get(m.pk),
              "relation": to_me.get(m.user_id, ""),
              "form": MemberChangeForm(initial={"role": m.role, "relation": to_me.get(m.user_id, "")},

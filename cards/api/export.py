@@ -16,7 +16,7 @@ from core.api.common import IdField, StrictSerializer
 from core.api.errors import error_responses
 from scopes.principals import principal_of
 
-from ..export import export_document
+from ..selectors.export import export_document
 from ..export_markdown import export_zip
 
 FORMATS = ["json", "markdown"]

@@ -20,7 +20,8 @@ from cards.models import (Alias, AuditEvent, Card, CardPerspective, CardRevision
 from cards.services import alias_add, card_remember, entity_create
 from review.models import Candidate, Decision, IngestJob, Probe
 from scopes.invites import invite_create
-from scopes.models import Invite, Membership, Scope, ScopeKind
+from scopes.models import Invite, MemberRelation, Membership, Scope, ScopeKind
+from scopes.relations import relation_set
 from scopes.principals import Principal
 from scopes.services import global_scope_get, membership_set
 from scopes.tokens import token_create
@@ -62,7 +63,14 @@ MAKERS = {
     Probe: lambda scope, owner: Probe.objects.create(card=_card(scope, owner), user=owner),
     Membership: lambda scope, owner: Membership.objects.get(scope=scope, user=owner),
     Invite: lambda scope, owner: invite_create(scope=scope, role="member", created_by=owner)[0],
+    MemberRelation: lambda scope, owner: _relation(scope, owner),
 }
+
+
+def _relation(scope, owner) -> MemberRelation:
+    friend = UserFactory()
+    membership_set(scope=scope, user=friend, role="member")
+    return relation_set(scope=scope, member=friend, of=owner, relation="friend")
 # Rows that hold for everyone live in the global scope: tested on their own below.
 GLOBAL_MODELS = {Rule}
 

@@ -12,9 +12,9 @@ from scopes.models import Scope
 from scopes.principals import Principal
 from scopes.selectors import read_scope_ids
 
-from .models import Alias, Card, CardRevision, Entity
-from .selectors.cards import with_perspective
-from .selectors.shape import iso
+from ..models import Alias, Card, CardRevision, Entity
+from .cards import with_perspective
+from .shape import iso
 
 FORMAT = "memory-site-export"
 VERSION = 1
