@@ -100,6 +100,9 @@ ALLOWED = {
     ("cards/derive.py", "approved_rules", "Rule"):
         "rules hold for everyone (they live in the global scope, which every principal may view); the answer "
         "engine reads them once per question",
+    ("cards/selectors/entities.py", "look_alikes_sql", "SQL"):
+        "the look-alike search runs over `eligible`, an in_scopes (or scope_condition) queryset composed in "
+        "as `e.id IN (…)`; the alias join only reads names of those entities",
     ("cards/selectors/entities.py", "", "SQL"):
         "the binder's merge-following statement: its `direct` part is the union of in_scopes querysets, "
         "composed in; roots and what was merged into them only match cards, which are read through in_scopes",

@@ -57,33 +57,33 @@ class Binding:
         return next((e for e in self.roots if e.scope_id == prefer_scope), self.roots[0])
 
 
-# The members of the shared scopes among {scopes}: their person entities are named there too.
-MEMBERS_SQL = """SELECT m.user_id FROM scopes_membership m JOIN scopes_scope s ON s.id = m.scope_id
-     WHERE m.scope_id IN ({scopes}) AND s.kind NOT IN ('personal', 'global')"""
 LOOK_ALIKE_THRESHOLD = 0.3
 LOOK_ALIKE_LIMIT = 5
 
 
-LOOK_ALIKES_SQL = """
-    SELECT e.id, max(similarity(n.name_norm, %(norm)s)) AS score
-      FROM cards_entity e
-      JOIN (SELECT id AS entity_id, name_norm FROM cards_entity
-            UNION ALL SELECT entity_id, name_norm FROM cards_alias) n ON n.entity_id = e.id
-     WHERE (e.scope_id IN ({scopes}) OR e.user_id IN ({members}))
-       AND n.name_norm %% %(norm)s AND e.id <> %(exclude)s
-     GROUP BY e.id HAVING max(similarity(n.name_norm, %(norm)s)) >= %(threshold)s
-     ORDER BY score DESC, e.id LIMIT %(limit)s"""
+def look_alikes_sql(norm: str, eligible, *, exclude_id: int | None = None,
+                    limit: int = LOOK_ALIKE_LIMIT) -> tuple[str, list]:
+    """SQL and parameters for (entity id, trigram similarity) of the `eligible`
+    entities (a queryset: which ones a read or a new entity's scope sees) whose
+    name or an alias is close to `norm`, best first."""
+    eligible_sql, eligible_params = eligible.values("id").query.sql_with_params()
+    sql = f"""
+        SELECT e.id, max(similarity(n.name_norm, %s)) AS score
+          FROM cards_entity e
+          JOIN (SELECT id AS entity_id, name_norm FROM cards_entity
+                UNION ALL SELECT entity_id, name_norm FROM cards_alias) n ON n.entity_id = e.id
+         WHERE e.id IN ({eligible_sql}) AND n.name_norm %% %s AND e.id <> %s
+         GROUP BY e.id HAVING max(similarity(n.name_norm, %s)) >= %s
+         ORDER BY score DESC, e.id LIMIT %s"""
+    return sql, [norm, *eligible_params, norm, exclude_id or 0, norm, LOOK_ALIKE_THRESHOLD, limit]
 
 
-def entity_look_alikes(norm: str, scope_ids, *, exclude_id: int | None = None,
-                       limit: int = LOOK_ALIKE_LIMIT) -> list[tuple[int, float]]:
-    """(entity id, trigram similarity) of names and aliases in `scope_ids` (and
-    of their members) close to `norm`, best first. Offered as candidates, never bound."""
+def entity_look_alikes(norm: str, scope_ids) -> list[tuple[int, float]]:
+    """(entity id, trigram similarity) of names and aliases in `scope_ids`
+    (members' own included) close to `norm`, best first. Offered, never bound."""
+    sql, params = look_alikes_sql(norm, Entity.objects.in_scopes(scope_ids))
     with connection.cursor() as cursor:
-        scopes = "SELECT unnest(%(scopes)s::bigint[])"
-        cursor.execute(LOOK_ALIKES_SQL.format(scopes=scopes, members=MEMBERS_SQL.format(scopes=scopes)),
-                       {"norm": norm, "scopes": list(scope_ids), "exclude": exclude_id or 0,
-                        "threshold": LOOK_ALIKE_THRESHOLD, "limit": limit})
+        cursor.execute(sql, params)
         return [(pk, round(score, 3)) for pk, score in cursor.fetchall()]
 
 

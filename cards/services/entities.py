@@ -4,13 +4,15 @@ name means is decided by the one binder, `cards.selectors.entities.entity_bind`.
 from __future__ import annotations
 
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Q
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
-from scopes.models import LADDER_UP_SQL, MAX_LADDER_DEPTH, Membership, Scope, User
+from scopes.models import LADDER_UP_SQL, MAX_LADDER_DEPTH, Membership, Scope, ScopeKind, User
 
 from ..errors import InvalidCard
 from ..models import Alias, Entity, EntityKind
-from ..selectors.entities import LOOK_ALIKE_LIMIT, LOOK_ALIKE_THRESHOLD, LOOK_ALIKES_SQL, MEMBERS_SQL, entity_bind
+from ..selectors.entities import LOOK_ALIKE_THRESHOLD, entity_bind, look_alikes_sql
 from ..text import normalize
 
 ME = "me"
@@ -119,16 +121,16 @@ def duplicates_propose(entity: Entity) -> None:
     nothing is merged. One statement: it runs on the write path whenever a new name appears."""
     if entity.user_id is not None:
         return
-    ladder = f"SELECT id FROM ({LADDER_UP_SQL}) AS up UNION SELECT id FROM scopes_scope WHERE kind = 'global'"
-    ladder = ladder.replace("%s", "%(scope)s", 1).replace("%s", "%(depth)s", 1)
+    # The entities its scope sees: of the scope, the scopes above, global, and the members' own.
+    ladder = Scope.objects.filter(Q(pk__in=RawSQL(LADDER_UP_SQL, [entity.scope_id, MAX_LADDER_DEPTH]))
+                                  | Q(kind=ScopeKind.GLOBAL)).values("id")
+    eligible = Entity.objects.filter(Entity.objects.all().scope_condition(ladder))
+    sql, params = look_alikes_sql(entity.name_norm, eligible, exclude_id=entity.pk)
     with connection.cursor() as cursor:
         cursor.execute(
             "INSERT INTO cards_possibleduplicate (entity_id, similar_to_id, score, status, created_at, reason)"
-            f" SELECT %(exclude)s, alike.id, alike.score, 'open', now(), '' FROM ("
-            f"{LOOK_ALIKES_SQL.format(scopes=ladder, members=MEMBERS_SQL.format(scopes=ladder))})"
-            " AS alike ON CONFLICT DO NOTHING",
-            {"norm": entity.name_norm, "scope": entity.scope_id, "depth": MAX_LADDER_DEPTH, "exclude": entity.pk,
-             "threshold": LOOK_ALIKE_THRESHOLD, "limit": LOOK_ALIKE_LIMIT})
+            f" SELECT %s, alike.id, alike.score, 'open', now(), '' FROM ({sql}) AS alike ON CONFLICT DO NOTHING",
+            [entity.pk, *params])
 
 
 @transaction.atomic
