@@ -8,7 +8,7 @@ from django.db import models
 from django.db.models import Q
 from pgvector.django import HnswIndex, VectorField
 
-from scopes.visibility import ScopedQuerySet
+from scopes.visibility import ScopedQuerySet, scope_id_values
 
 from .text import normalize
 
@@ -22,21 +22,23 @@ class InScope(ScopedQuerySet):
 
 
 class EntityQuerySet(InScope):
-    def scope_condition(self, scope_ids) -> Q:
-        """Entities of `scope_ids`, and the members of the shared ones among them:
-        a member's own entity lives in their personal scope but is who they are
-        in every scope they belong to (DESIGN §3 "People are entities")."""
+    def scope_condition(self, scope_ids, *, include: str = "all") -> Q:
+        """Entities of `scope_ids` ("own"), and the members of the shared ones
+        among them ("members"): a member's own entity lives in their personal
+        scope but is who they are in every scope they belong to (DESIGN §3
+        "People are entities"). "all" is both; one part alone lets a hot lookup
+        use its index (an OR of the two cannot)."""
         from scopes.relations import members_of
 
-        return super().scope_condition(scope_ids) | Q(user_id__in=members_of(scope_ids))
+        own, members = super().scope_condition(scope_ids), Q(user_id__in=members_of(scope_ids))
+        return {"own": own, "members": members, "all": own | members}[include]
 
-    def in_scopes(self, scope_ids, *, named_by_cards: bool = False) -> EntityQuerySet:
-        """Entities in `scope_ids`; with `named_by_cards`, also those the cards of
-        those scopes name from elsewhere (another member's own entity lives in
-        that member's personal scope, and a card in a shared scope is about them)."""
-        scope_ids = list(scope_ids)
+    def in_scopes(self, scope_ids, *, named_by_cards: bool = False, include: str = "all") -> EntityQuerySet:
+        """Entities in `scope_ids` (`include`: see scope_condition); with
+        `named_by_cards`, also those the cards of those scopes name from elsewhere."""
+        scope_ids = scope_id_values(scope_ids)
         if not named_by_cards:
-            return super().in_scopes(scope_ids)
+            return self.filter(self.scope_condition(scope_ids, include=include))
         cards = Card.objects.in_scopes(scope_ids)
         return self.filter(self.scope_condition(scope_ids) | Q(pk__in=cards.values("subject_id"))
                            | Q(pk__in=cards.filter(object__isnull=False).values("object_id")))

@@ -15,6 +15,7 @@ from django.db.models import QuerySet
 
 from core.errors import InvalidInput
 from .models import Membership, MemberRelation, Scope, ScopeKind, User
+from .visibility import scope_id_values
 
 # Each relation, with the words a speaker uses for that member (English and Chinese).
 RELATIONS: dict[str, tuple[str, ...]] = {
@@ -79,8 +80,7 @@ def relation_keys_meant(name: str) -> set[str]:
 
 def shared_scope_ids(scope_ids) -> QuerySet:
     """Of `scope_ids`, those with other members (not personal, not global), as a subquery."""
-    ids = scope_ids if isinstance(scope_ids, QuerySet) else list(scope_ids)
-    return Scope.objects.filter(pk__in=ids).exclude(kind__in=(ScopeKind.PERSONAL, ScopeKind.GLOBAL)).values("id")
+    return Scope.objects.filter(pk__in=scope_id_values(scope_ids)).exclude(kind__in=(ScopeKind.PERSONAL, ScopeKind.GLOBAL)).values("id")
 
 
 def members_of(scope_ids) -> QuerySet:
@@ -88,12 +88,10 @@ def members_of(scope_ids) -> QuerySet:
     return Membership.objects.filter(scope_id__in=shared_scope_ids(scope_ids)).values("user_id")
 
 
-def members_by_relation(*, scope_ids, speaker_id: int, name: str) -> QuerySet:
-    """User ids of the members whom `name` (a relation word) names from the
-    speaker's side, in the shared scopes among `scope_ids`; both must still be members there."""
-    keys = relation_keys_meant(name)
-    if not keys:
-        return User.objects.none().values("id")
+def members_by_relation(*, scope_ids, speaker_id: int, keys) -> QuerySet:
+    """User ids of the members who are, from the speaker's side, one of the
+    relations `keys` (`relation_keys_meant` of a word) in the shared scopes among
+    `scope_ids`; both must still be members there."""
     shared = shared_scope_ids(scope_ids)
     rows = MemberRelation.objects.filter(scope_id__in=shared, of_id=speaker_id, relation__in=keys)
     current = Membership.objects.filter(scope_id__in=shared)

@@ -24,6 +24,13 @@ if TYPE_CHECKING:
 RESTRICTING_METHODS = ("visible_to", "in_scopes")
 
 
+def scope_id_values(scope_ids):
+    """`scope_ids` as a filter value: a queryset or an expression as it is, anything else as a list."""
+    if isinstance(scope_ids, models.QuerySet) or hasattr(scope_ids, "resolve_expression"):
+        return scope_ids
+    return list(scope_ids)
+
+
 class ScopedQuerySet(models.QuerySet):
     """Rows of a model that lives in a scope; `scope_path` leads from a row to its scope."""
 
@@ -42,8 +49,9 @@ class ScopedQuerySet(models.QuerySet):
 
     def in_scopes(self, scope_ids: Iterable[int]) -> ScopedQuerySet:
         """Rows in `scope_ids`: for reads already narrowed by `read_scope_ids`, or
-        by a scope a selector has just checked (a plain list plans best)."""
-        return self.filter(self.scope_condition(list(scope_ids)))
+        by a scope a selector has just checked (a plain list plans best; a
+        subquery or an expression, e.g. one array parameter of a compiled query, is kept as it is)."""
+        return self.filter(self.scope_condition(scope_id_values(scope_ids)))
 
     def allowed_to(self, principal: Principal, action: str) -> ScopedQuerySet:
         """Annotates `allowed`: whether `principal` may `action` in each row's scope,

@@ -88,10 +88,10 @@ ALLOWED = {
     ("cards/selectors/shape.py", "_cards_by_id_query", "Card"):
         "shapes cards whose ids a restricted read (a selector, recall, the review queue, a write's own result) "
         "has just returned; compiled once as a prepared statement on the recall path",
-    ("cards/selectors/entities.py", "entity_bind", "Entity"):
-        "follows merges from entities the binder found in the read's scopes: a root may sit above a write's "
-        "scope, and what was merged into it only matches cards, which are read through in_scopes; entities of "
-        "scopes the caller cannot see are never shown",
+    ("cards/selectors/entities.py", "_bound_query", "Entity"):
+        "follows merges from the entities the binder found through in_scopes (the `direct` union): a root may "
+        "sit above a write's scope, and what was merged into it only matches cards, which are read through "
+        "in_scopes; entities of scopes the caller cannot see are never shown",
     ("cards/selectors/answers.py", "Shaper.__init__", "Entity"):
         "names the entities of the derivation chains, built from cards of the read's scope ids",
     ("cards/api/serializers.py", "EntityOut.get_aliases", "Alias"):
@@ -103,9 +103,6 @@ ALLOWED = {
     ("cards/selectors/entities.py", "look_alikes_sql", "SQL"):
         "the look-alike search runs over `eligible`, an in_scopes (or scope_condition) queryset composed in "
         "as `e.id IN (…)`; the alias join only reads names of those entities",
-    ("cards/selectors/entities.py", "", "SQL"):
-        "the binder's merge-following statement: its `direct` part is the union of in_scopes querysets, "
-        "composed in; roots and what was merged into them only match cards, which are read through in_scopes",
     ("cards/derive.py", "FactBase._read", "SQL"):
         "a subject fragment joined into _FACTS, whose WHERE starts with c.scope_id = ANY(%(scopes)s)",
     ("cards/count.py", "_count_events", "SQL"):

@@ -15,15 +15,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.db import connection
-from django.db.models import Q
+from django.db.models import F, Q
+from django.db.models.expressions import RawSQL
+from django.db.models.functions import Coalesce
 
 from django.http import Http404
 from rest_framework.exceptions import PermissionDenied
 
+from core.compiled import Compiled
 from core.errors import DomainError
 from scopes.principals import scope_ids_for
 from scopes.selectors import read_scope_ids, scope_get
-from scopes.relations import members_by_relation, members_of
+from scopes.relations import members_by_relation, members_of, relation_keys_meant
 
 from ..derive import entity_term
 from ..models import Alias, Entity
@@ -91,34 +94,50 @@ def entity_brief(entity: Entity) -> dict:
     return {"id": entity.pk, "scope": entity.scope_id, "name": entity.name, "kind": entity.kind}
 
 
-def _named(norm: str, name: str, scope_ids: list[int], speaker_id: int | None):
-    """Ids of the entities `name` names directly (before merges), as one union query."""
-    # Entities of the scopes, members' own entities included (EntityQuerySet.scope_condition).
-    in_scopes = Entity.objects.in_scopes(scope_ids).filter(name_norm=norm).values("id")
-    aliased = Alias.objects.in_scopes(scope_ids).filter(name_norm=norm).values("entity_id")
-    members = (Entity.objects.in_scopes(scope_ids).filter(user__isnull=False)
-               .filter(Q(user__username__iexact=name.strip()) | Q(user__display_name__iexact=name.strip()))
+_ENTITY_COLUMNS = ("id", "scope_id", "name", "name_norm", "kind", "user_id", "merged_into_id", "created_at")
+
+
+def _bound_query(*, related: bool, scopes, norm, name, speaker, keys):
+    """The entities `name` binds among `scopes`, merges followed: each root (what
+    a directly named entity was merged into, or itself) and everything merged
+    into it, with the kind of its scope. Each direct match on its own index:
+    entities of the scopes by (scope, name), aliases by (scope, name), members'
+    own entities by user (EntityQuerySet.scope_condition); with `keys`, the
+    members a relation word names from the speaker's side (`related`)."""
+    ids = RawSQL("SELECT unnest(%s::bigint[])", [scopes])  # one array: the compiled query fits any scopes
+    own = Entity.objects.in_scopes(ids, include="own").filter(name_norm=norm).values("id")
+    aliased = Alias.objects.in_scopes(ids).filter(name_norm=norm).values("entity_id")
+    members = (Entity.objects.in_scopes(ids, include="members")
+               .filter(Q(name_norm=norm) | Q(user__username__iexact=name) | Q(user__display_name__iexact=name))
                .values("id"))
-    found = in_scopes.union(aliased, members)
-    if speaker_id is not None:
-        related = members_by_relation(scope_ids=scope_ids, speaker_id=speaker_id, name=name)
-        found = found.union(Entity.objects.in_scopes(scope_ids).filter(user_id__in=related).values("id"))
+    direct = own.union(aliased, members)
+    if related:
+        relatives = members_by_relation(scope_ids=ids, speaker_id=speaker,
+                                      keys=RawSQL("SELECT unnest(%s::text[])", [keys]))
+        direct = direct.union(Entity.objects.in_scopes(ids, include="members").filter(user_id__in=relatives)
+                              .values("id"))
+    roots = Entity.objects.filter(pk__in=direct).values(root=Coalesce("merged_into_id", "id"))
+    columns = {"scope_kind": F("scope__kind")}
+    return (Entity.objects.filter(pk__in=roots).values(*_ENTITY_COLUMNS, **columns)
+            .union(Entity.objects.filter(merged_into_id__in=roots).values(*_ENTITY_COLUMNS, **columns), all=True))
+
+
+# Built and compiled once per shape (binding runs on every named write and read).
+_BOUND = Compiled(_bound_query, "scopes", "norm", "name", "speaker", "keys", text=("norm", "name"))
+
+
+def _bound(norm: str, name: str, scope_ids: list[int], speaker_id: int | None) -> list[Entity]:
+    values = {"scopes": scope_ids, "norm": norm, "name": name.strip()}
+    keys = relation_keys_meant(name) if speaker_id is not None else set()
+    if keys:
+        values.update(speaker=speaker_id, keys=sorted(keys))
+    rows = _BOUND.rows(values, related=bool(keys))
+    found = []
+    for row in sorted(rows, key=lambda r: r["id"]):
+        entity = Entity.from_db("default", list(_ENTITY_COLUMNS), [row[c] for c in _ENTITY_COLUMNS])
+        entity.scope_kind = row["scope_kind"]
+        found.append(entity)
     return found
-
-
-# The entities a name binds, merges followed: each root (what a directly named
-# entity was merged into, or itself) and everything merged into it, with the kind
-# of its scope. One statement with the union of direct matches inside.
-_BOUND_SQL = """
-    WITH direct(id) AS ({direct}),
-         roots AS (SELECT DISTINCT COALESCE(e.merged_into_id, e.id) AS id FROM cards_entity e
-                    WHERE e.id IN (SELECT id FROM direct))
-    SELECT r.*, s.kind AS scope_kind FROM cards_entity r JOIN scopes_scope s ON s.id = r.scope_id
-     WHERE r.id IN (SELECT id FROM roots)
-    UNION ALL
-    SELECT r.*, s.kind AS scope_kind FROM cards_entity r JOIN scopes_scope s ON s.id = r.scope_id
-     WHERE r.merged_into_id IN (SELECT id FROM roots)
-    ORDER BY id"""
 
 
 def entity_bind(*, name: str, scope_ids, speaker=None, suggest: bool = True) -> Binding:
@@ -131,12 +150,7 @@ def entity_bind(*, name: str, scope_ids, speaker=None, suggest: bool = True) -> 
     if norm == ME and speaker is not None:
         me = speaker.entity
         return Binding("bound", f"e:{me.pk}", [me], [me.pk], roots=[me])
-    named = []
-    if norm:
-        # Bound to the entity a name was merged into, together with everything merged into it.
-        direct_sql, params = _named(norm, name, scope_ids, speaker.pk if speaker is not None else None
-                                    ).query.sql_with_params()
-        named = list(Entity.objects.raw(_BOUND_SQL.format(direct=direct_sql), params))
+    named = _bound(norm, name, scope_ids, speaker.pk if speaker is not None else None) if norm else []
     if not named:
         return Binding("unknown", did_you_mean=entity_look_alikes(norm, scope_ids) if norm and suggest else [])
     roots = [e for e in named if e.merged_into_id is None]

@@ -150,3 +150,30 @@ def test_database_prepared_statements_setting(value, threshold):
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True,
                          cwd=Path(__file__).resolve().parents[2])
     assert out.stdout.strip().splitlines()[-1] == threshold
+
+
+def test_the_binders_compiled_query_equals_the_orms_for_names_and_relation_words():
+    from cards.selectors.entities import _BOUND, _bound_query
+    from cards.services import alias_add, entity_create
+    from cards.services.entities import entity_merge
+    from scopes.relations import relation_set
+
+    dana, sam = UserFactory(username="dana", display_name="Dana"), UserFactory(username="sam")
+    family = family_scope(owner=dana)
+    membership_set(scope=family, user=sam, role="member")
+    relation_set(scope=family, member=dana, of=sam, relation="wife")
+    miso = entity_create(scope=family, name="Miso")
+    alias_add(entity=miso, name="Kitty", scope=family)
+    entity_merge(duplicate=entity_create(scope=family, name="Mimi"), into=miso)
+    scopes = [family.pk, sam.personal_scope.pk]
+    cases = [("miso", "Miso", None, None), ("kitty", "Kitty", None, None), ("mimi", "Mimi", None, None),
+             ("dana", "Dana", None, None), ("my wife", "my wife", sam.pk, ["spouse", "wife"])]
+    for norm, name, speaker, keys in cases:
+        related = keys is not None
+        values = {"scopes": scopes, "norm": norm, "name": name}
+        if related:
+            values.update(speaker=speaker, keys=keys)
+        expected = sorted(_bound_query(related=related, **{"speaker": None, "keys": None, **values}),
+                          key=lambda row: row["id"])
+        got = sorted(_BOUND.rows(values, related=related), key=lambda row: row["id"])
+        assert got == expected and got, name
