@@ -9,12 +9,12 @@ from django.db.models import BooleanField, ExpressionWrapper, OuterRef, Q, Query
 from django.db.models.functions import Coalesce, Concat, NullIf
 from django.db.models.expressions import RawSQL
 from django.http import Http404
-from rest_framework.exceptions import PermissionDenied
 
 from core.compiled import Compiled
 
 from .models import LADDER_UP_SQL, MAX_LADDER_DEPTH, AgentToken, MemberRelation, Membership, Scope, ScopeKind, User
 from .principals import Principal, scope_ids_for
+from .visibility import first_allowed
 
 
 def scope_get(*, principal: Principal, scope_id: int, action: str = "view") -> Scope:
@@ -23,12 +23,7 @@ def scope_get(*, principal: Principal, scope_id: int, action: str = "view") -> S
     if action != "view":
         scopes = scopes.annotate(allowed=ExpressionWrapper(Q(id__in=scope_ids_for(principal, action)),
                                                            output_field=BooleanField()))
-    scope = scopes.first()
-    if scope is None:
-        raise Http404
-    if action != "view" and not scope.allowed:
-        raise PermissionDenied(f"You may not {action} in this scope.")
-    return scope
+    return first_allowed(scopes, action=action)
 
 
 def scope_list(*, principal: Principal) -> QuerySet[Scope]:

@@ -65,12 +65,19 @@ class ScopedQuerySet(models.QuerySet):
 def row_get(rows: ScopedQuerySet, *, principal: Principal, pk: int, action: str = "view"):
     """The row `pk` if `principal` may view it (else 404: "does not exist" and
     "may not see it" are the same answer) and may `action` it (else 403), in one query."""
-    from django.http import Http404
-    from rest_framework.exceptions import PermissionDenied
-
     rows = rows.visible_to(principal, "view").filter(pk=pk)
     if action != "view":
         rows = rows.allowed_to(principal, action)
+    return first_allowed(rows, action=action)
+
+
+def first_allowed(rows, *, action: str):
+    """The one row of `rows` (already narrowed to what the principal may view and,
+    for another action, annotated with `allowed`): 404 when there is none, 403
+    when it may be seen but not acted on. Scopes and scoped rows answer alike."""
+    from django.http import Http404
+    from rest_framework.exceptions import PermissionDenied
+
     row = rows.first()
     if row is None:
         raise Http404
