@@ -104,12 +104,6 @@ def relations_of(*, scope: Scope) -> QuerySet[MemberRelation]:
             .order_by("of_id", "member_id"))
 
 
-def relation_summary(*, scope_id: int, user_id: int) -> str:
-    """How a member stands in a scope, in words: "mother of Kai, wife of Sam"."""
-    rows = MemberRelation.objects.filter(scope_id=scope_id, member_id=user_id).select_related("of").order_by("id")
-    return ", ".join(f"{row.relation} of {row.of.shown_name}" for row in rows)
-
-
 def relation_to(*, scope_id: int, member_id: int, of_id: int) -> str:
     """What `member` is to `of` here ("mother"), or ""."""
     row = MemberRelation.objects.filter(scope_id=scope_id, member_id=member_id, of_id=of_id).first()
