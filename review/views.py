@@ -17,6 +17,7 @@ from core.pages import error_fields, page
 from scopes.models import Scope
 from scopes.principals import principal_of_page
 from scopes.selectors import scope_get
+from scopes.services import global_scope_get
 
 from .forms import ApproveForm, PickForm, ReasonForm, RejectForm
 from .selectors import (candidate_get, contradiction_sides, duplicate_get, hypothesis_get, review_queue,
@@ -112,7 +113,7 @@ def rule_decide_page(request, rule_id: int, decision: str):
     rule = rule_get(principal=principal_of_page(request), rule_id=rule_id)
     form = ReasonForm(request.POST)
     form.is_valid()
-    scope = Scope.objects.get(kind="global")
+    scope = global_scope_get()
     try:
         rule_decide(rule=rule, reviewer=request.user, approve=decision == "approve",
                     reason=form.cleaned_data.get("reason", ""))

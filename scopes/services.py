@@ -67,6 +67,9 @@ def personal_scope_ensure(*, user: User) -> Scope:
 
 
 def global_scope_get() -> Scope:
+    """The one `global` scope (common sense). Migration 0007 creates it on every
+    install; getting it here still creates it if someone deleted it, so no caller
+    meets a missing scope."""
     scope, _ = Scope.objects.get_or_create(kind=ScopeKind.GLOBAL, defaults={"name": "Common sense"})
     return scope
 

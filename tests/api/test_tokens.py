@@ -17,7 +17,7 @@ from rest_framework.test import APIClient
 
 from core.errors import InvalidInput
 from scopes.models import AgentToken
-from scopes.services import membership_remove, membership_set, scope_create
+from scopes.services import global_scope_get, membership_remove, membership_set, scope_create
 from scopes.tokens import token_create
 from tests.factories import UserFactory
 
@@ -231,7 +231,9 @@ def test_a_session_creates_tokens_for_chosen_scopes_only(alice, as_user):
     made = person.post("/api/v1/tokens/", {"name": "home", "scopes": [str(family.pk)]}, format="json")
     assert made.status_code == 201 and made.json()["scopes"] == [family.pk] and made.json()["access"] == "read"
     agent = client_for(made.json()["token"])
-    assert [s["id"] for s in agent.get("/api/v1/scopes/").json()["results"]] == [family.pk]
+    # Common sense is read-only for every token (DESIGN §3), whichever scopes it names.
+    assert sorted(s["id"] for s in agent.get("/api/v1/scopes/").json()["results"]) == sorted(
+        [family.pk, global_scope_get().pk])
     refused(agent.get("/api/v1/cards/", {"scope": alice.personal_scope.pk}), 404, "not_found")
     for scopes in ([str(carol.personal_scope.pk)], ["all", "personal"], ["١٢"], ["mine"]):
         refused(person.post("/api/v1/tokens/", {"name": "x", "scopes": scopes}, format="json"), 400,
@@ -265,7 +267,7 @@ def test_the_command_prints_a_working_token_once(alice):
                                             "value": "Go"}, format="json")
     assert created.status_code == 201
     assert sorted(s["id"] for s in agent.get("/api/v1/scopes/").json()["results"]) == sorted(
-        [family.pk, alice.personal_scope.pk])
+        [family.pk, alice.personal_scope.pk, global_scope_get().pk])
 
 
 def test_the_command_all_means_every_scope_now_and_later_read_only_by_default(alice):
