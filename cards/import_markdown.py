@@ -11,6 +11,7 @@ import zoneinfo
 
 from dateutil.relativedelta import relativedelta
 
+from .confidence import WORDS
 from .errors import UnknownLabel
 from .importer import FORMAT, ImportFileError
 from .labels import label_resolve
@@ -20,7 +21,7 @@ SECTION_TAGS = {"facts": Tag.FACT, "preferences": Tag.PREFERENCE, "goals": Tag.G
                 "knowledge": Tag.FACT, "hypotheses": Tag.HYPOTHESIS}
 PROFILE_LINE = re.compile(
     r"^- (?P<subject>.+?) · (?P<label>[\w-]+): (?P<rest>.*) \(since (?P<since>\d{4}-\d{2}-\d{2})"
-    r"(?:, confidence (?P<confidence>[0-9.]+))?\)(?: <!-- card:(?P<id>\d+) -->)?\s*$")
+    rf"(?:, confidence (?P<confidence>[0-9.]+|{'|'.join(WORDS)}))?\)(?: <!-- card:(?P<id>\d+) -->)?\s*$")
 EVENT_LINE = re.compile(
     r"^- (?P<when>\d{1,2}:\d{2}|day|week|month|year|undated) · (?P<subject>.+?) · (?P<label>[\w-]+): "
     r"(?P<rest>.*?)(?: \[(?P<tag>[a-z]+)\])?(?: <!-- card:(?P<id>\d+) -->)?\s*$")
@@ -87,7 +88,8 @@ def _profile(text: str, builder: _Builder, tz: dt.tzinfo) -> None:
         since = dt.datetime.combine(dt.date.fromisoformat(match["since"]), dt.time(), tzinfo=tz)
         builder.card(match, kind=kind, cardinality=cardinality, tag=tag, effective_at=_iso(since),
                      occurred_at=None, occurred_end=None, precision="", time_source=TimeSource.NONE,
-                     confidence=float(match["confidence"]) if match["confidence"] else None)
+                     # As written (a number or a word): the import reads it as every entry point does.
+                     confidence=match["confidence"])
 
 
 def _daily(day: str, text: str, builder: _Builder, tz: dt.tzinfo, now: dt.datetime) -> None:

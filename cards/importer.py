@@ -18,6 +18,7 @@ from django.db import transaction
 from core.errors import DomainError
 from scopes.models import Scope, ScopeKind, User
 
+from .confidence import confidence_value
 from .drafts import CardDraft
 from .errors import InvalidCard
 from .models import Card, CardKind, Cardinality, Entity, EntityKind
@@ -135,7 +136,7 @@ class _Import:
         draft = CardDraft(
             kind=kind, label=card.get("label") or "", subject=self.entity(card.get("subject")), value=value,
             object=self.entity(card["object"]) if card.get("object") else None, text=text,
-            tag=card.get("tag") or "fact", confidence=card.get("confidence"), impact=card.get("impact") or 2,
+            tag=card.get("tag") or "fact", confidence=self.confidence(card), impact=card.get("impact") or 2,
             source_session=source.get("session") or "", source_message=source.get("message") or "",
             source_quote=source.get("quote") or "",
             # Already stored with consent where it was exported from.
@@ -151,6 +152,14 @@ class _Import:
             if card.get("cardinality") != Cardinality.SINGLE:
                 draft.reference_time = when(card.get("verified_at"))
         return draft
+
+    @staticmethod
+    def confidence(card: dict) -> float | None:
+        # Exports write numbers; a hand-written file may use the words agents send.
+        try:
+            return confidence_value(card.get("confidence"))
+        except ValueError as refused:
+            raise ImportFileError(f"Card {card.get('id')}: confidence {refused}.") from None
 
     def remember(self, card: dict, statement: dt.datetime | None) -> None:
         revisions = [r for r in card.get("revisions") or [] if r.get("field") in ("text", "value")]

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from core.api.common import IdField, StrictSerializer
+from core.api.common import IdField, ParsedField, StrictSerializer
 
+from ..confidence import CONFIDENCE_SCHEMA, LEVELS, confidence_value, level_of
 from ..drafts import MAX_REF, MAX_TEXT, MAX_VALUE
 from ..models import Card, CardKind, EntityKind, Precision, Tag
 
@@ -48,7 +49,10 @@ class RememberIn(StrictSerializer):
     tz = serializers.CharField(max_length=64, required=False, allow_null=True, default=None)
     source = SourceIn(required=False, allow_null=True, default=None)
     perspectives = PerspectivesField(required=False, default=dict, help_text="Per-member phrasings keyed by username.")
-    confidence = serializers.FloatField(min_value=0, max_value=1, required=False, allow_null=True, default=None)
+    confidence = ParsedField(parse=confidence_value, schema=CONFIDENCE_SCHEMA, required=False, allow_null=True,
+                             default=None, help_text="Hypotheses: " + ", ".join(
+                                 f'"{word}" (stored as {number:g})' for word, number in LEVELS.items())
+                             + ", or a number between 0 and 1.")
     impact = serializers.IntegerField(min_value=1, max_value=3, required=False, default=2)
     consent = serializers.BooleanField(required=False, default=False,
                                        help_text="Explicit consent to store a sensitive attribute.")
@@ -125,10 +129,15 @@ class CardOut(serializers.Serializer):
     time_source = serializers.CharField()
     source = serializers.SerializerMethodField()
     confidence = serializers.FloatField(allow_null=True)
+    confidence_level = serializers.SerializerMethodField(
+        help_text='The stored confidence as a word: "high", "medium", "low"; null without a confidence.')
     impact = serializers.IntegerField()
 
     def get_object(self, card: Card) -> str | None:
         return card.object.name if card.object_id else None
+
+    def get_confidence_level(self, card: Card) -> str | None:
+        return None if card.confidence is None else level_of(card.confidence)
 
     def get_text(self, card: Card) -> str:
         return getattr(card, "perspective_text", None) or card.text

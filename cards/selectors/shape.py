@@ -15,6 +15,7 @@ from django.db.models import QuerySet
 
 from core.compiled import Compiled
 
+from ..confidence import level_of
 from ..models import Card
 from .cards import with_perspective
 
@@ -61,6 +62,7 @@ def card_out(row: dict) -> dict:
         "source": {"actor": row["source_actor__username"], "session": row["source_session"],
                    "message": row["source_message"], "quote": row["source_quote"]},
         "confidence": row["confidence"],
+        "confidence_level": None if row["confidence"] is None else level_of(row["confidence"]),
         "impact": row["impact"],
     }
 

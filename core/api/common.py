@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound, ParseError
 from rest_framework.pagination import CursorPagination
@@ -60,6 +63,26 @@ class WallClockDateTimeField(serializers.DateTimeField):
     the resolver applies; DRF would otherwise read it in the server's zone (UTC)."""
 
     def enforce_timezone(self, value):
+        return value
+
+
+class ParsedField(serializers.Field):
+    """A value read by a domain function (`parse` raises ValueError saying what is
+    wrong), so the API accepts exactly what every other entry point accepts.
+    `schema` is its OpenAPI shape, set on the instance: each parsed field has its own."""
+
+    def __init__(self, *, parse: Callable[[object], object], schema: dict, **kwargs):
+        self.parse = parse
+        super().__init__(**kwargs)
+        extend_schema_field(schema)(self)
+
+    def to_internal_value(self, data):
+        try:
+            return self.parse(data)
+        except ValueError as error:
+            raise serializers.ValidationError(str(error)) from None
+
+    def to_representation(self, value):
         return value
 
 

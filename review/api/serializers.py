@@ -6,10 +6,11 @@ import datetime as dt
 
 from rest_framework import serializers
 
+from cards.confidence import CONFIDENCE_SCHEMA, confidence_value
 from cards.drafts import MAX_REF, MAX_TEXT, MAX_VALUE
 from cards.when import EARLIEST_YEAR, LATEST_YEAR
 from cards.models import CardKind, Tag
-from core.api.common import IdField, StrictSerializer, WallClockDateTimeField
+from core.api.common import IdField, ParsedField, StrictSerializer, WallClockDateTimeField
 
 from ..services.ingest import MAX_MESSAGES, ROLES
 
@@ -61,7 +62,8 @@ class EditsIn(StrictSerializer):
     object = serializers.CharField(max_length=MAX_REF, required=False, allow_null=True, allow_blank=True)
     text = serializers.CharField(max_length=MAX_TEXT, required=False, allow_blank=True)
     tag = serializers.ChoiceField(choices=Tag.choices, required=False)
-    confidence = serializers.FloatField(min_value=0, max_value=1, required=False, allow_null=True)
+    confidence = ParsedField(parse=confidence_value, schema=CONFIDENCE_SCHEMA, required=False, allow_null=True,
+                             help_text='"high", "medium", "low" or a number between 0 and 1.')
     impact = serializers.IntegerField(min_value=1, max_value=3, required=False)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 
+from cards.confidence import confidence_value
 from cards.when import EARLIEST_YEAR, LATEST_YEAR
 
 from .base import Dropped, Extraction, Message, Proposal
@@ -32,7 +33,7 @@ SCHEMA = f"""{{
       "object": "an entity name for relations (partner, manager, child, …), else null",
       "tag": "one of {' | '.join(TAGS)}",
       "occurred_at_hint": "events: absolute ISO 8601 datetime with offset, e.g. 2026-05-02T00:00:00+08:00; else null",
-      "confidence": "0..1 for a hypothesis, else null",
+      "confidence": "a hypothesis: high | medium | low (or a number 0..1); else null",
       "text": "one short sentence describing the card"
     }}
   ],
@@ -62,10 +63,11 @@ def _item(raw: object, where: str, users: dict[str, Message], tz: dt.tzinfo, err
             problems.append(f"{where}.{key} must be a string or null")
     if "text" in raw and not isinstance(raw["text"], str):
         problems.append(f"{where}.text must be a string")
-    confidence = raw.get("confidence")
-    if confidence is not None and (isinstance(confidence, bool) or not isinstance(confidence, (int, float))
-                                   or not 0 <= confidence <= 1):
-        problems.append(f"{where}.confidence must be a number between 0 and 1, or null")
+    try:
+        confidence = confidence_value(raw.get("confidence"))
+    except ValueError as refused:
+        confidence = None
+        problems.append(f"{where}.confidence {refused}, or null")
     impact = raw.get("impact", 2)
     if isinstance(impact, bool) or impact not in (1, 2, 3):
         problems.append(f"{where}.impact must be 1, 2 or 3")
@@ -94,7 +96,7 @@ def _item(raw: object, where: str, users: dict[str, Message], tz: dt.tzinfo, err
                     message_id=raw["message_id"], rule="llm", value=raw["value"].strip(),
                     object=(raw.get("object") or "").strip() or None, text=raw.get("text", "").strip(),
                     tag=raw["tag"], occurred_at_hint=_hint(hint, tz) if hint else None,
-                    confidence=None if confidence is None else float(confidence), impact=impact, explicit=False)
+                    confidence=confidence, impact=impact, explicit=False)
 
 
 def _dropped(raw: object, where: str, users: dict[str, Message], errors: list[str]) -> Dropped | None:

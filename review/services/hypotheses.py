@@ -12,6 +12,7 @@ from django.db import connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from cards.confidence import LEVELS, level_of
 from cards.models import Card, CardKind, CardRevision, Tag
 from cards.services.remember import card_stated_again
 from cards.services.sql import card_update
@@ -20,7 +21,6 @@ from scopes.models import User
 
 from ..models import Decision, Probe
 
-LEVELS = {"high": 0.9, "medium": 0.6, "low": 0.3}
 NEXT = {"high": "medium", "medium": "low", "low": None}
 DAYS_AT_LEVEL = {"high": 14, "medium": 30, "low": 60}
 SESSIONS_UNVALIDATED = 5
@@ -31,12 +31,6 @@ PREFERENCE_LABELS = {"likes", "dislikes", "interest", "hobby"}
 class NotAHypothesis(DomainError):
     code = "not_a_hypothesis"
     status = 409
-
-
-def level_of(confidence: float | None) -> str:
-    if confidence is None:
-        return "medium"
-    return "high" if confidence >= 0.75 else "medium" if confidence >= 0.45 else "low"
 
 
 def hypotheses_current():
