@@ -126,7 +126,10 @@ class CardOut(serializers.Serializer):
     occurred_at = serializers.DateTimeField(allow_null=True)
     occurred_end = serializers.DateTimeField(allow_null=True)
     precision = serializers.ChoiceField(choices=Precision.choices, allow_blank=True)
-    time_source = serializers.CharField()
+    time_source = serializers.CharField(
+        help_text="Where an event's time came from: stated (a date in the words), resolved (an expression such as "
+                  '"last Friday", or a model\'s absolute date), message (the message\'s timestamp: a statement '
+                  "about the present, or no usable time in the words), server, or none (undated).")
     source = serializers.SerializerMethodField()
     confidence = serializers.FloatField(allow_null=True)
     confidence_level = serializers.SerializerMethodField(

@@ -20,7 +20,10 @@ class MessageIn(StrictSerializer):
     role = serializers.ChoiceField(choices=ROLES)
     text = serializers.CharField(max_length=MAX_TEXT, trim_whitespace=False)
     # Kept as sent: a time without its offset is refused, since it anchors "yesterday".
-    at = WallClockDateTimeField(help_text="The message's timestamp, with its offset.")
+    at = WallClockDateTimeField(help_text="The message's timestamp, with its offset. Times in the words are "
+                                          "resolved against it; an event whose words give no usable time (a "
+                                          "statement about the present, a date the model could not give) is dated "
+                                          'at it, with time_source "message".')
 
     def validate_at(self, value):
         if value.tzinfo is None:

@@ -11,7 +11,9 @@ Contract for every extractor:
   and the `message_id` it came from;
 - time: either `when` (an expression such as "last Saturday", resolved later
   against the message's `at` in the user's zone by cards.when.when_resolve) or
-  `occurred_at_hint` (an absolute ISO datetime from a model); never both;
+  `occurred_at_hint` (an absolute ISO datetime from a model); never both. A
+  model's hint that cannot be read sets `hint_unusable` instead: the message's
+  timestamp is then the time, marked as coming from the message (DESIGN §5);
 - labels are registered label keys or synonyms (cards.labels.label_resolve
   decides; an unknown label makes the candidate wait with that problem shown);
 - `explicit` is True only for a user's own "remember that …" / 記住… statement.
@@ -46,6 +48,7 @@ class Proposal:
     tag: str = "fact"  # fact | preference | goal | boundary | hypothesis
     when: str | None = None
     occurred_at_hint: dt.datetime | None = None
+    hint_unusable: bool = False  # a hint was given but could not be read (not "no time said")
     confidence: float | None = None
     impact: int = 2
     explicit: bool = False

@@ -38,7 +38,8 @@ RULES = """Rules:
    only when the user says them explicitly; never infer them.
 4. Use a known label whenever one fits; use "me" as the subject for the user, and known entity names as written.
 5. Every event gets an absolute occurred_at_hint: an ISO 8601 datetime with offset, worked out from the message's
-   "at" time (relative to current_time when in doubt); null when no time was said.
+   "at" time (relative to current_time when in doubt); an event said in the present ("I'm at the airport") takes
+   the message's own "at" time; null when no time was said.
 6. "quote" is copied exactly, character for character, from the message's text.
 Answer with one JSON object, nothing else, in this shape:
 """

@@ -2,7 +2,8 @@
 
 Validation errors are sentences the model can act on: they are sent back with
 the retry request. A date hint that cannot be read is not an error: the item is
-kept without it, and the caller falls back to the message timestamp (DESIGN §5).
+kept, marked `hint_unusable`, and ingest dates it at the message's timestamp
+(DESIGN §5).
 """
 
 from __future__ import annotations
@@ -90,12 +91,14 @@ def _item(raw: object, where: str, users: dict[str, Message], tz: dt.tzinfo, err
     if problems:
         errors.extend(problems)
         return None
-    hint = raw.get("occurred_at_hint")
+    # Blank is "no time said", as null is; any other text that is no usable date is a hint we cannot read.
+    hint_text = (raw.get("occurred_at_hint") or "").strip()
+    hint = _hint(hint_text, tz) if hint_text else None
     # A model's extraction is never explicit: only a person's "remember that" is (base.py).
     return Proposal(kind=raw["kind"], label=raw["label"].strip(), subject=raw["subject"].strip(), quote=raw["quote"],
                     message_id=raw["message_id"], rule="llm", value=raw["value"].strip(),
                     object=(raw.get("object") or "").strip() or None, text=raw.get("text", "").strip(),
-                    tag=raw["tag"], occurred_at_hint=_hint(hint, tz) if hint else None,
+                    tag=raw["tag"], occurred_at_hint=hint, hint_unusable=bool(hint_text) and hint is None,
                     confidence=confidence, impact=impact, explicit=False)
 
 

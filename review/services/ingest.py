@@ -174,16 +174,22 @@ def _candidate(job: IngestJob, p: Proposal, message: Message, tz) -> Candidate:
 
 def _place_in_time(candidate: Candidate, p: Proposal, message: Message, tz) -> None:
     """A `when` is resolved against the message's timestamp; a model's absolute
-    hint is used as given; an unusable one falls back to the message time,
-    marked so (DESIGN §5). An event with no time at all stays undated."""
+    hint is used as given. When the words give no usable time — a `when` that
+    cannot be resolved, a hint that cannot be read — or the hint is the message's
+    own timestamp (a statement about the present), the time is the message's,
+    with time_source `message` saying so (DESIGN §5). An event with no time at
+    all stays undated."""
     start = end = None
     precision, source = "", ""
+    from_message = (message.at, Precision.DATETIME, TimeSource.MESSAGE)
     if p.when:
         try:
             interval = when_resolve(p.when, reference=message.at, tz=tz)
             start, end, precision, source = interval.start, interval.end, interval.precision, interval.source
         except UnresolvableTime:
-            start, precision, source = message.at, Precision.DATETIME, TimeSource.MESSAGE
+            start, precision, source = from_message
+    elif p.hint_unusable or p.occurred_at_hint == message.at:
+        start, precision, source = from_message
     elif p.occurred_at_hint is not None:
         start, precision, source = p.occurred_at_hint, Precision.DATETIME, TimeSource.RESOLVED
     if candidate.kind == CardKind.EVENT:

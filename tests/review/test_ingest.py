@@ -13,21 +13,7 @@ from review.services.ingest import ingest_process
 
 pytestmark = pytest.mark.django_db
 
-AT = "2026-05-08T16:44:10+08:00"  # a Friday
-
-
-@pytest.fixture
-def ingest(django_capture_on_commit_callbacks):
-    """The job is queued when the request commits; a test's transaction never
-    commits, so each ingest runs its captured callbacks (the Celery task, eager)."""
-    def send(agent, scope, *texts, role="user", session="s1"):
-        messages = [{"id": f"m{i}", "role": role, "text": text, "at": AT} for i, text in enumerate(texts)]
-        with django_capture_on_commit_callbacks(execute=True):
-            response = agent.post("/api/v1/ingest/", {"scope": scope.pk, "session": session,
-                                                      "messages": messages}, format="json")
-        assert response.status_code == 202, response.json()
-        return agent.get(f"/api/v1/ingest/{response.json()['job']}/").json()
-    return send
+AT = "2026-05-08T16:44:10+08:00"  # a Friday; the `ingest` fixture's messages are sent at it
 
 
 def test_a_conversation_becomes_candidates_with_quotes_and_nothing_raw_is_kept(alice, bearer, ingest):

@@ -4,8 +4,6 @@ chat-completions protocol (the only thing mocked is the model itself)."""
 import datetime as dt
 import json
 import socket
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from django.core.exceptions import ImproperlyConfigured
@@ -25,57 +23,6 @@ MESSAGES = [
 WEDDING = {"message_id": "s1:1", "quote": "We went to Mei's wedding last Saturday", "kind": "event",
            "label": "wedding", "subject": "me", "value": "Mei's wedding", "object": None, "tag": "fact",
            "occurred_at_hint": "2026-05-02T00:00:00+08:00", "confidence": None, "text": "Went to Mei's wedding."}
-
-
-class ChatServer:
-    """Answers each POST with the next scripted reply: (status, content) or (status, raw body bytes)."""
-
-    def __init__(self, replies):
-        self.replies, self.requests = list(replies), []
-        server = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                server.requests.append({"path": self.path, "headers": dict(self.headers), "body": body})
-                status, content = server.replies.pop(0)
-                raw = content if isinstance(content, bytes) else json.dumps(
-                    {"id": "x", "object": "chat.completion",
-                     "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
-                                  "finish_reason": "stop"}]}).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(raw)))
-                self.end_headers()
-                self.wfile.write(raw)
-
-            def log_message(self, *args):
-                pass
-
-        self.http = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.http.server_address[1]}"
-        self.thread = threading.Thread(target=self.http.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True)
-        self.thread.start()
-
-    def close(self):
-        self.http.shutdown()
-        self.http.server_close()
-
-
-@pytest.fixture
-def chat(settings):
-    servers = []
-
-    def start(*replies):
-        server = ChatServer(replies)
-        servers.append(server)
-        settings.LLM_URL, settings.LLM_MODEL, settings.LLM_API_KEY = server.url, "tiny-model", "sk-test"
-        settings.LLM_TIMEOUT = 5
-        return server
-
-    yield start
-    for server in servers:
-        server.close()
 
 
 def answer(*items, dropped=()):
@@ -163,9 +110,12 @@ def test_a_body_that_is_not_a_chat_completion_counts_as_invalid(chat):
 
 
 def test_unusable_hint_keeps_the_item_without_it(chat):
-    chat((200, answer(dict(WEDDING, occurred_at_hint="last Saturday"), dict(WEDDING, occurred_at_hint=None))))
+    chat((200, answer(dict(WEDDING, occurred_at_hint="last Saturday"), dict(WEDDING, occurred_at_hint=None),
+                      dict(WEDDING, occurred_at_hint="  "))))
     proposals = LLMExtractor().extract(MESSAGES, CONTEXT).proposals
-    assert [p.occurred_at_hint for p in proposals] == [None, None]
+    assert [p.occurred_at_hint for p in proposals] == [None, None, None]
+    # Only the hint that was given and unreadable falls back to the message time; blank is no time said.
+    assert [p.hint_unusable for p in proposals] == [True, False, False]
 
 
 def test_naive_hint_is_read_in_the_users_zone(chat):
