@@ -251,6 +251,9 @@ class Card(models.Model):
             models.Index(fields=["-verified_at"], condition=Q(superseded_at__isnull=True), name="card_current_recent"),
             models.Index(fields=["scope", "kind"], condition=Q(superseded_at__isnull=True),
                          name="card_current_by_scope"),
+            # The sessions a person wrote in, in a scope, since a time (the hypothesis lifecycle counts them).
+            models.Index(fields=["scope", "source_actor", "recorded_at"], include=["source_session"],
+                         condition=~Q(source_session=""), name="card_sessions"),
             # For broad visibility only; a household's few hundred cards are scored
             # exactly behind the B-tree (PERFORMANCE.md routing rule).
             HnswIndex(fields=["embedding"], name="card_embedding_hnsw", m=16, ef_construction=64,

@@ -26,7 +26,10 @@ class PerspectivesField(serializers.DictField):
 
 
 class SourceIn(StrictSerializer):
-    session = serializers.CharField(max_length=MAX_REF, required=False, allow_blank=True, default="")
+    session = serializers.CharField(max_length=MAX_REF, required=False, allow_blank=True, default="",
+                                    help_text="The conversation it was said in. Sessions are counted for the "
+                                              "hypothesis lifecycle: a guess about a person not validated in 5 of "
+                                              "their sessions in its scope is discarded.")
     message = serializers.CharField(max_length=MAX_REF, required=False, allow_blank=True, default="")
     quote = serializers.CharField(max_length=MAX_TEXT, required=False, allow_blank=True, default="",
                                   trim_whitespace=False)

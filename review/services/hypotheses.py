@@ -45,13 +45,35 @@ def _levels_since(cards: list[Card]) -> dict[int, dt.datetime]:
     return {c.pk: max(c.verified_at, demoted[c.pk]) if c.pk in demoted else c.verified_at for c in cards}
 
 
+# A session is one a person spent with their agent: every card written with
+# `source.session` (REST single and bulk, approvals of ingested candidates, and
+# any later client of the same services) and every ingest job. Only the sessions
+# of the person the guess is about count (the member it names; for anyone else,
+# the person whose agent guessed it), in the scope where it lives, after it was
+# made or last reinforced; the session it was guessed in is not one that left it
+# unvalidated. Each session id counts once, however many cards or jobs carry it.
+# The card side reads the partial index card_sessions (scope, actor, recorded_at).
+SESSIONS_SINCE = """
+SELECT h.id, count(DISTINCT s.session)
+  FROM cards_card h
+  JOIN cards_entity e ON e.id = h.subject_id
+ CROSS JOIN LATERAL (
+       SELECT c.source_session AS session FROM cards_card c
+        WHERE c.scope_id = h.scope_id AND c.source_actor_id = COALESCE(e.user_id, h.source_actor_id)
+          AND c.source_session <> '' AND c.recorded_at > GREATEST(h.recorded_at, h.verified_at)
+       UNION ALL
+       SELECT j.session FROM review_ingestjob j
+        WHERE j.scope_id = h.scope_id AND j.created_by_id = COALESCE(e.user_id, h.source_actor_id)
+          AND j.created_at > GREATEST(h.recorded_at, h.verified_at)
+       ) s
+ WHERE h.id = ANY(%s) AND s.session <> h.source_session
+ GROUP BY h.id"""
+
+
 def _sessions_since(cards: list[Card]) -> dict[int, int]:
-    """Sessions ingested in each card's scope since it was last reinforced, one query for all."""
+    """Sessions each hypothesis went through without being validated, one statement for all."""
     with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT c.id, count(DISTINCT j.session) FROM cards_card c"
-            " JOIN review_ingestjob j ON j.scope_id = c.scope_id AND j.created_at > c.verified_at"
-            " WHERE c.id = ANY(%s) GROUP BY c.id", [[c.pk for c in cards]])
+        cursor.execute(SESSIONS_SINCE, [[c.pk for c in cards]])
         return dict(cursor.fetchall())
 
 
