@@ -89,6 +89,12 @@ class GuessOut(serializers.Serializer):
     card = serializers.IntegerField()
 
 
+class PlannedOut(serializers.Serializer):
+    value = serializers.CharField()
+    starts = serializers.DateTimeField(help_text="When it becomes true.")
+    card = CardOut()
+
+
 class AnswerOut(serializers.Serializer):
     tier = serializers.ChoiceField(choices=["recorded", "derived", "guessed", "no_evidence"])
     subject = SubjectOut()
@@ -96,10 +102,15 @@ class AnswerOut(serializers.Serializer):
     values = serializers.ListField(child=serializers.CharField())
     evidence = CardOut(many=True)
     chain = ChainOut(many=True)
-    candidates = GuessOut(many=True)
+    candidates = GuessOut(many=True, help_text="Guesses, labelled: beside a recorded or derived value only the "
+                                               "hypotheses, each saying whether it contradicts the record.")
     contradictions = ChainOut(many=True, help_text="Derived values that disagree with the recorded single value.")
     conflicting = serializers.BooleanField(help_text="A single-value label with more than one recorded value in "
-                                                     "the visible scopes: ask which holds.")
+                                                     "the visible scopes, or a dispute of a member's own value: "
+                                                     "ask which holds.")
+    planned = PlannedOut(many=True, help_text="Values from a future date: not yet true; `values` hold until then.")
+    disputes = CardOut(many=True, help_text="Others' statements about a member that disagree with the member's "
+                                            "own card: they stand beside it until the member settles them.")
 
 
 class CountOut(serializers.Serializer):

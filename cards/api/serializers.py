@@ -8,6 +8,7 @@ from core.api.common import IdField, StrictSerializer
 
 from ..drafts import MAX_REF, MAX_TEXT, MAX_VALUE
 from ..models import Card, CardKind, EntityKind, Precision, Tag
+from ..valid_time import is_planned
 
 
 class PerspectivesField(serializers.DictField):
@@ -126,6 +127,16 @@ class CardOut(serializers.Serializer):
     source = serializers.SerializerMethodField()
     confidence = serializers.FloatField(allow_null=True)
     impact = serializers.IntegerField()
+    planned = serializers.SerializerMethodField(
+        help_text="Not yet true: a value from a future date (the value it replaces is current until then), "
+                  "or an event still to come.")
+    disputes = serializers.IntegerField(
+        source="disputes_id", allow_null=True,
+        help_text="Someone else's statement about a member that disagrees with the member's own card (this id): "
+                  "it stands beside it, outside the timeline, until the member settles it.")
+
+    def get_planned(self, card: Card) -> bool:
+        return is_planned(card)
 
     def get_object(self, card: Card) -> str | None:
         return card.object.name if card.object_id else None

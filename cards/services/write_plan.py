@@ -36,6 +36,9 @@ class WriteOutcome:
     outcome: str
     card: Card
     superseded: list[int] = field(default_factory=list)
+    # False when the write path saw no guess or dispute beside the timeline: the
+    # tag rules that follow a write (services/tags.py) have nothing to close.
+    settle: bool = True
 
 
 @dataclass
