@@ -55,10 +55,11 @@ class _Plan:
         self.new.append(card)
         return card
 
-    def stated_again(self, card: Card, seen: dt.datetime, *, single: bool) -> None:
+    def stated_again(self, card: Card, seen: dt.datetime, *, single: bool, now: dt.datetime) -> None:
+        """As card_stated_again: kept at the stated date, verified no later than now."""
         if single and seen not in card.stated_at:
             card.stated_at = sorted([*card.stated_at, seen])[-STATED_AT_KEEP:]
-        card.verified_at = max(card.verified_at, seen)
+        card.verified_at = max(card.verified_at, min(seen, now))
         if card.pk in self.existing_ids:
             self.reinforced[card.pk] = card
 
@@ -178,18 +179,17 @@ def _decide(write: Write, timeline: _Timeline, plan: _Plan) -> tuple[str, Card, 
     if not write.is_single:
         current = timeline.by_value.get(write.value_norm)
         if current is not None:
-            plan.stated_again(current, min(write.reference, write.now), single=False)
+            plan.stated_again(current, min(write.reference, write.now), single=False, now=write.now)
             return Outcome.REINFORCED, current, []
         card = plan.insert(write, effective_at=write.effective)
         timeline.by_value[write.value_norm] = card
         return Outcome.INSERTED, card, []
     effective = write.effective
-    stated = min(effective, write.now)
     current = timeline.latest if timeline.latest is not None and timeline.latest.superseded_at is None else None
     if current is not None and current.value_norm == write.value_norm:
-        plan.stated_again(current, stated, single=True)
+        plan.stated_again(current, effective, single=True, now=write.now)
         return Outcome.REINFORCED, current, []
-    card = plan.insert(write, effective_at=effective, verified_at=stated, stated_at=[stated])
+    card = plan.insert(write, effective_at=effective, verified_at=min(effective, write.now), stated_at=[effective])
     timeline.latest = card
     if current is None:
         return Outcome.INSERTED, card, []

@@ -9,6 +9,7 @@ import datetime as dt
 
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
+from django.utils import timezone
 
 from scopes.models import Membership, Scope, User
 
@@ -55,11 +56,14 @@ def _reinforce(card: Card, write: Write, *, seen: dt.datetime | None = None) -> 
 
 
 def card_stated_again(card: Card, seen: dt.datetime) -> None:
-    """Record that the card's value was stated true at `seen` (one UPDATE, or none)."""
+    """Record that the card's value was stated true at `seen` (one UPDATE, or
+    none). A statement about a later date is kept at that date (a split of the
+    timeline resumes there), but nobody verified anything later than now."""
+    verified = min(seen, timezone.now())
     if card.kind == CardKind.STATE and card.cardinality == Cardinality.SINGLE:
         if seen not in card.stated_at:
             card.stated_at = sorted([*card.stated_at, seen])[-STATED_AT_KEEP:]
-            card.verified_at = max(card.verified_at, seen)
+            card.verified_at = max(card.verified_at, verified)
             card_update(card.pk, verified_at=card.verified_at, stated_at=card.stated_at)
     elif seen > card.verified_at:
         card.verified_at = seen
@@ -86,14 +90,13 @@ def _remember_single(write: Write) -> WriteOutcome:
 
 def _place(write: Write, effective: dt.datetime, covering: Card | None, successor: Card | None) -> WriteOutcome:
     if covering is not None and same_statement(write, covering):
-        return _reinforce(covering, write, seen=min(effective, write.now))
+        return _reinforce(covering, write, seen=effective)
     if disputes_own(write, covering):
         return _remember_dispute(write, covering)
     if covering is not None:
         return _fork(write, covering, effective)
     # Earlier than anything we hold (or nothing yet): true from t until the first card we know.
-    stated = min(effective, write.now)
-    card = write.new_card(effective_at=effective, verified_at=stated, stated_at=[stated],
+    card = write.new_card(effective_at=effective, verified_at=min(effective, write.now), stated_at=[effective],
                           superseded_at=successor.effective_at if successor else None,
                           superseded_by=successor)
     card_insert(card)
@@ -140,9 +143,8 @@ def _fork(write: Write, covering: Card, effective: dt.datetime) -> WriteOutcome:
             " CASE WHEN %s THEN nextval(pg_get_serial_sequence('cards_card', 'id')) END",
             [effective, earlier, max(earlier, default=covering.effective_at), covering.pk, bool(later)])
         new_id, rest_id = cursor.fetchone()
-    stated = min(effective, write.now)
     card = write.new_card(
-        id=new_id, effective_at=effective, verified_at=stated, stated_at=[stated],
+        id=new_id, effective_at=effective, verified_at=min(effective, write.now), stated_at=[effective],
         superseded_at=later[0] if later else covering.superseded_at,
         superseded_by_id=rest_id if later else covering.superseded_by_id)
     card_insert(card)
