@@ -44,11 +44,16 @@ def ask_answer(request, form, principal) -> dict | None:
     data = form.cleaned_data
     try:
         # "As of" a day means as it stood at the end of that day.
-        return answer_read(principal=principal, scope_id=data["scope"], subject=data["subject"],
-                           label=data["label"], as_of=_day_start(data["as_of"], request.user, days=1))
+        found = answer_read(principal=principal, scope_id=data["scope"], subject=data["subject"],
+                            label=data["label"], as_of=_day_start(data["as_of"], request.user, days=1))
     except DomainError as error:
         _refused(form, error)
         return None
+    # A person reads a planned value's day in their own zone, never as an ISO instant.
+    zone = zoneinfo.ZoneInfo(request.user.time_zone or "UTC")
+    for planned in found["planned"]:
+        planned["starts_local"] = dt.datetime.fromisoformat(planned["starts"]).astimezone(zone)
+    return found
 
 
 def ask_count(request, form, principal) -> dict | None:
