@@ -2,29 +2,13 @@
 
 from __future__ import annotations
 
-import functools
-import zoneinfo
-
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from guardian.models import UserObjectPermissionBase
 
 from .visibility import ScopedQuerySet
-
-
-@functools.cache
-def time_zone_names() -> frozenset[str]:
-    # available_timezones() reads ~600 tzdata files on every call (~9 ms): once per process.
-    # Left out: tzdata's system links, which name no place and which PostgreSQL
-    # refuses in AT TIME ZONE (a zone reaches SQL when events are counted by day).
-    return frozenset(name for name in zoneinfo.available_timezones()
-                     if name not in ("localtime", "posixrules", "Factory") and not name.startswith(("right/", "posix/")))
-
-
-def validate_time_zone(value: str) -> None:
-    if value not in time_zone_names():
-        raise ValidationError(f"{value!r} is not an IANA time zone name.")
+from .zones import time_zone_names, validate_time_zone  # noqa: F401  (migrations name it here)
 
 
 class MemoryUserManager(UserManager):
