@@ -8,7 +8,7 @@ from django.db import models, transaction
 from guardian.models import UserObjectPermissionBase
 
 from .visibility import ScopedQuerySet
-from .zones import time_zone_names, validate_time_zone  # noqa: F401  (migrations name it here)
+from .zones import DEFAULT_ZONE, time_zone_names, validate_time_zone  # noqa: F401  (migrations name it here)
 
 
 class MemoryUserManager(UserManager):
@@ -25,11 +25,21 @@ class MemoryUserManager(UserManager):
         return user
 
 
+class Language(models.TextChoices):
+    EN = "en", "English"
+    ZH_HANT = "zh-hant", "繁體中文"
+
+
 class User(AbstractUser):
     """A person. Their own entity ("me") and personal scope are created with them."""
 
     display_name = models.CharField(max_length=150, blank=True)
-    time_zone = models.CharField(max_length=64, default="UTC", validators=[validate_time_zone])
+    time_zone = models.CharField(max_length=64, default=DEFAULT_ZONE, validators=[validate_time_zone],
+                                 help_text="An IANA zone name (never an offset): the day the person's words mean.")
+    # False until the person chose a zone (or kept the default on purpose): the
+    # dashboard then proposes the browser's zone, and never stores it unasked.
+    time_zone_chosen = models.BooleanField(default=False)
+    language = models.CharField(max_length=16, choices=Language.choices, default=Language.EN)
 
     objects = MemoryUserManager()
 
@@ -39,6 +49,11 @@ class User(AbstractUser):
     @property
     def shown_name(self) -> str:
         return self.display_name or self.username
+
+    @property
+    def zone_unset(self) -> bool:
+        """Still the default zone, never chosen: the dashboard proposes the browser's."""
+        return not self.time_zone_chosen and self.time_zone == DEFAULT_ZONE
 
 
 class ScopeKind(models.TextChoices):
