@@ -4,11 +4,11 @@ count), with a refusal turned into an error next to the field it is about."""
 from __future__ import annotations
 
 import datetime as dt
-import zoneinfo
 
 from core.errors import DomainError
 from core.pages import error_fields
 from scopes.principals import principal_of_page
+from scopes.zones import person_zone
 
 from .selectors.answers import answer_read
 from .selectors.counts import count_read
@@ -21,7 +21,7 @@ def _day_start(day: dt.date | None, user, *, days: int = 0) -> dt.datetime | Non
     if day is None:
         return None
     return dt.datetime.combine(day + dt.timedelta(days=days), dt.time(),
-                               tzinfo=zoneinfo.ZoneInfo(user.time_zone or "UTC"))
+                               tzinfo=person_zone(user))
 
 
 def _refused(form, error: DomainError) -> None:

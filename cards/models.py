@@ -238,6 +238,10 @@ class Card(models.Model):
     occurred_end = models.DateTimeField(null=True, blank=True)
     precision = models.CharField(max_length=8, choices=Precision.choices, blank=True)
     time_source = models.CharField(max_length=8, choices=TimeSource.choices, default=TimeSource.NONE)
+    # The zone the write was anchored in (cards.when.anchor_zone): an IANA name,
+    # or the speaker's fixed offset (±HH:MM). Times are stored as instants; this
+    # says whose midnights "yesterday" meant. Blank for cards written before it was kept.
+    anchor_zone = models.CharField(max_length=64, blank=True, default="")
 
     source_actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                                      on_delete=models.SET_NULL, related_name="+")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from core.api.common import IdField, StrictSerializer
+from core.api.common import IdField, StrictSerializer, WallClockDateTimeField
 
 from ..drafts import MAX_REF, MAX_TEXT, MAX_VALUE
 from ..models import Card, CardKind, EntityKind, Precision, Tag
@@ -43,10 +43,16 @@ class RememberIn(StrictSerializer):
     tag = serializers.ChoiceField(choices=Tag.choices, required=False, default=Tag.FACT)
     when = serializers.CharField(max_length=200, required=False, allow_null=True, default=None,
                                  help_text="When it happened (events) or became true (states).")
-    reference_time = serializers.DateTimeField(required=False, allow_null=True, default=None,
-                                               help_text="The message's timestamp; default now.")
-    effective_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
-    tz = serializers.CharField(max_length=64, required=False, allow_null=True, default=None)
+    # Kept as sent (WallClockDateTimeField): the offset is the speaker's day, and a naive time has none.
+    reference_time = WallClockDateTimeField(
+        required=False, allow_null=True, default=None,
+        help_text="The message's timestamp; default now. Its offset anchors `when` (\"yesterday\" is the day "
+                  "before in that offset); without one, `tz` or your own zone does.")
+    effective_at = WallClockDateTimeField(required=False, allow_null=True, default=None,
+                                          help_text="States: when it became true; a naive time is read in the "
+                                                    "anchoring zone.")
+    tz = serializers.CharField(max_length=64, required=False, allow_null=True, default=None,
+                               help_text="IANA zone for a reference time without an offset; default yours.")
     source = SourceIn(required=False, allow_null=True, default=None)
     perspectives = PerspectivesField(required=False, default=dict, help_text="Per-member phrasings keyed by username.")
     confidence = serializers.FloatField(min_value=0, max_value=1, required=False, allow_null=True, default=None)
@@ -124,6 +130,10 @@ class CardOut(serializers.Serializer):
     occurred_end = serializers.DateTimeField(allow_null=True)
     precision = serializers.ChoiceField(choices=Precision.choices, allow_blank=True)
     time_source = serializers.CharField()
+    zone = serializers.SerializerMethodField(
+        help_text='Whose day the times were anchored in: an IANA name ("Europe/Lisbon") '
+                  'or the reference time\'s offset ("+08:00"); null for older cards. '
+                  "The times themselves are UTC instants.")
     source = serializers.SerializerMethodField()
     confidence = serializers.FloatField(allow_null=True)
     impact = serializers.IntegerField()
@@ -140,6 +150,9 @@ class CardOut(serializers.Serializer):
 
     def get_object(self, card: Card) -> str | None:
         return card.object.name if card.object_id else None
+
+    def get_zone(self, card: Card) -> str | None:
+        return card.anchor_zone or None
 
     def get_text(self, card: Card) -> str:
         return getattr(card, "perspective_text", None) or card.text

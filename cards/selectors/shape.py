@@ -22,7 +22,7 @@ from .cards import with_perspective
 COLUMNS = (
     "id", "scope_id", "kind", "tag", "subject__name", "subject_id", "label__key", "cardinality", "value",
     "object__name", "object_id", "text", "perspective_text", "effective_at", "superseded_at", "superseded_by_id",
-    "recorded_at", "verified_at", "occurred_at", "occurred_end", "precision", "time_source",
+    "recorded_at", "verified_at", "occurred_at", "occurred_end", "precision", "time_source", "anchor_zone",
     "source_actor__username", "source_session", "source_message", "source_quote", "confidence", "impact",
     "disputes_id",
 )
@@ -62,6 +62,7 @@ def card_out(row: dict, now: dt.datetime | None = None) -> dict:
         "occurred_end": iso(row["occurred_end"]),
         "precision": row["precision"],
         "time_source": row["time_source"],
+        "zone": row["anchor_zone"] or None,
         "source": {"actor": row["source_actor__username"], "session": row["source_session"],
                    "message": row["source_message"], "quote": row["source_quote"]},
         "confidence": row["confidence"],

@@ -10,7 +10,7 @@ Contract for every extractor:
 - every proposal keeps the exact `quote` (a substring of the message text)
   and the `message_id` it came from;
 - time: either `when` (an expression such as "last Saturday", resolved later
-  against the message's `at` in the user's zone by cards.when.when_resolve) or
+  against the message's `at`, in the day its offset says, by cards.when.when_resolve) or
   `occurred_at_hint` (an absolute ISO datetime from a model); never both;
 - labels are registered label keys or synonyms (cards.labels.label_resolve
   decides; an unknown label makes the candidate wait with that problem shown);

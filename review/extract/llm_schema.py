@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 
-from cards.when import EARLIEST_YEAR, LATEST_YEAR
+from cards.when import EARLIEST_YEAR, LATEST_YEAR, anchor_zone
 
 from .base import Dropped, Extraction, Message, Proposal
 from .policy import ONE_OFF_FRUSTRATION, SPECULATIVE_MOTIVE, TRANSIENT_FEELING
@@ -93,7 +93,8 @@ def _item(raw: object, where: str, users: dict[str, Message], tz: dt.tzinfo, err
     return Proposal(kind=raw["kind"], label=raw["label"].strip(), subject=raw["subject"].strip(), quote=raw["quote"],
                     message_id=raw["message_id"], rule="llm", value=raw["value"].strip(),
                     object=(raw.get("object") or "").strip() or None, text=raw.get("text", "").strip(),
-                    tag=raw["tag"], occurred_at_hint=_hint(hint, tz) if hint else None,
+                    # A hint without an offset is a wall time in the day of the message it came from.
+                    tag=raw["tag"], occurred_at_hint=_hint(hint, anchor_zone(message.at, tz)) if hint else None,
                     confidence=None if confidence is None else float(confidence), impact=impact, explicit=False)
 
 
