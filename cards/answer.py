@@ -15,6 +15,8 @@ from django.db import connection
 from .derive import Deriver, FactBase, Proof, approved_rules
 from .models import Cardinality, CardKind, EntityKind, Label, Tag
 from .selectors.entities import Binding
+from .text import normalize
+from .valid_time import valid_sql
 
 # A neighbour's value is offered as a guess only when the two subjects' cards
 # are this alike (cosine of their mean card vectors).
@@ -33,6 +35,15 @@ class Guess:
 
 
 @dataclass
+class Planned:
+    """A value from a future date: not yet true, and the current one holds until then."""
+
+    value: str
+    starts: dt.datetime
+    card_id: int
+
+
+@dataclass
 class Answer:
     tier: str  # recorded | derived | guessed | no_evidence
     binding: Binding
@@ -42,14 +53,24 @@ class Answer:
     derived: list[Proof] = field(default_factory=list)
     contradictions: list[Proof] = field(default_factory=list)  # derived values a recorded one contradicts
     guesses: list[Guess] = field(default_factory=list)
-    # A single-value label with two recorded values (personal "Kyoto", family "Osaka"): ask which holds.
+    # A single-value label with two recorded values (personal "Kyoto", family "Osaka"), or someone
+    # else's statement disputing a member's own: ask which holds.
     conflicting: bool = False
+    planned: list[Planned] = field(default_factory=list)
+    disputes: list[int] = field(default_factory=list)  # others' statements beside a member's own card
 
 
 def answer(*, binding: Binding, label: Label, scope_ids: list[int], as_of: dt.datetime | None = None) -> Answer:
     if binding.status != "bound":
         return Answer("no_evidence", binding, label)
-    deriver = Deriver(FactBase(scope_ids, as_of), approved_rules())
+    facts = FactBase(scope_ids, as_of)
+    found = _answer(binding, label, scope_ids, Deriver(facts, approved_rules()), facts.at)
+    found.planned, found.disputes = _beside(binding, label, scope_ids, facts.at)
+    found.conflicting = found.conflicting or bool(found.disputes)
+    return found
+
+
+def _answer(binding: Binding, label: Label, scope_ids: list[int], deriver: Deriver, at: dt.datetime) -> Answer:
     recorded = deriver.recorded(binding.term, label.key)
     proofs = deriver.prove(binding.term, label.key)
     derived = [p for obj, p in sorted(proofs.items()) if obj not in recorded]
@@ -64,16 +85,60 @@ def answer(*, binding: Binding, label: Label, scope_ids: list[int], as_of: dt.da
             # Several values may hold: the derived ones stand beside the recorded, each with its chain.
             found.values += [p.shown for p in derived]
             found.derived = derived
+        # A guess never replaces the record: it is listed apart, and says when it disagrees.
+        found.guesses = _hypotheses(binding, label, scope_ids, at, recorded={normalize(v) for v in found.values})
         return found
     if derived:
-        return Answer("derived", binding, label, values=[p.shown for p in derived], derived=derived)
-    guesses = _guesses(binding, label, scope_ids)
+        return Answer("derived", binding, label, values=[p.shown for p in derived], derived=derived,
+                      guesses=_hypotheses(binding, label, scope_ids, at, recorded={normalize(p.shown) for p in derived}))
+    guesses = _guesses(binding, label, scope_ids, at)
     if guesses:
         return Answer("guessed", binding, label, guesses=guesses)
     return Answer("no_evidence", binding, label)
 
 
-def _guesses(binding: Binding, label: Label, scope_ids: list[int]) -> list[Guess]:
+def _beside(binding: Binding, label: Label, scope_ids: list[int], at: dt.datetime) -> tuple[list[Planned], list[int]]:
+    """What stands beside the record: values planned from a later date (that are
+    not replaced before they start), and others' statements disputing a member's own."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""SELECT c.id, CASE WHEN c.object_id IS NULL THEN c.value ELSE o.name END, c.effective_at,
+                       c.disputes_id IS NOT NULL
+                  FROM cards_card c LEFT JOIN cards_entity o ON o.id = c.object_id
+                 WHERE c.scope_id = ANY(%(scopes)s) AND c.subject_id = ANY(%(ids)s) AND c.label_id = %(label)s
+                   AND c.kind <> '{CardKind.EVENT}' AND c.tag <> '{Tag.HYPOTHESIS}'
+                   AND ((c.disputes_id IS NULL AND c.effective_at > %(at)s
+                         AND (c.superseded_at IS NULL OR c.superseded_at > c.effective_at))
+                        OR (c.disputes_id IS NOT NULL AND {valid_sql("c")}))
+                 ORDER BY c.effective_at, c.id""",
+            {"scopes": scope_ids, "ids": binding.entity_ids, "label": label.pk, "at": at})
+        rows = cursor.fetchall()
+    planned = [Planned(value, starts, pk) for pk, value, starts, disputing in rows if not disputing]
+    return planned, [pk for pk, _, _, disputing in rows if disputing]
+
+
+def _hypotheses(binding: Binding, label: Label, scope_ids: list[int], at: dt.datetime, *,
+                recorded: set[str] | None = None) -> list[Guess]:
+    """The hypotheses about the subject, as guesses; beside a record, each says whether it disagrees."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""SELECT c.id, CASE WHEN c.object_id IS NULL THEN c.value ELSE o.name END, c.confidence
+                  FROM cards_card c LEFT JOIN cards_entity o ON o.id = c.object_id
+                 WHERE c.scope_id = ANY(%(scopes)s) AND c.subject_id = ANY(%(ids)s) AND c.label_id = %(label)s
+                   AND c.tag = '{Tag.HYPOTHESIS}' AND {valid_sql("c")}
+                 ORDER BY c.confidence DESC NULLS LAST, c.id""",
+            {"scopes": scope_ids, "ids": binding.entity_ids, "label": label.pk, "at": at})
+        rows = cursor.fetchall()
+    guesses = []
+    for card_id, value, confidence in rows:
+        why = f"hypothesis (unconfirmed), card #{card_id}"
+        if recorded is not None and normalize(value) not in recorded:
+            why += "; it contradicts the record"
+        guesses.append(Guess(value, round(confidence if confidence is not None else 0.5, 3), why, card_id))
+    return guesses
+
+
+def _guesses(binding: Binding, label: Label, scope_ids: list[int], at: dt.datetime) -> list[Guess]:
     """Hypotheses about the subject, then values of subjects whose cards look
     like the subject's. Kind membership (`is_a`) is left out of the likeness:
     inheriting through a kind is the rules' job, and being filed under the same
@@ -81,17 +146,8 @@ def _guesses(binding: Binding, label: Label, scope_ids: list[int]) -> list[Guess
     kinds and common sense are never neighbours: their properties reach a thing
     only through a rule."""
     ids = binding.entity_ids
+    guesses = _hypotheses(binding, label, scope_ids, at)
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"""SELECT c.id, CASE WHEN c.object_id IS NULL THEN c.value ELSE o.name END, c.confidence
-                  FROM cards_card c LEFT JOIN cards_entity o ON o.id = c.object_id
-                 WHERE c.scope_id = ANY(%(scopes)s) AND c.subject_id = ANY(%(ids)s) AND c.label_id = %(label)s
-                   AND c.tag = '{Tag.HYPOTHESIS}' AND c.superseded_at IS NULL
-                 ORDER BY c.confidence DESC NULLS LAST, c.id""",
-            {"scopes": scope_ids, "ids": ids, "label": label.pk})
-        guesses = [Guess(value, round(confidence if confidence is not None else 0.5, 3),
-                         f"hypothesis (unconfirmed), card #{card_id}", card_id)
-                   for card_id, value, confidence in cursor.fetchall()]
         cursor.execute(
             f"""WITH profile AS (
                     SELECT avg(c.embedding) AS v, count(*) AS n FROM cards_card c

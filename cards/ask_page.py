@@ -4,11 +4,11 @@ count), with a refusal turned into an error next to the field it is about."""
 from __future__ import annotations
 
 import datetime as dt
-import zoneinfo
 
 from core.errors import DomainError
 from core.pages import error_fields
 from scopes.principals import principal_of_page
+from scopes.zones import person_zone
 
 from .selectors.answers import answer_read
 from .selectors.counts import count_read
@@ -21,7 +21,7 @@ def _day_start(day: dt.date | None, user, *, days: int = 0) -> dt.datetime | Non
     if day is None:
         return None
     return dt.datetime.combine(day + dt.timedelta(days=days), dt.time(),
-                               tzinfo=zoneinfo.ZoneInfo(user.time_zone or "UTC"))
+                               tzinfo=person_zone(user))
 
 
 def _refused(form, error: DomainError) -> None:
@@ -44,11 +44,16 @@ def ask_answer(request, form, principal) -> dict | None:
     data = form.cleaned_data
     try:
         # "As of" a day means as it stood at the end of that day.
-        return answer_read(principal=principal, scope_id=data["scope"], subject=data["subject"],
-                           label=data["label"], as_of=_day_start(data["as_of"], request.user, days=1))
+        found = answer_read(principal=principal, scope_id=data["scope"], subject=data["subject"],
+                            label=data["label"], as_of=_day_start(data["as_of"], request.user, days=1))
     except DomainError as error:
         _refused(form, error)
         return None
+    # A person reads a planned value's day in their own zone, never as an ISO instant.
+    zone = zoneinfo.ZoneInfo(request.user.time_zone or "UTC")
+    for planned in found["planned"]:
+        planned["starts_local"] = dt.datetime.fromisoformat(planned["starts"]).astimezone(zone)
+    return found
 
 
 def ask_count(request, form, principal) -> dict | None:

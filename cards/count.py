@@ -9,8 +9,10 @@ import datetime as dt
 from dataclasses import dataclass, field
 
 from django.db import connection
+from django.utils import timezone
 
 from .models import CardKind, Label, Tag
+from .valid_time import valid_sql
 
 
 @dataclass
@@ -96,5 +98,6 @@ def _count_values(cursor, where: str, params: dict) -> Count:
                  WHERE {held} ORDER BY c.subject_id, c.value_norm, c.effective_at DESC, c.id DESC) AS v
              ORDER BY effective_at, id""", params)
     counted = [row[0] for row in cursor.fetchall()]
-    cursor.execute(f"SELECT c.id FROM cards_card c WHERE {held} AND c.superseded_at IS NULL ORDER BY c.id", params)
+    params.setdefault("now", timezone.now())
+    cursor.execute(f"SELECT c.id FROM cards_card c WHERE {held} AND {valid_sql('c', '%(now)s')} ORDER BY c.id", params)
     return Count("values", counted, current_ids=[row[0] for row in cursor.fetchall()])

@@ -15,9 +15,11 @@ import datetime as dt
 from dataclasses import dataclass, field
 
 from django.db import connection
+from django.utils import timezone
 
 from .models import CardKind, EntityKind, Rule, RuleStatus, Tag
 from .text import normalize
+from .valid_time import valid_sql
 
 MAX_DEPTH = 8
 # Goals one question may expand: a bound on the work, whatever the rules and kinds.
@@ -73,17 +75,19 @@ _FACTS = f"""
       LEFT JOIN cards_entity o ON o.id = COALESCE(o0.merged_into_id, o0.id)
       LEFT JOIN scopes_scope os ON os.id = o.scope_id
      WHERE c.scope_id = ANY(%(scopes)s) AND l.key = %(label)s AND c.kind <> '{CardKind.EVENT}'
-       AND c.tag <> '{Tag.HYPOTHESIS}' AND {{valid}} AND {{subject}}
+       AND c.tag <> '{Tag.HYPOTHESIS}' AND c.disputes_id IS NULL AND {{valid}} AND {{subject}}
      ORDER BY c.effective_at, c.id"""
 
 
 class FactBase:
     """The recorded facts a question may use: current (or valid at `as_of`)
-    non-hypothesis states and knowledge in the visible scopes. Read lazily, per
+    states and knowledge in the visible scopes — never guesses, nor others'
+    statements disputing a member's own. Read lazily, per
     (label, subject), and memoised for the question."""
 
     def __init__(self, scope_ids: list[int], as_of: dt.datetime | None = None) -> None:
-        self.scope_ids, self.as_of = list(scope_ids), as_of
+        # Current means valid now: a planned value is not yet a fact (valid_time.py).
+        self.scope_ids, self.as_of, self.at = list(scope_ids), as_of, as_of or timezone.now()
         self._memo: dict[tuple[str, str], list[Fact]] = {}
 
     def facts(self, label: str, subject: str) -> list[Fact]:
@@ -93,9 +97,8 @@ class FactBase:
         return self._memo[key]
 
     def _read(self, label: str, subject: str) -> list[Fact]:
-        params = {"scopes": self.scope_ids, "label": label, "at": self.as_of}
-        valid = ("c.superseded_at IS NULL" if self.as_of is None else
-                 "c.effective_at <= %(at)s AND (c.superseded_at IS NULL OR c.superseded_at > %(at)s)")
+        params = {"scopes": self.scope_ids, "label": label, "at": self.at}
+        valid = valid_sql("c")
         if subject.startswith("e:"):
             params["subject_id"] = int(subject[2:])
             # The entity, and any merged into it (their cards stay as written).

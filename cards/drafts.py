@@ -5,19 +5,18 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-import zoneinfo
 from dataclasses import dataclass, field
 
 from dateutil.relativedelta import relativedelta
 from django.utils import timezone
 
-from scopes.models import time_zone_names
+from core.errors import DomainError
 from scopes.principals import Principal
 
 from .errors import InvalidCard
 from .models import CardKind, Entity, Precision, Tag, TimeSource
 from .timeexpr.base import EARLIEST_YEAR, LATEST_YEAR
-from .when import Interval, when_resolve
+from .when import Interval, anchor_zone, speaker_zone, when_resolve, zone_from_label, zone_label
 
 MAX_VALUE = 2_000
 MAX_TEXT = 10_000
@@ -45,6 +44,9 @@ class CardDraft:
     tag: str = Tag.FACT
     effective_at: dt.datetime | None = None
     reference_time: dt.datetime | None = None
+    # The zone the draft's times are read in, as zone_label writes it (an IANA
+    # name or a fixed ±HH:MM offset); None: the author's. A caller holding a
+    # speaker's reference time sets it with anchor_zone.
     time_zone: str | None = None
     occurred_at: dt.datetime | None = None
     occurred_end: dt.datetime | None = None
@@ -116,8 +118,11 @@ def draft_validate(draft: CardDraft) -> None:
         errors.setdefault("time_source", []).append(f"must be one of {', '.join(TimeSource.values)}")
     if draft.occurred_end is not None and draft.occurred_at is None:
         errors.setdefault("occurred_end", []).append("needs occurred_at")
-    if draft.time_zone is not None and draft.time_zone not in time_zone_names():
-        errors.setdefault("time_zone", []).append("must be an IANA time zone name")
+    if draft.time_zone is not None:
+        try:
+            zone_from_label(draft.time_zone)
+        except DomainError:
+            errors.setdefault("time_zone", []).append("must be an IANA time zone name or an offset such as +08:00")
     if errors:
         raise InvalidCard("The card has invalid fields; see `fields`.", fields=errors)
 
@@ -158,26 +163,20 @@ def aware(value: dt.datetime, tz: dt.tzinfo) -> dt.datetime:
     return _aware(value, tz)
 
 
-def _zone(tz_name: str) -> zoneinfo.ZoneInfo:
-    try:
-        return zoneinfo.ZoneInfo(tz_name)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        raise InvalidCard("Unknown time zone.", fields={"tz": ["must be an IANA time zone name"]}) from None
-
-
 def when_interval(expression: str, *, tz_name: str | None, user) -> Interval:
-    """A query's `when`, resolved now in the caller's zone (DESIGN §5: both ends share one clock)."""
-    return when_resolve(expression, reference=timezone.now(), tz=_zone(tz_name or user.time_zone or "UTC"))
+    """A query's `when`, resolved now in the caller's zone (DESIGN §5: both ends
+    share one clock); the server's now carries no speaker's offset."""
+    return when_resolve(expression, reference=timezone.now(), tz=anchor_zone(None, speaker_zone(user, tz_name)))
 
 
 def draft_from_request(data: dict, *, principal: Principal) -> CardDraft:
-    tz_name = data["tz"] or principal.user.time_zone or "UTC"
-    tz = _zone(tz_name)
-    reference = data["reference_time"] or timezone.now()
+    # The reference as sent: its offset, if it has one, is the speaker's day; a naive one is a wall time there.
+    tz = anchor_zone(data["reference_time"], speaker_zone(principal.user, data["tz"]))
+    reference = _aware(data["reference_time"], tz) if data["reference_time"] else timezone.now()
     source = data["source"] or {"session": "", "message": "", "quote": ""}
     draft = CardDraft(
         kind=data["kind"], label=data["label"], subject=data["subject"], value=data["value"],
-        object=data["object"], text=data["text"], tag=data["tag"], reference_time=reference, time_zone=tz_name,
+        object=data["object"], text=data["text"], tag=data["tag"], reference_time=reference, time_zone=zone_label(tz),
         effective_at=data["effective_at"], source_session=source["session"], source_message=source["message"],
         source_quote=source["quote"], confidence=data["confidence"], impact=data["impact"],
         consent=data["consent"], perspectives=data["perspectives"])

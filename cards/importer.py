@@ -139,6 +139,7 @@ class _Import:
             tag=card.get("tag") or "fact", confidence=self.confidence(card), impact=card.get("impact") or 2,
             source_session=source.get("session") or "", source_message=source.get("message") or "",
             source_quote=source.get("quote") or "",
+            time_zone=card.get("zone") or None,  # whose day it was anchored in, kept across the move
             # Already stored with consent where it was exported from.
             consent=True)
         if kind == CardKind.EVENT:

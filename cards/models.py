@@ -156,6 +156,10 @@ class Label(models.Model):
     description = models.CharField(max_length=300)
     takes_object = models.BooleanField(default=False, help_text="Relates the subject to another entity.")
     sensitive = models.BooleanField(default=False, help_text="Needs explicit consent to store.")
+    # Likes/dislikes, prefers/avoids: for one value, the two exclude each other
+    # like the values of a single-value timeline (DESIGN §4 rule 7).
+    opposite = models.OneToOneField("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+                                    help_text="The label that excludes this one for the same value.")
 
     class Meta:
         ordering = ["key"]
@@ -219,6 +223,10 @@ class Card(models.Model):
     superseded_at = models.DateTimeField(null=True, blank=True, help_text="Valid time: when it stopped being true.")
     superseded_by = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL,
                                       related_name="supersedes")
+    # Another person's statement about a member that disagrees with the member's
+    # own: it stands beside their card, outside the timeline, until they settle it.
+    disputes = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL,
+                                 related_name="disputed_by")
     recorded_at = models.DateTimeField(help_text="Record time: when we learned it.")
     verified_at = models.DateTimeField(help_text="Last time someone confirmed it.")
     # Valid times at which this value was stated true (the latest STATED_AT_KEEP):
@@ -230,6 +238,10 @@ class Card(models.Model):
     occurred_end = models.DateTimeField(null=True, blank=True)
     precision = models.CharField(max_length=8, choices=Precision.choices, blank=True)
     time_source = models.CharField(max_length=8, choices=TimeSource.choices, default=TimeSource.NONE)
+    # The zone the write was anchored in (cards.when.anchor_zone): an IANA name,
+    # or the speaker's fixed offset (±HH:MM). Times are stored as instants; this
+    # says whose midnights "yesterday" meant. Blank for cards written before it was kept.
+    anchor_zone = models.CharField(max_length=64, blank=True, default="")
 
     source_actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                                      on_delete=models.SET_NULL, related_name="+")
@@ -251,6 +263,10 @@ class Card(models.Model):
             models.Index(fields=["-verified_at"], condition=Q(superseded_at__isnull=True), name="card_current_recent"),
             models.Index(fields=["scope", "kind"], condition=Q(superseded_at__isnull=True),
                          name="card_current_by_scope"),
+            # "Current" is valid now: beside the open cards, those closed by a value
+            # planned for a later date (few) are found by this range.
+            models.Index(fields=["scope", "superseded_at"], condition=Q(superseded_at__isnull=False),
+                         name="card_closing"),
             # The sessions a person wrote in, in a scope, since a time (the hypothesis lifecycle counts them).
             models.Index(fields=["scope", "source_actor", "recorded_at"], include=["source_session"],
                          condition=~Q(source_session=""), name="card_sessions"),
@@ -260,16 +276,23 @@ class Card(models.Model):
                       opclasses=["vector_cosine_ops"]),
         ]
         constraints = [
-            # Hard rule 2: at most one current card per single-value (scope, subject, label).
+            # Hard rule 2: at most one open card per single-value timeline (scope,
+            # subject, label). Guesses and disputes stand beside it, outside it.
             models.UniqueConstraint(
                 fields=["scope", "subject", "label"],
-                condition=Q(kind="state", cardinality="single", superseded_at__isnull=True),
+                condition=Q(kind="state", cardinality="single", superseded_at__isnull=True, disputes__isnull=True)
+                & ~Q(tag="hypothesis"),
                 name="one_current_single_value"),
             # A multi-value label never holds the same current value twice.
             models.UniqueConstraint(
                 fields=["scope", "subject", "label", "value_norm"],
-                condition=Q(kind="state", cardinality="multi", superseded_at__isnull=True),
+                condition=Q(kind="state", cardinality="multi", superseded_at__isnull=True) & ~Q(tag="hypothesis"),
                 name="one_current_per_multi_value"),
+            # ... nor the same guess twice.
+            models.UniqueConstraint(
+                fields=["scope", "subject", "label", "value_norm"],
+                condition=Q(kind="state", tag="hypothesis", superseded_at__isnull=True),
+                name="one_current_guess_per_value"),
             models.CheckConstraint(name="card_impact_range", condition=Q(impact__gte=1, impact__lte=3)),
             models.CheckConstraint(name="card_confidence_range",
                                    condition=Q(confidence__isnull=True) | Q(confidence__gte=0, confidence__lte=1)),
@@ -295,7 +318,11 @@ class Card(models.Model):
 
     @property
     def is_current(self) -> bool:
-        return self.superseded_at is None
+        from django.utils import timezone
+
+        from .valid_time import is_valid_at
+
+        return is_valid_at(self, timezone.now())
 
 
 class CardRevision(models.Model):

@@ -28,6 +28,7 @@ from django.utils import timezone
 
 from .embeddings import embed_query
 from .models import Cardinality, CardKind, Tag
+from .valid_time import valid_sql
 from .when import Interval
 
 AGING_DAYS = 180
@@ -111,10 +112,10 @@ def _valid(params: dict, *, as_of: dt.datetime | None, when: Interval | None,
     if subject_ids is not None:
         params["subjects"] = list(subject_ids)
         sql += " AND c.subject_id = ANY(%(subjects)s)"
-    if as_of is None:
-        sql += " AND c.superseded_at IS NULL"
-    else:
-        sql += " AND c.effective_at <= %(at)s AND (c.superseded_at IS NULL OR c.superseded_at > %(at)s)"
+    # Current means valid now (valid_time.py): a planned value is left out, and the
+    # value it replaces is in until its day. `at` is now when no as_of was asked.
+    params.setdefault("at", as_of or timezone.now())
+    sql += " AND " + valid_sql("c")
     if when is not None:
         params["when_start"] = when.start
         params["when_end"] = when.end or when.start + dt.timedelta(microseconds=1)

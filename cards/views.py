@@ -5,7 +5,6 @@ timeline, and verify / correct / forget. Thin: the API's selectors restrict
 from __future__ import annotations
 
 import datetime as dt
-import zoneinfo
 
 from django.contrib import messages
 from django.core.paginator import Paginator
@@ -21,6 +20,7 @@ from scopes.forms import InviteForm
 from scopes.models import Membership, Scope, ScopeKind, User
 from scopes.principals import principal_of_page
 from scopes.selectors import read_scope_ids, scope_get
+from scopes.zones import person_zone
 
 from .ask_page import ask_answer, ask_count, ask_recall
 from .forms import (AliasForm, AnswerForm, CardAddForm, CardFilterForm, ConfirmForm, CountForm, DescribeForm,
@@ -48,7 +48,7 @@ def _filtered(cards, form: CardFilterForm, *, user):
     data = form.cleaned_data
     as_of = None
     if data.get("view") == "as_of":
-        zone = zoneinfo.ZoneInfo(user.time_zone or "UTC")
+        zone = person_zone(user)
         # As the chosen day ended, in the viewer's zone.
         as_of = (dt.datetime.combine(data["as_of"] + dt.timedelta(days=1), dt.time(), tzinfo=zone)
                  - dt.timedelta(microseconds=1))

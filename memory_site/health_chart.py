@@ -6,15 +6,16 @@ server-side SVG (no script, so the Content Security Policy holds)."""
 from __future__ import annotations
 
 import datetime as dt
-import zoneinfo
 
 from django.db import connection
 from django.utils import timezone
 
 from cards.models import Cardinality, CardKind, Tag
 from cards.retrieval import _ANCHOR, AGING_DAYS
+from cards.valid_time import valid_sql
 from review.services.candidates import OPEN
 from scopes.principals import Principal, scope_ids_for
+from scopes.zones import person_zone
 
 WEEKS = 12
 SERIES = (("cards", "cards written"), ("aging", "facts gone 180 days unconfirmed"), ("reviews", "review items opened"))
@@ -25,7 +26,7 @@ WIDTH, HEIGHT, LEFT, BOTTOM, TOP = 640, 220, 36, 28, 10
 _AGING_WEEKS = f"""
     SELECT date_trunc('week', (({_ANCHOR}) + interval '{AGING_DAYS} days') AT TIME ZONE %(tz)s) AS week, count(*)
       FROM cards_card c
-     WHERE c.scope_id = ANY(%(scopes)s) AND c.superseded_at IS NULL AND c.kind = '{CardKind.STATE}'
+     WHERE c.scope_id = ANY(%(scopes)s) AND {valid_sql("c")} AND c.kind = '{CardKind.STATE}'
        AND c.cardinality = '{Cardinality.SINGLE}' AND c.tag <> '{Tag.HYPOTHESIS}'
        AND ({_ANCHOR}) + interval '{AGING_DAYS} days' BETWEEN %(start)s AND %(at)s
      GROUP BY 1"""
@@ -40,7 +41,7 @@ _REVIEW_WEEKS = """
 def weekly_health(*, principal: Principal, scope_ids: list[int], now: dt.datetime | None = None) -> list[dict]:
     """One row per week (oldest first, Monday in the person's zone): start, cards, aging, reviews.
     Review items count only in scopes the person reviews, as on the scope ladder."""
-    zone = zoneinfo.ZoneInfo(principal.user.time_zone or "UTC")
+    zone = person_zone(principal.user)
     now = now or timezone.now()
     today = now.astimezone(zone).date()
     first = today - dt.timedelta(days=today.weekday() + 7 * (WEEKS - 1))

@@ -15,6 +15,7 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/password/", auth_views.PasswordChangeView.as_view(), name="password_change"),
     path("accounts/password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
+    path("accounts/settings/", scope_views.settings_page, name="settings"),
     path("invite/<str:token>/", scope_views.invite_page, name="invite"),
     path("scopes/new/", home.scope_create_page, name="scope-create"),
     path("tokens/", scope_views.tokens_page, name="tokens"),

@@ -85,6 +85,9 @@ class Candidate(models.Model):
     session = models.CharField(max_length=200, blank=True)
     message = models.CharField(max_length=200, blank=True)
     message_at = models.DateTimeField()
+    # The zone the message's `at` anchored its relative dates in (its offset, or the
+    # author's zone when they agree); the instant above no longer carries it.
+    anchor_zone = models.CharField(max_length=64, blank=True, default="")
     extractor = models.CharField(max_length=32)
     rule = models.CharField(max_length=64, blank=True)
     problem = models.CharField(max_length=300, blank=True, help_text="Why it cannot be approved as is.")

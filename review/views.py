@@ -175,12 +175,13 @@ def hypothesis_confirm_page(request, card_id: int):
     form = ConfirmForm(request.POST)
     form.is_valid()
     try:
-        hypothesis_confirm(card=card, user=request.user, quote=form.cleaned_data.get("quote", ""),
-                           as_tag=form.cleaned_data.get("tag") or None)
+        stated = hypothesis_confirm(card=card, user=request.user, quote=form.cleaned_data.get("quote", ""),
+                                    as_tag=form.cleaned_data.get("tag") or None)
     except DomainError as error:
         messages.error(request, error.detail)
     else:
         messages.success(request, "Confirmed: no longer a guess.")
+        card = stated
     return _back(request, card)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.errors import DomainError
+from core.errors import DomainError, InvalidInput
 
 
 class LastOwner(DomainError):
@@ -12,3 +12,10 @@ class LastOwner(DomainError):
 
 class InvalidLadder(DomainError):
     code = "invalid_ladder"
+
+
+class UnknownTimeZone(InvalidInput):
+    """Not an IANA zone name (an offset such as +08:00 is refused too: it is
+    wrong after the next summer-time change). Carries `fields`, so it answers
+    like any other bad field: `validation_error`, the code the API has always
+    given a bad `tz`."""

@@ -6,7 +6,8 @@ from django import forms
 from django.contrib.auth import password_validation
 
 from .invites import INVITE_ROLES
-from .models import Role, ScopeKind, User
+from .models import Language, Role, ScopeKind, User
+from .zones import time_zone_names
 
 CREATABLE_KINDS = [k for k in ScopeKind.values if k not in (ScopeKind.PERSONAL, ScopeKind.GLOBAL)]
 
@@ -84,3 +85,16 @@ class TokenForm(forms.Form):
     def __init__(self, *args, scopes=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["scopes"].choices = [(s.id, str(s)) for s in scopes]
+
+
+class SettingsForm(forms.Form):
+    """A person's own settings; person_settings_set checks them again (the API's rule)."""
+
+    time_zone = forms.ChoiceField(help_text="Where you are: relative dates (\"yesterday\") and your days are "
+                                            "read in this zone, summer time included.")
+    language = forms.ChoiceField(choices=Language.choices, required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Place names only, as IANA writes them; no bare offsets (they go wrong at the next summer-time change).
+        self.fields["time_zone"].choices = [(name, name.replace("_", " ")) for name in sorted(time_zone_names())]

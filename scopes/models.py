@@ -2,29 +2,13 @@
 
 from __future__ import annotations
 
-import functools
-import zoneinfo
-
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from guardian.models import UserObjectPermissionBase
 
 from .visibility import ScopedQuerySet
-
-
-@functools.cache
-def time_zone_names() -> frozenset[str]:
-    # available_timezones() reads ~600 tzdata files on every call (~9 ms): once per process.
-    # Left out: tzdata's system links, which name no place and which PostgreSQL
-    # refuses in AT TIME ZONE (a zone reaches SQL when events are counted by day).
-    return frozenset(name for name in zoneinfo.available_timezones()
-                     if name not in ("localtime", "posixrules", "Factory") and not name.startswith(("right/", "posix/")))
-
-
-def validate_time_zone(value: str) -> None:
-    if value not in time_zone_names():
-        raise ValidationError(f"{value!r} is not an IANA time zone name.")
+from .zones import DEFAULT_ZONE, time_zone_names, validate_time_zone  # noqa: F401  (migrations name it here)
 
 
 class MemoryUserManager(UserManager):
@@ -41,11 +25,21 @@ class MemoryUserManager(UserManager):
         return user
 
 
+class Language(models.TextChoices):
+    EN = "en", "English"
+    ZH_HANT = "zh-hant", "繁體中文"
+
+
 class User(AbstractUser):
     """A person. Their own entity ("me") and personal scope are created with them."""
 
     display_name = models.CharField(max_length=150, blank=True)
-    time_zone = models.CharField(max_length=64, default="UTC", validators=[validate_time_zone])
+    time_zone = models.CharField(max_length=64, default=DEFAULT_ZONE, validators=[validate_time_zone],
+                                 help_text="An IANA zone name (never an offset): the day the person's words mean.")
+    # False until the person chose a zone (or kept the default on purpose): the
+    # dashboard then proposes the browser's zone, and never stores it unasked.
+    time_zone_chosen = models.BooleanField(default=False)
+    language = models.CharField(max_length=16, choices=Language.choices, default=Language.EN)
 
     objects = MemoryUserManager()
 
@@ -55,6 +49,11 @@ class User(AbstractUser):
     @property
     def shown_name(self) -> str:
         return self.display_name or self.username
+
+    @property
+    def zone_unset(self) -> bool:
+        """Still the default zone, never chosen: the dashboard proposes the browser's."""
+        return not self.time_zone_chosen and self.time_zone == DEFAULT_ZONE
 
 
 class ScopeKind(models.TextChoices):

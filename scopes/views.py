@@ -10,15 +10,17 @@ from django.db import transaction
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
 from core.pages import error_fields, page
 
-from .forms import InviteForm, MemberAddForm, MemberChangeForm, SignUpForm, TokenForm
+from .forms import InviteForm, MemberAddForm, MemberChangeForm, SettingsForm, SignUpForm, TokenForm
 from .invites import invite_accept, invite_create, invite_open, invite_revoke, invites_open
 from .members import ROLE_EFFECTS, owner_change_check
 from .models import AgentToken, Invite, MemberRelation, Membership, Scope, User
+from .people import person_settings_set
 from .principals import principal_of_page
 from .selectors import scope_get, scope_list
 from .services import member_add_or_change, membership_remove, membership_set
@@ -228,6 +230,35 @@ def token_revoke_page(request, token_id: int):
     token_revoke(token=token)
     messages.success(request, f"Revoked {token.name}: it stops working at once.")
     return redirect("tokens")
+
+
+@page
+def settings_page(request):
+    """The person's time zone and language. The zone proposal every page shows
+    until a zone is chosen posts here too, with the browser's zone filled in."""
+    user = request.user
+    form = SettingsForm(request.POST or None, initial={"time_zone": user.time_zone, "language": user.language})
+    if request.method == "POST" and form.is_valid():
+        try:
+            person_settings_set(user=user, time_zone=form.cleaned_data["time_zone"],
+                                language=form.cleaned_data["language"] or None)
+        except DomainError as error:
+            for field, problems in error_fields(error).items():
+                form.add_error(field if field in form.fields else None, problems)
+        else:
+            messages.success(request, f"Your dates are now read in {user.time_zone.replace('_', ' ')}.")
+            return redirect(_back_to(request))
+    return render(request, "scopes/settings.html", {"form": form},
+                  status=400 if request.method == "POST" else 200)
+
+
+def _back_to(request) -> str:
+    """Where the proposal was accepted from (this site only), else the settings page."""
+    target = request.POST.get("next", "")
+    if target and url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
+                                                  require_https=request.is_secure()):
+        return target
+    return reverse("settings")
 
 
 class _FormInvalid(Exception):

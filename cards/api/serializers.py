@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from core.api.common import IdField, ParsedField, StrictSerializer
+from core.api.common import IdField, ParsedField, StrictSerializer, WallClockDateTimeField
 
 from ..confidence import CONFIDENCE_SCHEMA, LEVELS, confidence_value, level_of
 from ..drafts import MAX_REF, MAX_TEXT, MAX_VALUE
 from ..models import Card, CardKind, EntityKind, Precision, Tag
+from ..valid_time import is_planned
 
 
 class PerspectivesField(serializers.DictField):
@@ -46,10 +47,16 @@ class RememberIn(StrictSerializer):
     tag = serializers.ChoiceField(choices=Tag.choices, required=False, default=Tag.FACT)
     when = serializers.CharField(max_length=200, required=False, allow_null=True, default=None,
                                  help_text="When it happened (events) or became true (states).")
-    reference_time = serializers.DateTimeField(required=False, allow_null=True, default=None,
-                                               help_text="The message's timestamp; default now.")
-    effective_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
-    tz = serializers.CharField(max_length=64, required=False, allow_null=True, default=None)
+    # Kept as sent (WallClockDateTimeField): the offset is the speaker's day, and a naive time has none.
+    reference_time = WallClockDateTimeField(
+        required=False, allow_null=True, default=None,
+        help_text="The message's timestamp; default now. Its offset anchors `when` (\"yesterday\" is the day "
+                  "before in that offset); without one, `tz` or your own zone does.")
+    effective_at = WallClockDateTimeField(required=False, allow_null=True, default=None,
+                                          help_text="States: when it became true; a naive time is read in the "
+                                                    "anchoring zone.")
+    tz = serializers.CharField(max_length=64, required=False, allow_null=True, default=None,
+                               help_text="IANA zone for a reference time without an offset; default yours.")
     source = SourceIn(required=False, allow_null=True, default=None)
     perspectives = PerspectivesField(required=False, default=dict, help_text="Per-member phrasings keyed by username.")
     confidence = ParsedField(parse=confidence_value, schema=CONFIDENCE_SCHEMA, required=False, allow_null=True,
@@ -133,17 +140,34 @@ class CardOut(serializers.Serializer):
         help_text="Where an event's time came from: stated (a date in the words), resolved (an expression such as "
                   '"last Friday", or a model\'s absolute date), message (the message\'s timestamp: a statement '
                   "about the present, or no usable time in the words), server, or none (undated).")
+    zone = serializers.SerializerMethodField(
+        help_text='Whose day the times were anchored in: an IANA name ("Europe/Lisbon") '
+                  'or the reference time\'s offset ("+08:00"); null for older cards. '
+                  "The times themselves are UTC instants.")
     source = serializers.SerializerMethodField()
     confidence = serializers.FloatField(allow_null=True)
     confidence_level = serializers.SerializerMethodField(
         help_text='The stored confidence as a word: "high", "medium", "low"; null without a confidence.')
     impact = serializers.IntegerField()
+    planned = serializers.SerializerMethodField(
+        help_text="Not yet true: a value from a future date (the value it replaces is current until then), "
+                  "or an event still to come.")
+    disputes = serializers.IntegerField(
+        source="disputes_id", allow_null=True,
+        help_text="Someone else's statement about a member that disagrees with the member's own card (this id): "
+                  "it stands beside it, outside the timeline, until the member settles it.")
+
+    def get_planned(self, card: Card) -> bool:
+        return is_planned(card)
 
     def get_object(self, card: Card) -> str | None:
         return card.object.name if card.object_id else None
 
     def get_confidence_level(self, card: Card) -> str | None:
         return None if card.confidence is None else level_of(card.confidence)
+
+    def get_zone(self, card: Card) -> str | None:
+        return card.anchor_zone or None
 
     def get_text(self, card: Card) -> str:
         return getattr(card, "perspective_text", None) or card.text

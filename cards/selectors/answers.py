@@ -14,7 +14,7 @@ from ..derive import Proof
 from ..labels import label_resolve
 from ..models import Entity
 from .entities import Binding, entity_bind, entity_brief
-from .shape import cards_out
+from .shape import cards_out, iso
 
 
 def subject_shaped(asked: str, binding: Binding, scope_ids: list[int]) -> dict:
@@ -56,11 +56,16 @@ def answer_read(*, principal: Principal, scope_id: int, subject: str, label: str
     found_label = label_resolve(label)
     binding = entity_bind(name=subject, scope_ids=scope_ids, speaker=principal.user)
     found = answer(binding=binding, label=found_label, scope_ids=scope_ids, as_of=as_of)
-    shaper = Shaper([*found.derived, *found.contradictions], found.evidence, principal.user)
+    shaper = Shaper([*found.derived, *found.contradictions],
+                    [*found.evidence, *(p.card_id for p in found.planned), *found.disputes], principal.user)
     return {
         "tier": found.tier, "subject": subject_shaped(subject, binding, scope_ids), "label": found_label.key,
         "values": found.values, "evidence": [shaper.cards[pk] for pk in found.evidence],
         "chain": [shaper.chain(p) for p in found.derived],
         "candidates": [{"value": g.value, "score": g.score, "why": g.why, "card": g.card_id} for g in found.guesses],
         "contradictions": [shaper.chain(p) for p in found.contradictions],
-        "conflicting": found.conflicting}
+        "conflicting": found.conflicting,
+        # Not yet true: each value from its date on (the values above hold until then).
+        "planned": [{"value": p.value, "starts": iso(p.starts), "card": shaper.cards[p.card_id]} for p in found.planned],
+        # Others' statements about a member that disagree with the member's own, for the member to settle.
+        "disputes": [shaper.cards[pk] for pk in found.disputes]}

@@ -5,17 +5,18 @@ from __future__ import annotations
 
 import datetime as dt
 
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
+from django.utils import timezone
 
 from scopes.models import Scope
 
 from ..models import Card, Entity, Label
+from ..valid_time import valid_q
 
 
 def cards_valid_at(*, scope: Scope, at: dt.datetime) -> QuerySet[Card]:
     """Cards true at `at` in valid time: started by then and not yet superseded."""
-    return Card.objects.in_scopes([scope.pk]).filter(effective_at__lte=at).filter(
-        Q(superseded_at__isnull=True) | Q(superseded_at__gt=at))
+    return Card.objects.in_scopes([scope.pk]).filter(valid_q(at))
 
 
 def card_as_of(*, scope: Scope, subject: Entity, label: Label, at: dt.datetime) -> list[Card]:
@@ -69,7 +70,8 @@ def cards_filtered(cards: QuerySet[Card], *, kind: str | None = None, tag: str |
                    current: bool = True) -> QuerySet[Card]:
     """The card-list filters the API and the dashboard share. `label` is a key or
     synonym (unknown_label raised); with `as_of`, the cards valid at that instant,
-    else the current ones unless `current` is False (the whole history)."""
+    else the current ones — valid now, so a planned value is not yet current —
+    unless `current` is False (the whole history)."""
     from ..labels import label_resolve
 
     if kind:
@@ -78,6 +80,6 @@ def cards_filtered(cards: QuerySet[Card], *, kind: str | None = None, tag: str |
         cards = cards.filter(tag=tag)
     if label:
         cards = cards.filter(label=label_resolve(label))
-    if as_of is not None:
-        return cards.filter(effective_at__lte=as_of).exclude(superseded_at__lte=as_of)
-    return cards.filter(superseded_at__isnull=True) if current else cards
+    if as_of is not None or current:
+        return cards.filter(valid_q(as_of or timezone.now()))
+    return cards

@@ -9,7 +9,7 @@ from django.utils import timezone
 from scopes.principals import Principal
 
 from ..context import context_block, context_lines
-from ..when import user_zone
+from ..when import speaker_zone
 from .recall import recall_body
 
 
@@ -19,6 +19,7 @@ def context_read(*, principal: Principal, scope_id: int, query: str, budget: int
     body, me_id = recall_body(principal, scope_id=scope_id, query=query, k=k, when=when, tz=tz, as_of=None)
     lines = context_lines(results=body["results"], aging=body["aging_facts"],
                           contradictions=body["contradictions"], me_id=me_id)
-    now = timezone.localtime(timezone.now(), user_zone(principal.user))
+    # <current_time> in the zone the agent asked about (tz), else the person's.
+    now = timezone.localtime(timezone.now(), speaker_zone(principal.user, tz))
     prompt, card_ids, tokens = context_block(now=now, lines=lines, budget=budget)
     return {"prompt": prompt, "cards": card_ids, "tokens": tokens}

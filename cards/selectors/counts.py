@@ -14,7 +14,7 @@ from ..count import Count, count_cards
 from ..drafts import when_interval
 from ..labels import label_resolve
 from ..models import Label
-from ..when import user_zone
+from ..when import speaker_zone, zone_label
 from .entities import entity_bind, entity_brief
 
 
@@ -26,6 +26,8 @@ def count_read(*, principal: Principal, scope_id: int, label: str, subject: str 
                start: dt.datetime | None = None, end: dt.datetime | None = None, when: str | None = None,
                tz: str | None = None) -> tuple[Count, Label, dt.datetime | None, dt.datetime | None]:
     """The count, the label counted, and the range it covered."""
+    # Checked first: the zone reaches SQL (events are counted by local day) even without a `when`.
+    zone = speaker_zone(principal.user, tz)
     scope_ids = read_scope_ids(principal=principal, scope_id=scope_id)
     found_label = label_resolve(label)
     subject_ids = None
@@ -40,5 +42,5 @@ def count_read(*, principal: Principal, scope_id: int, label: str, subject: str 
         # A stated instant (end None) is a range of one microsecond, not "from then on".
         start, end = interval.start, interval.end or interval.start + dt.timedelta(microseconds=1)
     found = count_cards(scope_ids=scope_ids, label=found_label, subject_ids=subject_ids, start=start, end=end,
-                        tz=tz or str(user_zone(principal.user)))
+                        tz=zone_label(zone))
     return found, found_label, start, end

@@ -22,7 +22,7 @@ VERSION = 1
 CARD_COLUMNS = (
     "id", "scope_id", "kind", "tag", "subject_id", "label__key", "cardinality", "value", "object_id", "text",
     "perspective_text", "effective_at", "superseded_at", "superseded_by_id", "recorded_at", "verified_at",
-    "stated_at", "occurred_at", "occurred_end", "precision", "time_source", "source_actor__username",
+    "stated_at", "occurred_at", "occurred_end", "precision", "time_source", "anchor_zone", "source_actor__username",
     "source_session", "source_message", "source_quote", "confidence", "impact",
 )
 
@@ -88,6 +88,7 @@ def _card_out(row: dict, revisions: list[dict]) -> dict:
         "occurred_end": iso(row["occurred_end"]),
         "precision": row["precision"],
         "time_source": row["time_source"],
+        "zone": row["anchor_zone"] or None,
         "source": {"actor": row["source_actor__username"], "session": row["source_session"],
                    "message": row["source_message"], "quote": row["source_quote"]},
         "confidence": row["confidence"],

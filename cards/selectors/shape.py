@@ -12,18 +12,20 @@ import datetime as dt
 from collections.abc import Iterable
 
 from django.db.models import QuerySet
+from django.utils import timezone
 
 from core.compiled import Compiled
 
 from ..confidence import level_of
-from ..models import Card
+from ..models import Card, CardKind
 from .cards import with_perspective
 
 COLUMNS = (
     "id", "scope_id", "kind", "tag", "subject__name", "subject_id", "label__key", "cardinality", "value",
     "object__name", "object_id", "text", "perspective_text", "effective_at", "superseded_at", "superseded_by_id",
-    "recorded_at", "verified_at", "occurred_at", "occurred_end", "precision", "time_source",
+    "recorded_at", "verified_at", "occurred_at", "occurred_end", "precision", "time_source", "anchor_zone",
     "source_actor__username", "source_session", "source_message", "source_quote", "confidence", "impact",
+    "disputes_id",
 )
 
 
@@ -35,7 +37,9 @@ def iso(value: dt.datetime | None) -> str | None:
     return text[:-6] + "Z" if text.endswith("+00:00") else text
 
 
-def card_out(row: dict) -> dict:
+def card_out(row: dict, now: dt.datetime | None = None) -> dict:
+    now = now or timezone.now()
+    starts = row["occurred_at"] if row["kind"] == CardKind.EVENT else row["effective_at"]
     return {
         "id": row["id"],
         "scope": row["scope_id"],
@@ -59,11 +63,15 @@ def card_out(row: dict) -> dict:
         "occurred_end": iso(row["occurred_end"]),
         "precision": row["precision"],
         "time_source": row["time_source"],
+        "zone": row["anchor_zone"] or None,
         "source": {"actor": row["source_actor__username"], "session": row["source_session"],
                    "message": row["source_message"], "quote": row["source_quote"]},
         "confidence": row["confidence"],
         "confidence_level": None if row["confidence"] is None else level_of(row["confidence"]),
         "impact": row["impact"],
+        # Not yet true: a value from a future date, an event still to come (cards/valid_time.py).
+        "planned": starts is not None and starts > now,
+        "disputes": row["disputes_id"],
     }
 
 
@@ -90,5 +98,6 @@ def cards_out(card_ids: Iterable[int], *, user) -> list[dict]:
     if not ids:
         return []
     rows = _CARDS_BY_ID.rows({"ids": sorted(set(ids)), "user_id": user.pk})
-    by_id = {row["id"]: card_out(row) for row in rows}
+    now = timezone.now()
+    by_id = {row["id"]: card_out(row, now) for row in rows}
     return [by_id[pk] for pk in ids]

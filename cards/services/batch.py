@@ -3,8 +3,9 @@ in memory over one read of every affected timeline, then written with a few
 statements per batch instead of a few per card.
 
 A timeline that needs the careful path — a single-value fact older than what we
-hold, or one landing inside a reaffirmed value — is handed to card_remember,
-card by card, under the same lock."""
+hold, or one landing inside a reaffirmed value; a guess, an opposite-labelled
+value, or a statement about another member (the tag rules, services/tags.py) —
+is handed to card_remember, card by card, under the same lock."""
 
 from __future__ import annotations
 
@@ -18,10 +19,10 @@ from scopes.models import Scope, User
 
 from ..drafts import CardDraft, occurrence_from
 from ..models import Card, CardKind, Cardinality
-from .contradicted import hypotheses_contradicted
 from .embedding import embed_outcomes_after_commit
 from .remember import card_remember, perspectives_set
 from .sql import cards_insert_many, timestamps_literal
+from .tags import about_someone_else, is_guess, lock_label, tags_settle
 from .write_plan import (ONE_MICROSECOND, STATED_AT_KEEP, Outcome, Write, WriteOutcome, duplicate_window,
                          timeline_lock_key, write_prepare)
 
@@ -54,10 +55,11 @@ class _Plan:
         self.new.append(card)
         return card
 
-    def stated_again(self, card: Card, seen: dt.datetime, *, single: bool) -> None:
+    def stated_again(self, card: Card, seen: dt.datetime, *, single: bool, now: dt.datetime) -> None:
+        """As card_stated_again: kept at the stated date, verified no later than now."""
         if single and seen not in card.stated_at:
             card.stated_at = sorted([*card.stated_at, seen])[-STATED_AT_KEEP:]
-        card.verified_at = max(card.verified_at, seen)
+        card.verified_at = max(card.verified_at, min(seen, now))
         if card.pk in self.existing_ids:
             self.reinforced[card.pk] = card
 
@@ -95,7 +97,7 @@ def card_remember_batch(*, actor: User, items: list[tuple[Scope, CardDraft]]) ->
         except DomainError as error:
             error.extra.setdefault("index", index)
             raise
-    hypotheses_contradicted(results)
+    tags_settle(results)
     embed_outcomes_after_commit(results)
     return results
 
@@ -106,7 +108,7 @@ def _cards_of(timeline: _Timeline) -> list[Card]:
 
 def _lock(writes: list[Write]) -> None:
     # Sorted, so two batches touching the same timelines cannot deadlock.
-    keys = sorted({timeline_lock_key(w.scope.pk, w.subject.pk, w.label.pk) for w in writes})
+    keys = sorted({timeline_lock_key(w.scope.pk, w.subject.pk, lock_label(w.label)) for w in writes})
     with connection.cursor() as cursor:
         cursor.execute("SELECT count(pg_advisory_xact_lock(k)) FROM unnest(%s::bigint[]) AS k", [keys])
 
@@ -122,10 +124,10 @@ def _load(writes: list[Write]) -> dict[Key, _Timeline]:
             " ON c.scope_id = k.s AND c.subject_id = k.su AND c.label_id = k.l"
     sql = (
         f"(SELECT DISTINCT ON (c.scope_id, c.subject_id, c.label_id) {cols} FROM cards_card c {join3}"
-        "  WHERE c.kind = 'state' AND c.cardinality = 'single'"
+        "  WHERE c.kind = 'state' AND c.cardinality = 'single' AND c.tag <> 'hypothesis' AND c.disputes_id IS NULL"
         "  ORDER BY c.scope_id, c.subject_id, c.label_id, c.effective_at DESC, c.id DESC)"
         f" UNION ALL (SELECT {cols} FROM cards_card c {join3}"
-        "  WHERE c.kind <> 'event' AND c.cardinality = 'multi' AND c.superseded_at IS NULL)"
+        "  WHERE c.kind <> 'event' AND c.cardinality = 'multi' AND c.superseded_at IS NULL AND c.tag <> 'hypothesis')"
         f" UNION ALL (SELECT {cols} FROM cards_card c"
         "  JOIN unnest(%s::bigint[], %s::bigint[], %s::bigint[], %s::text[]) AS k(s, su, l, v)"
         "   ON c.scope_id = k.s AND c.subject_id = k.su AND c.label_id = k.l AND c.value_norm = k.v"
@@ -150,7 +152,8 @@ def _columns(rows: set[tuple], width: int) -> list[list]:
 def _careful_keys(writes: list[Write], timelines: dict[Key, _Timeline]) -> set[Key]:
     """Single-value timelines whose statements do not all come, in order, after
     everything we hold (its start, end and every time it was stated true)."""
-    careful: set[Key] = set()
+    careful: set[Key] = {_key(w) for w in writes if is_guess(w) or about_someone_else(w)
+                         or (w.draft.kind == CardKind.STATE and w.label.opposite_id is not None)}
     last_seen: dict[Key, dt.datetime] = {}
     for write in writes:
         if not write.is_single:
@@ -176,18 +179,17 @@ def _decide(write: Write, timeline: _Timeline, plan: _Plan) -> tuple[str, Card, 
     if not write.is_single:
         current = timeline.by_value.get(write.value_norm)
         if current is not None:
-            plan.stated_again(current, min(write.reference, write.now), single=False)
+            plan.stated_again(current, min(write.reference, write.now), single=False, now=write.now)
             return Outcome.REINFORCED, current, []
         card = plan.insert(write, effective_at=write.effective)
         timeline.by_value[write.value_norm] = card
         return Outcome.INSERTED, card, []
     effective = write.effective
-    stated = min(effective, write.now)
     current = timeline.latest if timeline.latest is not None and timeline.latest.superseded_at is None else None
     if current is not None and current.value_norm == write.value_norm:
-        plan.stated_again(current, stated, single=True)
+        plan.stated_again(current, effective, single=True, now=write.now)
         return Outcome.REINFORCED, current, []
-    card = plan.insert(write, effective_at=effective, verified_at=stated, stated_at=[stated])
+    card = plan.insert(write, effective_at=effective, verified_at=min(effective, write.now), stated_at=[effective])
     timeline.latest = card
     if current is None:
         return Outcome.INSERTED, card, []

@@ -9,15 +9,17 @@ import datetime as dt
 
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
+from django.utils import timezone
 
 from scopes.models import Membership, Scope, User
 
 from ..drafts import CardDraft, occurrence_from
 from ..errors import InvalidCard
-from ..models import Card, CardKind, CardPerspective, Cardinality
-from .contradicted import hypotheses_contradicted
+from ..models import Card, CardKind, CardPerspective, Cardinality, Tag
 from .embedding import embed_outcomes_after_commit
 from .sql import card_insert, card_update, cards_sql, cards_where
+from .tags import (beside_filter, disputes_own, is_guess, lock_label, on_timeline, same_statement, stands_beside,
+                   tags_settle, timeline_filter)
 from .write_plan import (STATED_AT_KEEP, Outcome, Write, WriteOutcome, duplicate_window, timeline_lock_key,
                          write_prepare)
 
@@ -27,13 +29,15 @@ def card_remember(*, scope: Scope, actor: User, draft: CardDraft) -> WriteOutcom
     _lock_timeline(write)
     if draft.kind == CardKind.EVENT:
         result = _remember_event(write)
-    elif write.is_single:
+    elif is_guess(write):
+        result = _remember_guess(write)
+    elif on_timeline(write):
         result = _remember_single(write)
     else:
         result = _remember_accumulating(write)
     if draft.perspectives:
         perspectives_set(card=result.card, phrasings=draft.perspectives)
-    hypotheses_contradicted([result])
+    tags_settle([result])
     embed_outcomes_after_commit([result])
     return result
 
@@ -42,7 +46,7 @@ def _lock_timeline(write: Write) -> None:
     """Serialise writers of one (scope, subject, label) until commit."""
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_advisory_xact_lock(%s)",
-                       [timeline_lock_key(write.scope.pk, write.subject.pk, write.label.pk)])
+                       [timeline_lock_key(write.scope.pk, write.subject.pk, lock_label(write.label))])
 
 
 def _reinforce(card: Card, write: Write, *, seen: dt.datetime | None = None) -> WriteOutcome:
@@ -52,11 +56,14 @@ def _reinforce(card: Card, write: Write, *, seen: dt.datetime | None = None) -> 
 
 
 def card_stated_again(card: Card, seen: dt.datetime) -> None:
-    """Record that the card's value was stated true at `seen` (one UPDATE, or none)."""
+    """Record that the card's value was stated true at `seen` (one UPDATE, or
+    none). A statement about a later date is kept at that date (a split of the
+    timeline resumes there), but nobody verified anything later than now."""
+    verified = min(seen, timezone.now())
     if card.kind == CardKind.STATE and card.cardinality == Cardinality.SINGLE:
         if seen not in card.stated_at:
             card.stated_at = sorted([*card.stated_at, seen])[-STATED_AT_KEEP:]
-            card.verified_at = max(card.verified_at, seen)
+            card.verified_at = max(card.verified_at, verified)
             card_update(card.pk, verified_at=card.verified_at, stated_at=card.stated_at)
     elif seen > card.verified_at:
         card.verified_at = seen
@@ -75,37 +82,49 @@ def card_stated_again(card: Card, seen: dt.datetime) -> None:
 
 def _remember_single(write: Write) -> WriteOutcome:
     effective = write.effective
-    covering, successor = _neighbours(write, effective)
-    if covering is not None and covering.value_norm == write.value_norm:
-        return _reinforce(covering, write, seen=min(effective, write.now))
+    covering, successor, beside = _neighbours(write, effective)
+    result = _place(write, effective, covering, successor)
+    result.settle = beside
+    return result
+
+
+def _place(write: Write, effective: dt.datetime, covering: Card | None, successor: Card | None) -> WriteOutcome:
+    if covering is not None and same_statement(write, covering):
+        return _reinforce(covering, write, seen=effective)
+    if disputes_own(write, covering):
+        return _remember_dispute(write, covering)
     if covering is not None:
         return _fork(write, covering, effective)
     # Earlier than anything we hold (or nothing yet): true from t until the first card we know.
-    stated = min(effective, write.now)
-    card = write.new_card(effective_at=effective, verified_at=stated, stated_at=[stated],
+    card = write.new_card(effective_at=effective, verified_at=min(effective, write.now), stated_at=[effective],
                           superseded_at=successor.effective_at if successor else None,
                           superseded_by=successor)
     card_insert(card)
     return WriteOutcome(Outcome.INSERTED, card)
 
 
-def _neighbours(write: Write, effective: dt.datetime) -> tuple[Card | None, Card | None]:
-    """In one query: the card true at `effective` (if any) and the first card after it."""
-    key = [write.scope.pk, write.subject.pk, write.label.pk, write.draft.kind]
-    same = "c.scope_id = %s AND c.subject_id = %s AND c.label_id = %s AND c.kind = %s"
+def _neighbours(write: Write, effective: dt.datetime) -> tuple[Card | None, Card | None, bool]:
+    """In one query: the card true at `effective` (if any), the first card after
+    it, and whether a guess or a dispute stands beside the timeline."""
+    same, key = timeline_filter(write)
+    beside, beside_key = beside_filter(write)
     found = cards_sql(
         f"(SELECT {{columns}} FROM cards_card c WHERE {same} AND c.effective_at <= %s"
         "  ORDER BY c.effective_at DESC, c.id DESC LIMIT 1)"
         f" UNION ALL (SELECT {{columns}} FROM cards_card c WHERE {same} AND c.effective_at > %s"
-        "  ORDER BY c.effective_at, c.id LIMIT 1)",
-        [*key, effective, *key, effective])
+        "  ORDER BY c.effective_at, c.id LIMIT 1)"
+        f" UNION ALL (SELECT {{columns}} FROM cards_card c WHERE {beside} LIMIT 1)",
+        [*key, effective, *key, effective, *beside_key])
     covering = successor = None
+    standing = False
     for card in found:
-        if card.effective_at > effective:
+        if stands_beside(card):
+            standing = True
+        elif card.effective_at > effective:
             successor = card
         elif card.superseded_at is None or card.superseded_at > effective:
             covering = card
-    return covering, successor
+    return covering, successor, standing
 
 
 def _fork(write: Write, covering: Card, effective: dt.datetime) -> WriteOutcome:
@@ -124,9 +143,8 @@ def _fork(write: Write, covering: Card, effective: dt.datetime) -> WriteOutcome:
             " CASE WHEN %s THEN nextval(pg_get_serial_sequence('cards_card', 'id')) END",
             [effective, earlier, max(earlier, default=covering.effective_at), covering.pk, bool(later)])
         new_id, rest_id = cursor.fetchone()
-    stated = min(effective, write.now)
     card = write.new_card(
-        id=new_id, effective_at=effective, verified_at=stated, stated_at=[stated],
+        id=new_id, effective_at=effective, verified_at=min(effective, write.now), stated_at=[effective],
         superseded_at=later[0] if later else covering.superseded_at,
         superseded_by_id=rest_id if later else covering.superseded_by_id)
     card_insert(card)
@@ -139,19 +157,60 @@ def _fork(write: Write, covering: Card, effective: dt.datetime) -> WriteOutcome:
     return WriteOutcome(Outcome.SUPERSEDED, card, [covering.pk])
 
 
+def _remember_dispute(write: Write, own: Card) -> WriteOutcome:
+    """Beside the member's own card, outside the timeline (DESIGN §4 rule 7); the
+    same disagreement said again reinforces the dispute already standing."""
+    standing = _standing_dispute(write, own)
+    if standing is not None:
+        return _reinforce(standing, write)
+    card = write.new_card(effective_at=write.effective, disputes=own)
+    card_insert(card)
+    return WriteOutcome(Outcome.INSERTED, card)
+
+
+def _standing_dispute(write: Write, own: Card) -> Card | None:
+    found = cards_where("c.disputes_id = %s AND c.superseded_at IS NULL AND c.label_id = %s AND c.value_norm = %s",
+                        [own.pk, write.label.pk, write.value_norm], limit=1)
+    return found[0] if found else None
+
+
+# --- guesses: beside the record ----------------------------------------------------------
+
+def _remember_guess(write: Write) -> WriteOutcome:
+    """A hypothesis never closes, replaces or reinforces what was stated: one the
+    record already says is a duplicate of the record; another stands beside it
+    (the same guess again reinforces the guess)."""
+    same = ("c.scope_id = %s AND c.subject_id = %s AND c.label_id = %s AND c.kind = %s AND c.value_norm = %s"
+            " AND c.superseded_at IS NULL")
+    params = [write.scope.pk, write.subject.pk, write.label.pk, write.draft.kind, write.value_norm]
+    found = cards_where(same + " AND c.disputes_id IS NULL", params, order=f"c.tag = '{Tag.HYPOTHESIS}'", limit=1)
+    if found and found[0].tag != Tag.HYPOTHESIS:
+        return WriteOutcome(Outcome.DUPLICATE, found[0])
+    if found:
+        return _reinforce(found[0], write)
+    card = write.new_card(effective_at=write.effective)
+    card_insert(card)
+    return WriteOutcome(Outcome.INSERTED, card)
+
+
 # --- multi-value states and knowledge: accumulate -------------------------------------
 
 def _remember_accumulating(write: Write) -> WriteOutcome:
-    existing = next(iter(cards_where(
+    """The current card of this value, if any — and the guess of it, which the statement promotes."""
+    found = cards_where(
         "c.scope_id = %s AND c.subject_id = %s AND c.label_id = %s AND c.kind = %s"
-        " AND c.superseded_at IS NULL AND c.value_norm = %s",
-        [write.scope.pk, write.subject.pk, write.label.pk, write.draft.kind, write.value_norm], limit=1)), None)
+        " AND c.superseded_at IS NULL AND c.value_norm = %s AND c.disputes_id IS NULL",
+        [write.scope.pk, write.subject.pk, write.label.pk, write.draft.kind, write.value_norm],
+        order=f"c.tag = '{Tag.HYPOTHESIS}'", limit=2)
+    existing = next((c for c in found if c.tag != Tag.HYPOTHESIS), None)
     if existing is not None:
-        return _reinforce(existing, write)
-    effective = write.effective
-    card = write.new_card(effective_at=effective)
-    card_insert(card)
-    return WriteOutcome(Outcome.INSERTED, card)
+        result = _reinforce(existing, write)
+    else:
+        card = write.new_card(effective_at=write.effective)
+        card_insert(card)
+        result = WriteOutcome(Outcome.INSERTED, card)
+    result.settle = any(c.tag == Tag.HYPOTHESIS for c in found)
+    return result
 
 
 # --- events: write-once ----------------------------------------------------------------

@@ -6,18 +6,19 @@ timeline, an event's duplicate window."""
 from __future__ import annotations
 
 import datetime as dt
-import zoneinfo
 from dataclasses import dataclass, field
 
 from django.utils import timezone
 
 from scopes.models import Scope, User
+from scopes.zones import person_zone
 
 from ..drafts import CardDraft, Occurrence, aware, draft_validate, reference_time_of
 from ..errors import InvalidCard, LabelKindMismatch, NeedsConsent
 from ..labels import label_resolve
 from ..models import Card, CardKind, Cardinality, Entity, EntityKind, Label, Precision
 from ..text import normalize
+from ..when import zone_from_label, zone_label
 from .entities import entity_for_write
 
 ONE_MICROSECOND = dt.timedelta(microseconds=1)
@@ -36,6 +37,9 @@ class WriteOutcome:
     outcome: str
     card: Card
     superseded: list[int] = field(default_factory=list)
+    # False when the write path saw no guess or dispute beside the timeline: the
+    # tag rules that follow a write (services/tags.py) have nothing to close.
+    settle: bool = True
 
 
 @dataclass
@@ -51,7 +55,7 @@ class Write:
     value_norm: str
     reference: dt.datetime
     now: dt.datetime
-    tz: dt.tzinfo
+    tz: dt.tzinfo  # the write's anchoring zone: the speaker's day
 
     @property
     def is_single(self) -> bool:
@@ -71,7 +75,8 @@ class Write:
             cardinality=self.label.cardinality, value=d.value.strip(), value_norm=self.value_norm,
             object=self.object, text=d.text.strip(), recorded_at=self.now,
             source_actor=self.actor, source_session=d.source_session, source_message=d.source_message,
-            source_quote=d.source_quote, confidence=d.confidence, impact=d.impact, **fields)
+            source_quote=d.source_quote, confidence=d.confidence, impact=d.impact, anchor_zone=zone_label(self.tz),
+            **fields)
 
 
 def value_key(value: str, text: str, object_id: int | None) -> str:
@@ -94,7 +99,7 @@ def write_prepare(*, scope: Scope, actor: User, draft: CardDraft, entities: dict
             "(consent: true).", rule="sensitive_attribute", label=label.key)
     if label.takes_object and draft.object in (None, "") and not draft.value.strip():
         raise InvalidCard(f"{label.key!r} relates two entities; give an object.", fields={"object": ["required"]})
-    tz = zoneinfo.ZoneInfo(draft.time_zone or actor.time_zone or "UTC")
+    tz = zone_from_label(draft.time_zone) if draft.time_zone else person_zone(actor)
     subject = entity_for_write(scope=scope, actor=actor, ref=draft.subject, memo=entities)
     obj = None
     if draft.object not in (None, ""):

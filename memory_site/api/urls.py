@@ -8,6 +8,7 @@ from cards.api import recall as recall_views
 from cards.api import time as time_views
 from cards.api import views as card_views
 from review.api import views as review_views
+from scopes.api import people as people_views
 from scopes.api import relations as relation_views
 from scopes.api import views as scope_views
 
@@ -65,6 +66,7 @@ urlpatterns = [
     path("context/", recall_views.Context.as_view(), name="context"),
     path("time/resolve/", time_views.TimeResolve.as_view(), name="time-resolve"),
     path("export/", export_views.Export.as_view(), name="export"),
+    path("me/", people_views.Me.as_view(), name="me"),
     path("tokens/", scope_views.TokenListCreate.as_view(), name="token-list"),
     path("tokens/<id:token_id>/", scope_views.TokenDetail.as_view(), name="token-detail"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),

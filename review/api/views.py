@@ -159,13 +159,13 @@ class ProbeNext(APIView):
 
 class HypothesisConfirm(APIView):
     @extend_schema(request=ConfirmIn, responses={200: dict, **error_responses(400, 401, 403, 404, 409)},
-                   summary="The person confirmed a hypothesis: it becomes a fact or preference")
+                   summary="The person confirmed a hypothesis: it is stated as a fact or preference (the answer is that card; the guess is closed into it)")
     def post(self, request, card_id: int):
         data = _valid(ConfirmIn, request.data)
         principal = principal_of(request)
         card = hypothesis_get(principal=principal, card_id=card_id)
-        hypothesis_confirm(card=card, user=principal.user, quote=data["quote"], as_tag=data["tag"])
-        return Response(cards_out([card.pk], user=principal.user)[0])
+        stated = hypothesis_confirm(card=card, user=principal.user, quote=data["quote"], as_tag=data["tag"])
+        return Response(cards_out([stated.pk], user=principal.user)[0])
 
 
 class HypothesisReject(APIView):

@@ -16,9 +16,11 @@ import http.client
 import json
 import urllib.error
 import urllib.request
-import zoneinfo
 
 from django.core.exceptions import ImproperlyConfigured
+
+from cards.when import anchor_zone, zone_from_label, zone_label
+from core.errors import DomainError
 
 from .base import Dropped, ExtractContext, Extraction, ExtractionFailed, Message
 from .config import extract_setting
@@ -58,21 +60,22 @@ class _NotAnAnswer(Exception):
     pass
 
 
-def _zone(name: str) -> dt.tzinfo | None:
+def _zone(name: str) -> dt.tzinfo:
     try:
-        return zoneinfo.ZoneInfo(name)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        return None
+        return zone_from_label(name)
+    except DomainError:
+        return dt.timezone.utc
 
 
 def system_prompt(messages: list[Message], context: ExtractContext) -> str:
-    zone = _zone(context.time_zone)
-    now = messages[-1].at.astimezone(zone) if zone else messages[-1].at
+    # The speaker's clock: the last message's own offset, the person's zone only where they agree.
+    zone = anchor_zone(messages[-1].at, _zone(context.time_zone))
+    now = messages[-1].at.astimezone(zone)
     return "\n".join([
         "You extract long-term memories about the user from a conversation, as candidate cards that a person will "
         "review.",
         f"<current_time>{now.isoformat()}</current_time>",
-        f"<time_zone>{context.time_zone}</time_zone>",
+        f"<time_zone>{zone_label(zone)}</time_zone>",
         f"<known_labels>{', '.join(context.known_labels)}</known_labels>",
         f"<known_entities>{', '.join(context.known_entities)}</known_entities>",
         RULES + SCHEMA,
@@ -116,7 +119,7 @@ class LLMExtractor:
             return Extraction(dropped=dropped)
         chat = [{"role": "system", "content": system_prompt(messages, context)},
                 {"role": "user", "content": json.dumps({"messages": shown}, ensure_ascii=False)}]
-        tz = _zone(context.time_zone) or dt.timezone.utc
+        tz = _zone(context.time_zone)
         for attempt in (1, 2):
             try:
                 content = self._answer(chat)

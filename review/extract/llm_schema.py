@@ -12,7 +12,7 @@ import datetime as dt
 import json
 
 from cards.confidence import confidence_value
-from cards.when import EARLIEST_YEAR, LATEST_YEAR
+from cards.when import EARLIEST_YEAR, LATEST_YEAR, anchor_zone
 
 from .base import Dropped, Extraction, Message, Proposal
 from .policy import ONE_OFF_FRUSTRATION, SPECULATIVE_MOTIVE, TRANSIENT_FEELING
@@ -93,7 +93,8 @@ def _item(raw: object, where: str, users: dict[str, Message], tz: dt.tzinfo, err
         return None
     # Blank is "no time said", as null is; any other text that is no usable date is a hint we cannot read.
     hint_text = (raw.get("occurred_at_hint") or "").strip()
-    hint = _hint(hint_text, tz) if hint_text else None
+    # A hint without an offset is a wall time in the day of the message it came from.
+    hint = _hint(hint_text, anchor_zone(message.at, tz)) if hint_text else None
     # A model's extraction is never explicit: only a person's "remember that" is (base.py).
     return Proposal(kind=raw["kind"], label=raw["label"].strip(), subject=raw["subject"].strip(), quote=raw["quote"],
                     message_id=raw["message_id"], rule="llm", value=raw["value"].strip(),

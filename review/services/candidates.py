@@ -29,7 +29,7 @@ def candidate_draft(candidate: Candidate, *, consent: bool = False) -> CardDraft
         kind=candidate.kind, label=candidate.label, subject=candidate.subject, value=candidate.value,
         object=candidate.object or None, text=candidate.text, tag=candidate.tag,
         effective_at=candidate.effective_at, reference_time=candidate.message_at,
-        time_zone=candidate.author.time_zone or "UTC", occurred_at=candidate.occurred_at,
+        time_zone=candidate.anchor_zone or None, occurred_at=candidate.occurred_at,
         occurred_end=candidate.occurred_end, precision=candidate.precision, time_source=candidate.time_source,
         source_session=candidate.session, source_message=candidate.message, source_quote=candidate.quote,
         confidence=candidate.confidence, impact=candidate.impact, consent=consent)

@@ -1,8 +1,8 @@
 """The life of a hypothesis (DESIGN §4 rule 7): confidence high/medium/low,
 demoted when not reinforced (14 / 30 / 60 days), discarded after 5 sessions
 unvalidated, probed one at a time and never twice, and promoted only when a
-person confirms it. A fact with another value supersedes it at once (the write
-path's Supersede rule) — that is its discarding by contradiction."""
+person confirms it (or states its value). A fact that contradicts it discards
+it at once; those rules of the write path live in cards/services/tags.py."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ from django.db.models import Max
 from django.utils import timezone
 
 from cards.confidence import LEVELS, level_of
+from cards.drafts import CardDraft
 from cards.models import Card, CardKind, CardRevision, Tag
-from cards.services.remember import card_stated_again
+from cards.services.remember import card_remember
 from cards.services.sql import card_update
 from core.errors import DomainError
 from scopes.models import User
@@ -135,21 +136,23 @@ def _hypothesis(card: Card) -> Card:
 
 @transaction.atomic
 def hypothesis_confirm(*, card: Card, user: User, quote: str = "", as_tag: str | None = None) -> Card:
-    """The person said it is true: it becomes a fact (or a preference), with the
-    confirming words as its source."""
+    """The person said it is true: they state it, so it is written as a fact (or
+    a preference) through the write path — onto its timeline, with the
+    confirming words as its source — and the guess is promoted into it."""
     card = _hypothesis(card)
     tag = as_tag or (Tag.PREFERENCE if card.label.key in PREFERENCE_LABELS else Tag.FACT)
     now = timezone.now()
-    card_update(card.pk, tag=tag, confidence=None, source_actor=user.pk,
-                source_quote=quote.strip() or card.source_quote, source_message="", source_session="")
-    card_stated_again(card, now)
-    CardRevision.objects.create(card=card, actor=user, at=now, field="hypothesis", before=level_of(card.confidence),
+    level = level_of(card.confidence)
+    stated = card_remember(scope=card.scope, actor=user, draft=CardDraft(
+        kind=card.kind, label=card.label.key, subject=card.subject, value=card.value, object=card.object,
+        text=card.text, tag=tag, reference_time=now, source_quote=quote.strip() or card.source_quote,
+        impact=card.impact, consent=card.label.sensitive)).card
+    CardRevision.objects.create(card=card, actor=user, at=now, field="hypothesis", before=level,
                                 after=f"confirmed as {tag}", reason=quote.strip()[:300])
     Probe.objects.filter(card=card, user=user).update(answer="confirmed", answered_at=now)
     Decision.objects.create(scope_id=card.scope_id, reviewer=user, item="hypothesis", item_id=card.pk,
-                            action="confirm", reason=quote.strip()[:300], detail={"tag": tag})
-    card.refresh_from_db()
-    return card
+                            action="confirm", reason=quote.strip()[:300], detail={"tag": tag, "card": stated.pk})
+    return stated
 
 
 @transaction.atomic

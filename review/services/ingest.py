@@ -4,7 +4,6 @@ until extraction has read them; the candidates keep their quotes."""
 from __future__ import annotations
 
 import datetime as dt
-import zoneinfo
 
 from django.db import transaction
 from django.utils import timezone
@@ -15,7 +14,7 @@ from cards.labels import label_resolve, registry
 from cards.models import CardKind, Entity, Precision, Tag, TimeSource
 from cards.services import card_remember
 from cards.text import normalize
-from cards.when import UnresolvableTime, when_resolve
+from cards.when import UnresolvableTime, anchor_zone, person_zone, when_resolve, zone_label
 from core.errors import DomainError
 from scopes.models import Scope, User
 
@@ -136,11 +135,11 @@ def _context(job: IngestJob) -> ExtractContext:
     names = list(Entity.objects.filter(scope=job.scope, user__isnull=True).order_by("name")
                  .values_list("name", flat=True)[:200])
     keys = sorted({label.key for label in registry().values()})
-    return ExtractContext(known_labels=keys, known_entities=names, time_zone=job.created_by.time_zone or "UTC")
+    return ExtractContext(known_labels=keys, known_entities=names, time_zone=person_zone(job.created_by).key)
 
 
 def _store(job: IngestJob, extraction: Extraction, messages: dict[str, Message]) -> dict:
-    tz = zoneinfo.ZoneInfo(job.created_by.time_zone or "UTC")
+    tz = person_zone(job.created_by)
     candidates = [_candidate(job, p, messages[p.message_id], tz) for p in extraction.proposals
                   if p.message_id in messages]
     _mark_long_term(job.scope, candidates)
@@ -159,7 +158,8 @@ def _candidate(job: IngestJob, p: Proposal, message: Message, tz) -> Candidate:
         scope=job.scope, job=job, author=job.created_by, kind=p.kind, label=p.label, subject=p.subject,
         value=p.value, object=p.object or "", text=p.text, tag=p.tag, when=p.when or "", confidence=p.confidence,
         impact=p.impact, explicit=p.explicit, quote=p.quote, session=job.session, message=message.id,
-        message_at=message.at, extractor=job.extractor, rule=p.rule)
+        message_at=message.at, anchor_zone=zone_label(anchor_zone(message.at, tz)), extractor=job.extractor,
+        rule=p.rule)
     try:
         label = label_resolve(p.label)
         candidate.label = label.key
@@ -173,18 +173,18 @@ def _candidate(job: IngestJob, p: Proposal, message: Message, tz) -> Candidate:
 
 
 def _place_in_time(candidate: Candidate, p: Proposal, message: Message, tz) -> None:
-    """A `when` is resolved against the message's timestamp; a model's absolute
-    hint is used as given. When the words give no usable time — a `when` that
-    cannot be resolved, a hint that cannot be read — or the hint is the message's
-    own timestamp (a statement about the present), the time is the message's,
-    with time_source `message` saying so (DESIGN §5). An event with no time at
-    all stays undated."""
+    """A `when` is resolved against the message's timestamp, in the day its
+    offset says (the speaker's, DESIGN §5); a model's absolute hint is used as
+    given. When the words give no usable time — a `when` that cannot be
+    resolved, a hint that cannot be read — or the hint is the message's own
+    timestamp (a statement about the present), the time is the message's, with
+    time_source `message` saying so. An event with no time at all stays undated."""
     start = end = None
     precision, source = "", ""
     from_message = (message.at, Precision.DATETIME, TimeSource.MESSAGE)
     if p.when:
         try:
-            interval = when_resolve(p.when, reference=message.at, tz=tz)
+            interval = when_resolve(p.when, reference=message.at, tz=anchor_zone(message.at, tz))
             start, end, precision, source = interval.start, interval.end, interval.precision, interval.source
         except UnresolvableTime:
             start, precision, source = from_message

@@ -24,6 +24,15 @@ class AlreadyDecided(DomainError):
     status = 409
 
 
+class MemberSettles(DomainError):
+    """What a person says about themselves wins (DESIGN §4 rule 7): a
+    contradiction about a member is theirs to settle — anyone else's pick would
+    only stand beside their word as one more dispute."""
+
+    code = "member_settles"
+    status = 403
+
+
 @transaction.atomic
 def rule_decide(*, rule: Rule, reviewer: User, approve: bool, reason: str = "") -> Rule:
     rule = rule_approve(rule=rule, reviewer=reviewer) if approve else rule_retire(rule=rule, reviewer=reviewer)
@@ -55,6 +64,9 @@ def contradiction_pick(*, chosen: Card, others: list[Card], reviewer: User, writ
                        scope: Scope, reason: str = "") -> list[Card]:
     """The chosen value is current: it is written into each other side's scope,
     where it supersedes the value that disagreed (its history stays)."""
+    member = chosen.subject.user_id
+    if member is not None and member != reviewer.pk:
+        raise MemberSettles(f"This is about {chosen.subject.name}: only they settle what is said about them.")
     if any(o.scope_id not in writable for o in others):
         raise InvalidCard("You may not write in every scope of this contradiction.",
                           fields={"card": ["pick from scopes you may write in"]})

@@ -21,7 +21,7 @@ def global_scope_create(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("scopes", "0005_member_relations"),
+        ("scopes", "0006_user_language"),
     ]
 
     # Not undone: deleting the scope would delete the common sense stored in it.

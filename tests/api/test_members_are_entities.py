@@ -39,9 +39,11 @@ def test_sam_writing_about_dana_binds_danas_own_entity(household, bearer):
     card = write(bearer(sam, write=True), family, "Dana", value="Osaka")
     assert card.subject_id == dana.entity.pk
     assert not Entity.objects.filter(scope=family, name_norm="dana").exists()
-    # One timeline for one woman: never two current addresses for Dana in the family.
-    current = Card.objects.filter(scope=family, subject=dana.entity, label__key="address", superseded_at__isnull=True)
-    assert current.count() == 1
+    # One timeline for one woman: never two open addresses for Dana in the family. Sam's
+    # word stands beside hers as a dispute (what a person says about themselves wins).
+    timeline = Card.objects.filter(scope=family, subject=dana.entity, label__key="address", superseded_at__isnull=True,
+                                   disputes__isnull=True)
+    assert [c.value for c in timeline] == ["Kyoto"] and card.disputes_id == timeline.get().pk
 
 
 @pytest.mark.parametrize("word", ["Mom", "媽媽", "my mom"])

@@ -9,7 +9,8 @@ anonymous → 401 `not_authenticated`; no grant → 404 on an object (absent fro
 list); read-only principal on a write → 403 `permission_denied` and nothing
 changes; granted → 2xx. Two designed exceptions, each tested by name: agent
 tokens never manage scopes or members (MANAGE rows, even with write access),
-and the tokens endpoints are for signed-in people only (403 to any token)."""
+and the tokens endpoints (and changing one's own settings, /me/) are for
+signed-in people only (403 to any token)."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from cards.drafts import CardDraft
 from cards.models import Alias, Card, CardRevision, Entity, PossibleDuplicate
 from cards.services import card_remember, entity_create
 from review.models import Candidate, IngestJob
-from scopes.models import AgentToken, MemberRelation, Membership, Scope
+from scopes.models import AgentToken, MemberRelation, Membership, Scope, User
 from scopes.services import membership_set, scope_create
 from scopes.tokens import token_create
 from tests.factories import UserFactory
@@ -102,6 +103,9 @@ ENDPOINTS = [
     Endpoint("GET", "context/?scope={scope}&query=programming+skills"),
     Endpoint("POST", "time/resolve/", lambda w: {"expression": "yesterday"}, hidden=None),  # a pure function
     Endpoint("GET", "export/?scope={scope}"),
+    # One's own settings: there is no one else's to hide. Tokens read them; only the person changes them.
+    Endpoint("GET", "me/", hidden=None),
+    Endpoint("PATCH", "me/", lambda w: {"time_zone": "Europe/Lisbon"}, WRITE, hidden=None, session_only=True),
     Endpoint("GET", "tokens/", listed="token", session_only=True),
     # The scope is in the body; a scope you cannot see is refused like a missing one ("no scope N of yours").
     Endpoint("POST", "tokens/", lambda w: {"name": "agent", "scopes": [str(w.ids["scope"])]}, WRITE, hidden=400,
@@ -186,7 +190,8 @@ def snapshot(world: World) -> tuple:
             sorted(PossibleDuplicate.objects.values_list("pk", "status")),
             sorted(Membership.objects.filter(scope_id=world.ids["scope"]).values_list("user__username", "role")),
             sorted(AgentToken.objects.values_list("pk", "revoked_at")),
-            sorted(MemberRelation.objects.values_list("member__username", "of__username", "relation")))
+            sorted(MemberRelation.objects.values_list("member__username", "of__username", "relation")),
+            User.objects.filter(username="alice").values_list("time_zone", "language").get())
 
 
 def listed_ids(response) -> set[int]:

@@ -90,11 +90,13 @@ def test_confirming_it_ends_the_count(alice, bearer):
     agent, scope = bearer(alice, write=True), alice.personal_scope
     jazz = guess(agent, scope)
     bulk(agent, *(said(f"s-{index}", value, scope) for index, value in enumerate(SKILLS[:4], start=1)))
-    assert agent.post(f"/api/v1/cards/{jazz.pk}/confirm/", {"quote": "yes, jazz"}, format="json").status_code == 200
+    confirmed = agent.post(f"/api/v1/cards/{jazz.pk}/confirm/", {"quote": "yes, jazz"}, format="json")
+    assert confirmed.status_code == 200, confirmed.json()
     bulk(agent, *(said(f"s-{index}", value, scope) for index, value in enumerate(SKILLS[4:], start=5)))
     assert hypotheses_decay()["discarded"] == 0
-    jazz.refresh_from_db()
-    assert jazz.superseded_at is None and jazz.tag == "preference"
+    stated = Card.objects.get(pk=confirmed.json()["id"])
+    assert stated.superseded_at is None and stated.tag == "preference"  # the person's word, kept
+    assert not CardRevision.objects.filter(after="discarded").exists()
 
 
 def test_saying_the_guess_again_restarts_the_count(alice, bearer):

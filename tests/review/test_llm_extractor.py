@@ -1,6 +1,7 @@
 """The language-model extractor against a real local HTTP server that speaks the
 chat-completions protocol (the only thing mocked is the model itself)."""
 
+import dataclasses
 import datetime as dt
 import json
 import socket
@@ -63,12 +64,24 @@ def test_system_prompt_carries_time_labels_entities_and_rules(chat):
     assert shown[1]["at"] == "2026-05-08T16:44:10+08:00"
 
 
-def test_current_time_is_shown_in_the_users_zone(chat):
+@pytest.mark.parametrize("at, clock, zone", [
+    (AT, "2026-05-08T16:44:10+08:00", "Asia/Taipei"),  # the person's own offset: their zone
+    # Another offset is the speaker's clock (DESIGN §5), as ingest resolves their "yesterday" in it.
+    (AT.astimezone(dt.timezone(dt.timedelta(hours=-4))), "2026-05-08T04:44:10-04:00", "-04:00"),
+    (AT.astimezone(dt.timezone.utc), "2026-05-08T08:44:10+00:00", "+00:00"),
+])
+def test_current_time_is_the_speakers_clock(chat, at, clock, zone):
     server = chat((200, answer()))
-    utc = [Message("m", "user", "I live in Taipei", AT.astimezone(dt.timezone.utc))]
-    LLMExtractor().extract(utc, CONTEXT)
-    assert "<current_time>2026-05-08T16:44:10+08:00</current_time>" in server.requests[0]["body"]["messages"][0][
-        "content"]
+    LLMExtractor().extract([Message("m", "user", "I live in Taipei", at)], CONTEXT)
+    system = server.requests[0]["body"]["messages"][0]["content"]
+    assert f"<current_time>{clock}</current_time>" in system and f"<time_zone>{zone}</time_zone>" in system
+
+
+def test_a_hint_without_an_offset_is_read_in_its_messages_day(chat):
+    at = AT.astimezone(dt.timezone(dt.timedelta(hours=-4)))
+    chat((200, answer(dict(WEDDING, occurred_at_hint="2026-05-02T00:00:00"))))
+    (wedding,) = LLMExtractor().extract([dataclasses.replace(MESSAGES[1], at=at)], CONTEXT).proposals
+    assert wedding.occurred_at_hint == dt.datetime(2026, 5, 2, 4, tzinfo=dt.timezone.utc)
 
 
 def test_invalid_answer_is_retried_once_with_the_problems(chat):

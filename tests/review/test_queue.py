@@ -157,3 +157,22 @@ def test_hypotheses_are_listed_for_review(alice, family, rita, as_user):
                                                              value="hiking", tag="hypothesis", confidence=0.6))
     hypotheses = as_user(rita).get("/api/v1/review/", {"scope": family.pk}).json()["hypotheses"]
     assert [h["value"] for h in hypotheses] == ["hiking"]
+
+
+def test_a_contradiction_about_a_member_is_theirs_to_settle(alice, family, rita, as_user):
+    membership_set(scope=family, user=rita, role="admin")
+    own = card_remember(scope=family, actor=alice,
+                        draft=CardDraft(kind="state", subject="me", label="employer", value="Harbor")).card
+    other = card_remember(scope=family, actor=rita,
+                          draft=CardDraft(kind="state", subject=alice.entity, label="employer", value="Atlas")).card
+    assert other.disputes_id == own.pk
+    found = as_user(rita).get("/api/v1/review/", {"scope": family.pk}).json()["contradictions"]
+    assert {c["value"] for c in found[0]["cards"]} == {"Harbor", "Atlas"}
+    refused = as_user(rita).post("/api/v1/review/contradictions/pick/",
+                                 {"scope": family.pk, "card": other.pk}, format="json")
+    assert refused.status_code == 403 and refused.json()["code"] == "member_settles"
+    picked = as_user(alice).post("/api/v1/review/contradictions/pick/", {"scope": family.pk, "card": other.pk},
+                                 format="json")
+    assert picked.status_code == 200, picked.json()
+    assert as_user(alice).get("/api/v1/review/", {"scope": family.pk}).json()["contradictions"] == []
+    assert Card.objects.get(scope=family, label__key="employer", superseded_at__isnull=True).value == "Atlas"

@@ -88,3 +88,21 @@ def test_a_recall_shows_similarity_decay_and_score_and_marks_a_guess(household, 
 def test_a_scope_one_may_not_view_is_404(household, pages):
     assert ask(pages(household["mallory"]), "answer", household["family"], subject="me",
                label="address").status_code == 404
+
+
+def test_a_planned_value_is_shown_beside_the_current_one_with_its_day(alice, pages):
+    scope = alice.personal_scope
+    state(scope, alice, "me", "city", "Kyoto")
+    state(scope, alice, "me", "city", "Osaka", effective_at=dt.datetime(2027, 1, 1, 0, 30, tzinfo=dt.UTC))
+    page = ask(pages(alice), "answer", scope, subject="me", label="city").content.decode()
+    # Alice lives in Taipei: half past midnight UTC on 1 January is 1 January there too; no ISO instant shown.
+    assert "<strong>Kyoto</strong> now; <strong>Osaka</strong> from 1 January 2027" in page and "planned" in page
+    assert "2027-01-01T" not in page
+
+
+def test_a_dispute_of_a_members_own_word_says_whose_word_stands(household, pages, alice):
+    family = household["family"]
+    state(family, alice, "me", "employer", "Acme")
+    state(family, household["bob"], alice.entity, "employer", "Globex")
+    page = ask(pages(alice), "answer", family, subject="me", label="employer").content.decode()
+    assert "<strong>Acme</strong>" in page and "bob says <strong>Globex</strong>" in page and "own word stands" in page

@@ -1,0 +1,283 @@
+"""One subject's timelines against a small oracle of the rules (DESIGN §4
+rules 1, 2 and 7): random facts, preferences, hypotheses, confirmations,
+rejections, future-dated and late-arriving values, opposite preferences and
+forgets, each with a reference time in a random zone (UTC+14, UTC−11, Lisbon
+across its DST changes …). After every step, at random `as_of` instants,
+/answer/'s tier and values and the `current=true` list must equal the oracle.
+
+The oracle knows only the rules: a single-value timeline (and, per value, the
+pair likes/dislikes) is a chain of spans; a statement at t lands in the span
+covering t (same value: stated again; another: the span is split there, and
+resumes at its first restatement after t), or before the first span after t;
+a forgotten span leaves its predecessor closed. Guesses stand beside the
+chains: one the chain already states is a duplicate, a statement of a guess's
+value promotes it, a fact that holds on a single-value timeline discards the
+other guesses, and so does an opposite statement of the same value.
+
+`make test` runs 300 examples; `pytest -m long` runs 3,000."""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+import os
+import zoneinfo
+from dataclasses import dataclass, field
+
+import pytest
+from django.utils import timezone
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule, run_state_machine_as_test
+from rest_framework.test import APIClient
+
+from scopes.tokens import token_create
+from tests.factories import UserFactory
+
+ZONES = ["Pacific/Kiritimati", "Pacific/Pago_Pago", "Europe/Lisbon", "UTC", "Asia/Taipei", "America/New_York"]
+# Lisbon's changes in the window the offsets reach: 29 March and 25 October 2026, 01:00 UTC.
+DST_CHANGES = [dt.datetime(2026, 3, 29, 1, tzinfo=dt.UTC), dt.datetime(2026, 10, 25, 1, tzinfo=dt.UTC)]
+CITIES = ["Kyoto", "Osaka", "Lisbon"]
+FOODS = ["coriander", "basil"]
+OPPOSITE = {"likes": "dislikes", "dislikes": "likes"}
+_users = itertools.count()
+
+
+@dataclass
+class Span:
+    card: int
+    value: str  # the city; for a likes/dislikes pair, the label
+    start: dt.datetime
+    end: dt.datetime | None
+    stated: list[dt.datetime] = field(default_factory=list)
+
+    def covers(self, at: dt.datetime) -> bool:
+        return self.start <= at and (self.end is None or self.end > at)
+
+
+@dataclass
+class Guess:
+    card: int
+    label: str
+    value: str
+    start: dt.datetime
+    closed: dt.datetime | None = None
+
+    def holds(self, at: dt.datetime) -> bool:
+        return self.start <= at and (self.closed is None or self.closed > at)
+
+
+class Oracle:
+    def __init__(self) -> None:
+        self.chains: dict[str, list[Span]] = {}  # "city", or "pref:<food>"
+        self.guesses: list[Guess] = []
+
+    @staticmethod
+    def chain_key(label: str, value: str) -> tuple[str, str]:
+        return ("city", value) if label == "city" else (f"pref:{value}", label)
+
+    def neighbours(self, chain: list[Span], at: dt.datetime) -> tuple[Span | None, Span | None]:
+        before = [s for s in chain if s.start <= at]
+        prev = max(before, key=lambda s: (s.start, s.card)) if before else None
+        after = [s for s in chain if s.start > at]
+        successor = min(after, key=lambda s: (s.start, s.card)) if after else None
+        return (prev if prev is not None and prev.covers(at) else None), successor
+
+    def state(self, label: str, value: str, at: dt.datetime, result: dict) -> Span:
+        """Mirror of a statement; returns the span the statement ended in."""
+        key, shown = self.chain_key(label, value)
+        chain = self.chains.setdefault(key, [])
+        covering, successor = self.neighbours(chain, at)
+        card = result["card"]["id"]
+        if covering is not None and covering.value == shown:
+            assert result["outcome"] == "reinforced" and card == covering.card, result["outcome"]
+            covering.stated.append(at)
+            return covering
+        if covering is not None:
+            assert result["outcome"] == "superseded", result["outcome"]
+            later = sorted(s for s in covering.stated if s > at)
+            old_end, covering.end = covering.end, at
+            covering.stated = [s for s in covering.stated if s < at]
+            span = Span(card, shown, at, later[0] if later else old_end, [at])
+            chain.append(span)
+            if later:
+                rest = result["card"]["superseded_by"]
+                chain.append(Span(rest, covering.value, later[0], old_end, later))
+            return span
+        assert result["outcome"] == "inserted", result["outcome"]
+        span = Span(card, shown, at, successor.start if successor else None, [at])
+        chain.append(span)
+        return span
+
+    def settle(self, label: str, value: str, span: Span, now: dt.datetime) -> None:
+        holds = span.end is None or span.end > now
+        for guess in self.guesses:
+            if guess.closed is not None:
+                continue
+            same = guess.label == label and guess.value == value
+            contradicted = (label == "city" and guess.label == "city" and holds) or (
+                guess.label == OPPOSITE.get(label) and guess.value == value)
+            if same or contradicted:
+                guess.closed = now
+
+    def guess(self, label: str, value: str, at: dt.datetime, result: dict) -> None:
+        key, shown = self.chain_key(label, value)
+        open_ = [s for s in self.chains.get(key, []) if s.end is None and s.value == shown]
+        standing = [g for g in self.guesses if g.closed is None and (g.label, g.value) == (label, value)]
+        if open_:
+            assert (result["outcome"], result["card"]["id"]) == ("duplicate", open_[0].card)
+        elif standing:
+            assert (result["outcome"], result["card"]["id"]) == ("reinforced", standing[0].card)
+        else:
+            assert result["outcome"] == "inserted"
+            self.guesses.append(Guess(result["card"]["id"], label, value, at))
+
+    def forget(self, card: int) -> None:
+        for chain in self.chains.values():
+            chain[:] = [s for s in chain if s.card != card]
+        self.guesses = [g for g in self.guesses if g.card != card]
+
+    def answer(self, label: str, at: dt.datetime) -> tuple[str, list[str]]:
+        if label == "city":
+            recorded = [s.value for s in self.chains.get("city", []) if s.covers(at)]
+        else:
+            recorded = [food for food in FOODS for s in self.chains.get(f"pref:{food}", [])
+                        if s.covers(at) and s.value == label]
+        if recorded:
+            return "recorded", sorted(recorded)
+        if any(g.holds(at) and g.label == label for g in self.guesses):
+            return "guessed", []
+        return "no_evidence", []
+
+    def current(self, now: dt.datetime) -> list[tuple[str, str, bool]]:
+        rows = [("city", s.value, False) for s in self.chains.get("city", []) if s.covers(now)]
+        rows += [(s.value, key[5:], False) for key, chain in self.chains.items() if key.startswith("pref:")
+                 for s in chain if s.covers(now)]
+        rows += [(g.label, g.value, True) for g in self.guesses if g.holds(now)]
+        return sorted(rows)
+
+
+def instants():
+    """Reference points around the real now (the rules care about past and
+    future), Lisbon's DST changes, and whole days in random zones."""
+    now = timezone.now().replace(microsecond=0)
+    days = st.integers(min_value=-400, max_value=60).map(lambda d: now + dt.timedelta(days=d))
+    change = st.sampled_from(DST_CHANGES).flatmap(
+        lambda c: st.integers(min_value=-90, max_value=90).map(lambda m: c + dt.timedelta(minutes=m)))
+    return st.one_of(days, change, days.map(lambda t: t.replace(hour=0, minute=0, second=0)))
+
+
+def in_zone(at: dt.datetime, zone: str) -> str:
+    return at.astimezone(zoneinfo.ZoneInfo(zone)).isoformat()
+
+
+class Timelines(RuleBasedStateMachine):
+    def __init__(self) -> None:
+        super().__init__()
+        self.user = UserFactory(username=f"timeline{next(_users)}", time_zone="Europe/Lisbon")
+        self.scope = self.user.personal_scope
+        _, raw = token_create(user=self.user, name="agent", can_write=True, scopes=None, all_scopes=True, days=30)
+        self.api = APIClient()
+        self.api.credentials(HTTP_AUTHORIZATION=f"Bearer {raw}")
+        self.oracle = Oracle()
+        self.last: tuple[str, dt.datetime] | None = None
+
+    @initialize()
+    def start(self) -> None:
+        pass
+
+    def post(self, body: dict) -> dict:
+        response = self.api.post("/api/v1/cards/", {"scope": self.scope.pk, "kind": "state", "subject": "me", **body},
+                                 format="json")
+        assert response.status_code in (200, 201), response.json()
+        return response.json()
+
+    @rule(label=st.sampled_from(["city", "city", "likes", "dislikes"]), pick=st.integers(0, 2), at=instants(),
+          zone=st.sampled_from(ZONES), tag=st.sampled_from(["fact", "preference"]), ref_zone=st.sampled_from(ZONES))
+    def state(self, label, pick, at, zone, tag, ref_zone):
+        value = CITIES[pick] if label == "city" else FOODS[pick % 2]
+        result = self.post({"label": label, "value": value, "tag": tag, "effective_at": in_zone(at, zone),
+                            "reference_time": in_zone(timezone.now(), ref_zone)})
+        span = self.oracle.state(label, value, at, result)
+        self.oracle.settle(label, value, span, timezone.now())
+        self.last = (label, at)
+
+    @rule(label=st.sampled_from(["city", "likes", "dislikes"]), pick=st.integers(0, 2), at=instants(),
+          zone=st.sampled_from(ZONES), confidence=st.sampled_from([0.3, 0.6, 0.9]))
+    def guess(self, label, pick, at, zone, confidence):
+        value = CITIES[pick] if label == "city" else FOODS[pick % 2]
+        result = self.post({"label": label, "value": value, "tag": "hypothesis", "confidence": confidence,
+                            "effective_at": in_zone(at, zone)})
+        self.oracle.guess(label, value, at, result)
+        self.last = (label, at)
+
+    def open_guesses(self) -> list[Guess]:
+        return [g for g in self.oracle.guesses if g.closed is None]
+
+    @precondition(lambda self: self.open_guesses())
+    @rule(data=st.data())
+    def confirm(self, data):
+        guess = data.draw(st.sampled_from(self.open_guesses()))
+        response = self.api.post(f"/api/v1/cards/{guess.card}/confirm/", {}, format="json")
+        assert response.status_code == 200, response.json()
+        stated = response.json()
+        at = dt.datetime.fromisoformat(stated["effective_at"])
+        key, shown = self.oracle.chain_key(guess.label, guess.value)
+        covering, _ = self.oracle.neighbours(self.oracle.chains.get(key, []), at)
+        # Confirming is stating the value now: the outcome is the one the oracle predicts.
+        outcome = "inserted" if covering is None else "reinforced" if covering.value == shown else "superseded"
+        span = self.oracle.state(guess.label, guess.value, at, {"outcome": outcome, "card": stated})
+        self.oracle.settle(guess.label, guess.value, span, timezone.now())
+        self.last = (guess.label, guess.start)
+
+    @precondition(lambda self: self.open_guesses())
+    @rule(data=st.data())
+    def reject(self, data):
+        guess = data.draw(st.sampled_from(self.open_guesses()))
+        assert self.api.post(f"/api/v1/cards/{guess.card}/reject/", {}, format="json").status_code == 204
+        guess.closed = timezone.now()
+        self.last = (guess.label, guess.start)
+
+    @precondition(lambda self: any(self.oracle.chains.values()) or self.oracle.guesses)
+    @rule(data=st.data())
+    def forget(self, data):
+        cards = sorted({s.card for chain in self.oracle.chains.values() for s in chain}
+                       | {g.card for g in self.oracle.guesses})
+        card = data.draw(st.sampled_from(cards))
+        assert self.api.delete(f"/api/v1/cards/{card}/").status_code == 204
+        self.oracle.forget(card)
+
+    @invariant()
+    def answers_and_current_list_agree(self):
+        """The labels of the last statement, now and at (and just before) its
+        instant; the current list, every label."""
+        if self.last is not None:
+            label, at = self.last
+            for asked in {"city": ["city"]}.get(label, ["likes", "dislikes"]):
+                for moment in (None, at, at - dt.timedelta(seconds=1)):
+                    body = {"scope": self.scope.pk, "subject": "me", "label": asked}
+                    if moment is not None:
+                        body["as_of"] = moment.isoformat()
+                    got = self.api.post("/api/v1/answer/", body, format="json").json()
+                    expected = self.oracle.answer(asked, moment or timezone.now())
+                    assert (got["tier"], sorted(got["values"])) == expected, (asked, moment, got)
+        listed = self.api.get("/api/v1/cards/", {"scope": self.scope.pk, "current": "true", "limit": 200}).json()
+        shown = sorted((c["label"], c["value"], c["tag"] == "hypothesis") for c in listed["results"])
+        assert shown == self.oracle.current(timezone.now())
+
+
+def _run(examples: int) -> None:
+    run_state_machine_as_test(Timelines, settings=settings(
+        max_examples=examples, stateful_step_count=6, deadline=None, derandomize=not os.environ.get("RANDOM_PROPERTY"),
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]))
+
+
+@pytest.mark.django_db
+def test_timelines_follow_the_rules():
+    _run(int(os.environ.get("PROPERTY_EXAMPLES", 300)))
+
+
+@pytest.mark.long
+@pytest.mark.django_db
+def test_timelines_follow_the_rules_long():
+    _run(3_000)
