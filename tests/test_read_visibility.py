@@ -274,8 +274,8 @@ def test_the_walk_covers_every_kind_of_read_module():
 
 def test_every_scoped_model_is_discovered_from_the_registry():
     names = {m.__name__ for m in scoped_models()}
-    assert {"Card", "Entity", "Alias", "CardRevision", "CardPerspective", "PossibleDuplicate", "Rule", "AuditEvent",
-            "Candidate", "IngestJob", "Decision", "Probe", "Membership", "Invite"} <= names
+    assert {"Card", "Entity", "Alias", "CardRevision", "CardPerspective", "CardAsked", "PossibleDuplicate", "Rule",
+            "AuditEvent", "Candidate", "IngestJob", "Decision", "Probe", "Membership", "Invite"} <= names
     assert not names & {"Scope", "User", "Label", "AgentToken"}
 
 
