@@ -11,8 +11,8 @@ from django.db import connection
 from django.db.models import Count
 from django.utils import timezone
 
-from cards.models import Card, Cardinality, CardKind, Tag
-from cards.retrieval import _DAYS, AGING_DAYS, contradictions_in
+from cards.models import Card
+from cards.retrieval import _DAYS, AGING_DAYS, aging_condition, contradictions_in
 from review.models import Candidate
 from review.services.candidates import OPEN
 from review.services.hypotheses import hypotheses_current
@@ -32,8 +32,7 @@ class Health:
 
 def _card_counts(scope_ids: list[int]) -> dict[int, tuple[int, int]]:
     """(current cards, aging facts) per scope; aging as the agent's context counts it."""
-    sql = (f"SELECT c.scope_id, count(*), count(*) FILTER (WHERE c.kind = '{CardKind.STATE}'"
-           f" AND c.cardinality = '{Cardinality.SINGLE}' AND c.tag <> '{Tag.HYPOTHESIS}' AND {_DAYS} >= {AGING_DAYS})"
+    sql = (f"SELECT c.scope_id, count(*), count(*) FILTER (WHERE {aging_condition('c.')} AND {_DAYS} >= {AGING_DAYS})"
            " FROM cards_card c WHERE c.scope_id = ANY(%(scopes)s) AND c.superseded_at IS NULL GROUP BY c.scope_id")
     with connection.cursor() as cursor:
         cursor.execute(sql, {"scopes": scope_ids, "at": timezone.now()})

@@ -117,6 +117,9 @@ ALLOWED = {
         "a template around `valid`, which _valid() starts with c.scope_id = ANY(%(scopes)s)",
     ("cards/retrieval.py", "_contradictions", "SQL"):
         "a template around `valid`, which _valid() starts with c.scope_id = ANY(%(scopes)s)",
+    ("cards/retrieval.py", "_asked_at", "SQL"):
+        "a correlated subquery for the caller's own (user_id) record of having asked about each card of an outer "
+        "query that _valid() restricts (c.scope_id = ANY(%(scopes)s)); a scope filter here would only repeat it",
 }
 
 
