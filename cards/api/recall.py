@@ -121,14 +121,22 @@ class Recall(APIView):
 
 
 class Context(APIView):
+    # The pending probe (see cards.selectors.context.PendingProbes): the site's urls hand it in.
+    probes = None
+
     @extend_schema(parameters=[ContextQuery], responses={200: ContextOut, **error_responses(400, 401, 404, 503)},
-                   summary="The prompt-ready memory block for a query, within a token budget")
+                   summary="The prompt-ready memory block for a query, within a token budget",
+                   description=(
+                       "The block carries at most one question for the person: the first contradiction, else "
+                       "the first aging fact, else a hypothesis to probe — never a sensitive attribute, never "
+                       "one already asked — and says how many more wait. It counts as asked only when you say "
+                       "so with POST /api/v1/cards/{id}/asked/ (the `question.card`), never for having been shown."))
     def get(self, request):
         query = ContextQuery(data=request.query_params.dict())
         query.is_valid(raise_exception=True)
         params = query.validated_data
         return Response(context_read(principal=principal_of(request), scope_id=params["scope"],
                                      query=params["query"], budget=params["budget"], k=params["k"],
-                                     when=params.get("when"), tz=params.get("tz")))
+                                     when=params.get("when"), tz=params.get("tz"), probes=self.probes))
 
 

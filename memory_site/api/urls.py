@@ -8,6 +8,7 @@ from cards.api import recall as recall_views
 from cards.api import time as time_views
 from cards.api import views as card_views
 from review.api import views as review_views
+from review.services.hypotheses import probe_pending
 from scopes.api import relations as relation_views
 from scopes.api import views as scope_views
 
@@ -63,7 +64,8 @@ urlpatterns = [
     path("answer/", answer_views.AnswerView.as_view(), name="answer"),
     path("count/", answer_views.CountView.as_view(), name="count"),
     path("recall/", recall_views.Recall.as_view(), name="recall"),
-    path("context/", recall_views.Context.as_view(), name="context"),
+    # The context block offers the review queue's pending probe: the store never imports the queue.
+    path("context/", recall_views.Context.as_view(probes=probe_pending), name="context"),
     path("time/resolve/", time_views.TimeResolve.as_view(), name="time-resolve"),
     path("export/", export_views.Export.as_view(), name="export"),
     path("tokens/", scope_views.TokenListCreate.as_view(), name="token-list"),
