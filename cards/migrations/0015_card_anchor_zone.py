@@ -41,7 +41,7 @@ $$;
 
 
 class Migration(migrations.Migration):
-    dependencies = [("cards", "0013_tag_rules")]
+    dependencies = [("cards", "0014_label_ages_and_asked")]
 
     operations = [
         migrations.AddField(
