@@ -215,8 +215,8 @@ class AliasAdmin(ScopedAdmin, admin.ModelAdmin):
 
 @admin.register(Label)
 class LabelAdmin(admin.ModelAdmin):
-    list_display = ("key", "kind", "cardinality", "decay_lambda", "takes_object", "sensitive", "description")
-    list_filter = ("kind", "cardinality", "sensitive", "takes_object")
+    list_display = ("key", "kind", "cardinality", "decay_lambda", "takes_object", "sensitive", "ages", "description")
+    list_filter = ("kind", "cardinality", "sensitive", "ages", "takes_object")
     search_fields = ("key", "synonyms", "description")
 
     def get_readonly_fields(self, request: HttpRequest, obj: Label | None = None) -> tuple[str, ...]:

@@ -50,7 +50,7 @@ def ask_answer(request, form, principal) -> dict | None:
         _refused(form, error)
         return None
     # A person reads a planned value's day in their own zone, never as an ISO instant.
-    zone = zoneinfo.ZoneInfo(request.user.time_zone or "UTC")
+    zone = person_zone(request.user)
     for planned in found["planned"]:
         planned["starts_local"] = dt.datetime.fromisoformat(planned["starts"]).astimezone(zone)
     return found

@@ -1,21 +1,26 @@
 """The block an agent puts into its system prompt (DESIGN §6): the time, the
 best memories in the caller's words, facts to re-check, contradictions and
-unconfirmed hypotheses — cut to a token budget, most important first."""
+unconfirmed hypotheses — cut to a token budget, most important first — and at
+most one question for the person (the seed: "do not stack multiple probes in
+one response"), with how many more wait."""
 
 from __future__ import annotations
 
 import datetime as dt
 import threading
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from .models import CardKind, Tag
 
 # What survives a tight budget first: the clock, then what could make the
-# agent say something false (a contradiction), then the memories by score, then
-# what to re-check, then guesses.
-SECTION_ORDER = ("current_time", "memory", "aging_facts", "contradiction_alert", "hypotheses")
-PRIORITY = ("contradiction_alert", "memory", "aging_facts", "hypotheses")
+# agent say something false (a contradiction) and the one question, then the
+# memories by score, then what to re-check, then guesses.
+SECTION_ORDER = ("current_time", "memory", "aging_facts", "contradiction_alert", "hypotheses", "question")
+PRIORITY = ("contradiction_alert", "question", "memory", "aging_facts", "hypotheses")
+# The order questions are put in: what could be false now, then what may have
+# gone stale, then guesses to confirm.
+QUESTION_KINDS = ("contradiction", "aging", "probe")
 KIND_HEADINGS = {CardKind.STATE: "States", CardKind.EVENT: "Events", CardKind.KNOWLEDGE: "Knowledge"}
 
 _tokenizer: Any = None
@@ -71,16 +76,50 @@ def _when(card: dict) -> str:
     return f"since {_day(card['effective_at'])}"
 
 
+@dataclass
+class Question:
+    kind: str  # one of QUESTION_KINDS
+    card_id: int  # what the agent acknowledges with POST /api/v1/cards/{id}/asked/ once it asked
+    text: str
+
+
+def question_next(*, contradictions: list[dict], aging: list[dict],
+                  probe: Callable[[], Question | None]) -> Question | None:
+    """The one question for this reply: the first contradiction that may be put
+    to the person, else the first aging fact, else the probe (see QUESTION_KINDS;
+    `probe` is only called when nothing comes before it). Which may be put at
+    all is recall's to say: their `question` is null otherwise."""
+    for group in contradictions:
+        if group["question"]:
+            return Question("contradiction", group["question_card"], group["question"])
+    for card in aging:
+        if card["question"]:
+            return Question("aging", card["id"], card["question"])
+    return probe()
+
+
+def _question_line(question: Question, more: int) -> Line:
+    waiting = (f"{more} more question{'s' if more != 1 else ''} wait{'s' if more == 1 else ''} for later replies; "
+               "ask none of them now." if more else "No other question waits.")
+    return Line("question", f"Ask once, in this reply: “{question.text}”\n"
+                            f"Once asked, call POST /api/v1/cards/{question.card_id}/asked/ so it is not asked again.\n"
+                            f"{waiting}", (question.card_id,))
+
+
 def context_lines(*, results: list[dict], aging: list[dict], contradictions: list[dict],
-                  me_id: int | None) -> list[Line]:
-    """Every candidate line, in priority order (see PRIORITY)."""
+                  me_id: int | None, question: Question | None = None, more: int = 0) -> list[Line]:
+    """Every candidate line, in priority order (see PRIORITY). The contradictions
+    and aging facts are what the agent should know (never state a contested or
+    stale value as sure); `question` is the only one to ask, `more` how many wait."""
     lines: list[Line] = []
     for group in contradictions:
         sides = " vs ".join(f"“{c['object'] or c['value']}” (scope {c['scope']}, {_when(c)})" for c in group["cards"])
         subject = "you" if group["subject_id"] == me_id else group["subject"]
         lines.append(Line("contradiction_alert",
-                          f"- {subject} · {group['label'].replace('_', ' ')}: {sides}. Ask which is current.",
-                          tuple(c["id"] for c in group["cards"])))
+                          f"- {subject} · {group['label'].replace('_', ' ')}: {sides}. State none as current "
+                          "until the person settles it.", tuple(c["id"] for c in group["cards"])))
+    if question is not None:
+        lines.append(_question_line(question, more))
     hypotheses = []
     for item in results:
         card = item["card"]
@@ -92,7 +131,7 @@ def context_lines(*, results: list[dict], aging: list[dict], contradictions: lis
                           kind=card["kind"]))
     for card in aging:
         lines.append(Line("aging_facts", f"- {_fact(card, me_id)} (unconfirmed for {int(card['unverified_days'])} "
-                                          f"days). Ask: “{card['question']}”", (card["id"],)))
+                                          "days; it may have changed)", (card["id"],)))
     return lines + hypotheses
 
 
@@ -120,7 +159,7 @@ def render(now: dt.datetime, lines: list[Line]) -> str:
     return "\n".join(parts)
 
 
-def context_block(*, now: dt.datetime, lines: list[Line], budget: int) -> tuple[str, list[int], int]:
+def context_block(*, now: dt.datetime, lines: list[Line], budget: int) -> tuple[str, list[int], int, list[Line]]:
     """Lines are taken in order while the whole rendered block stays within
     `budget` tokens; a line that does not fit is skipped, and a shorter one
     after it may still fit. The time is always there.
@@ -128,7 +167,8 @@ def context_block(*, now: dt.datetime, lines: list[Line], budget: int) -> tuple[
     Each line is tokenized once: the tokenizer splits on whitespace first, so a
     block's count is the sum of its lines' and of the tags and headings around
     them (a section's wrapping is charged when its first line is taken). The
-    final count is exact; should it ever exceed the budget, lines go from the end."""
+    final count is exact; should it ever exceed the budget, lines go from the end.
+    Returns the prompt, the cards it holds, its tokens and the lines taken."""
     taken: list[Line] = []
     tokens = count_tokens(render(now, taken))
     opened: set[str] = set()
@@ -148,7 +188,7 @@ def context_block(*, now: dt.datetime, lines: list[Line], budget: int) -> tuple[
         prompt = render(now, taken)
         tokens = count_tokens(prompt)
     card_ids = list(dict.fromkeys(pk for line in taken for pk in line.card_ids))
-    return prompt, card_ids, tokens
+    return prompt, card_ids, tokens, taken
 
 
 def _wrapping(section: str, heading: str, *, first_of_section: bool) -> int:

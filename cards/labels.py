@@ -16,6 +16,11 @@ from .models import Label
 from .text import normalize
 
 REGISTRY_TTL = 30.0
+# Sensitive attributes (health, religion, sexuality…) are stored only with
+# consent and never put to a person as a question: not as an aging fact, not as
+# a contradiction, not as a probe. The labels that holds for, as SQL, so recall's
+# statements and the probes' querysets read the one definition.
+NEVER_ASKED_LABELS_SQL = "SELECT id FROM cards_label WHERE sensitive"
 _by_name: dict[str, Label] | None = None
 _loaded_at = 0.0
 

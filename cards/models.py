@@ -160,6 +160,10 @@ class Label(models.Model):
     # like the values of a single-value timeline (DESIGN §4 rule 7).
     opposite = models.OneToOneField("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
                                     help_text="The label that excludes this one for the same value.")
+    # A birthday or an ethnicity does not go stale: asking "is this still
+    # accurate?" about it only wears the person's patience (DESIGN §6 "Aging").
+    ages = models.BooleanField(default=True, help_text="Its value can change, so a single-value state of it that "
+                                                       "stays unconfirmed long enough is re-checked with the person.")
 
     class Meta:
         ordering = ["key"]
@@ -354,6 +358,25 @@ class CardPerspective(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["card", "user"], name="one_perspective_per_member")]
+
+
+class CardAsked(models.Model):
+    """The person's agent said it put this card's check-in question to them (is
+    it still accurate? which of two values holds?): it is not asked again while
+    the card stands as it was then. `card_verified_at` is that version — a
+    confirmation moves the card's verified_at and a new value is a new card, so
+    either brings the question back once the card ages again. A contradiction's
+    question is recorded on its newest card (retrieval decides which)."""
+
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="questions_asked")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    asked_at = models.DateTimeField()
+    card_verified_at = models.DateTimeField()
+
+    objects = OnCard.as_manager()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["card", "user"], name="one_question_record_per_person")]
 
 
 class AuditEvent(models.Model):

@@ -1,6 +1,7 @@
 """Recall (DESIGN §6): the cards most relevant to a query, scored
 `similarity × e^(−λ·Δt)`, with the facts that have aged and the contradictions
-among what the caller can see. Reads only; no model call beyond the query's
+among what the caller can see, each saying whether its question may be put to
+the caller now (see `_asked_at`). Reads only; no model call beyond the query's
 embedding.
 
 Routing (PERFORMANCE "routing rule"): when the visible scopes hold fewer than
@@ -27,6 +28,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from .embeddings import embed_query
+from .labels import NEVER_ASKED_LABELS_SQL
 from .models import Cardinality, CardKind, Tag
 from .valid_time import valid_sql
 from .when import Interval
@@ -74,6 +76,10 @@ class Scored:
 class Aging:
     card_id: int
     days: float
+    # When the caller said they asked about it as it stands; `askable`: it may be
+    # put to them now (never asked, and not a sensitive attribute).
+    asked_at: dt.datetime | None = None
+    askable: bool = True
 
 
 @dataclass
@@ -81,6 +87,11 @@ class Contradiction:
     subject_id: int
     label_id: int
     card_ids: list[int]
+    # Its question is recorded on its newest card: a new value on either side is
+    # a newer card, and brings the question back.
+    question_card_id: int = 0
+    asked_at: dt.datetime | None = None
+    askable: bool = True
 
 
 @dataclass
@@ -90,6 +101,9 @@ class Recall:
     results: list[Scored] = field(default_factory=list)
     aging: list[Aging] = field(default_factory=list)
     contradictions: list[Contradiction] = field(default_factory=list)
+    # How many of each may be asked in all, beyond the ones listed too.
+    aging_askable: int = 0
+    contradictions_askable: int = 0
 
 
 # Δt counts from when the card was last made true or verified, as known at
@@ -125,11 +139,13 @@ def _valid(params: dict, *, as_of: dt.datetime | None, when: Interval | None,
 
 
 def recall(*, scope_ids: list[int], query: str, k: int = 10, as_of: dt.datetime | None = None,
-           when: Interval | None = None, route: str | None = None, subject_ids: list[int] | None = None) -> Recall:
+           when: Interval | None = None, route: str | None = None, subject_ids: list[int] | None = None,
+           asker_id: int | None = None) -> Recall:
     """Scored cards among `scope_ids` (already restricted to what the caller may
-    read), best first; `route` forces "exact" or "index" (the bench compares them)."""
+    read), best first; `route` forces "exact" or "index" (the bench compares them).
+    `asker_id` is the person questions would be put to (None: nobody was asked anything)."""
     at = as_of or timezone.now()
-    params = {"scopes": list(scope_ids), "at": at, "q": query_vector(query), "k": k,
+    params = {"scopes": list(scope_ids), "at": at, "q": query_vector(query), "k": k, "asker": asker_id,
               "fetch": k * OVERFETCH, "limit": EXACT_LIMIT + 1,
               "exact_limit": EXACT_LIMIT if route is None else EXACT_LIMIT + 1}
     valid = _valid(params, as_of=as_of, when=when, subject_ids=subject_ids)
@@ -140,8 +156,7 @@ def recall(*, scope_ids: list[int], query: str, k: int = 10, as_of: dt.datetime 
         with connection.cursor() as cursor:
             found = _exact(cursor, valid, params)
         if found is not None:
-            results, aging, contradictions = found
-            return Recall(at=at, route="exact", results=results, aging=aging, contradictions=contradictions)
+            return Recall(at=at, route="exact", **found)
     with transaction.atomic(), connection.cursor() as cursor:
         # SET LOCAL before the statement: settings never leak to the pooled
         # connection's next user, and no prepared plan predates them.
@@ -159,10 +174,10 @@ def recall(*, scope_ids: list[int], query: str, k: int = 10, as_of: dt.datetime 
                        " ORDER BY s.similarity * s.decay DESC, s.id DESC LIMIT %(k)s", params)
         results = [Scored(card_id=row[0], similarity=row[1], decay=row[2], score=row[1] * row[2], days=row[3])
                    for row in cursor.fetchall()]
-        aging = _aging(cursor, valid, params)
-        contradictions = _contradictions(cursor, valid, params,
-                                         first={r.card_id for r in results})[:CONTRADICTION_LIMIT]
-    return Recall(at=at, route="index", results=results, aging=aging, contradictions=contradictions)
+        aging, aging_askable = _aging(cursor, valid, params)
+        contradictions = _contradictions(cursor, valid, params, first={r.card_id for r in results})
+    return Recall(at=at, route="index", results=results, aging=aging, aging_askable=aging_askable,
+                  **_for_the_caller(contradictions))
 
 
 # The exact route in one statement: the candidates are read once (one pass over
@@ -177,6 +192,31 @@ def _single(alias: str = "") -> str:
             f" AND {alias}tag <> '{Tag.HYPOTHESIS}'")
 
 
+def aging_condition(alias: str = "") -> str:
+    """What goes stale and is re-checked with the person once AGING_DAYS pass
+    unconfirmed: a single-value state of a label whose value can change (a
+    birthday does not). The dashboard's health counts read it too."""
+    return f"{_single(alias)} AND {alias}label_id IN (SELECT id FROM cards_label WHERE ages)"
+
+
+def _sensitive(label_id: str) -> str:
+    """Of a label never put to a person as a question (see NEVER_ASKED_LABELS_SQL)."""
+    return f"{label_id} IN ({NEVER_ASKED_LABELS_SQL})"
+
+
+def _asked_at(card_id: str, verified_at: str) -> str:
+    """When the caller (%(asker)s) said they had put this card's question to its
+    person, as the card stood then: a confirmation since (a new verified_at)
+    makes it a new question. NULL when not asked. A question counts as asked
+    only on that word (POST /cards/{id}/asked/), never for having been shown."""
+    return (f"(SELECT a.asked_at FROM cards_cardasked a WHERE a.card_id = {card_id}"
+            f" AND a.user_id = %(asker)s AND a.card_verified_at = {verified_at})")
+
+
+# One contradiction's question card, and its version: the newest recorded side.
+_QUESTION_CARD = "max({a}id) AS question_card, (array_agg({a}verified_at ORDER BY {a}id DESC))[1] AS question_verified"
+
+
 def _values_differ(alias: str = "") -> str:
     """A group of single-value cards holds more than one value (or related entity)."""
     return f"count(DISTINCT {alias}value_norm || '|' || COALESCE({alias}object_id::text, '')) > 1"
@@ -188,52 +228,76 @@ cand AS MATERIALIZED (
     -- Δt once per card: the decay is taken from it outside (a LATERAL computing
     -- both once cost more than computing Δt twice). No vector: similarity NULL.
     SELECT c.id, c.kind, c.cardinality, c.tag, c.subject_id, c.label_id, c.value_norm, c.object_id, c.effective_at,
-           {_SIMILARITY} AS similarity, {_DAYS} AS days, l.decay_lambda
+           c.verified_at, {_SIMILARITY} AS similarity, {_DAYS} AS days, l.decay_lambda
     FROM cards_card c JOIN cards_label l ON l.id = c.label_id
-    WHERE {{valid}} AND (SELECT n FROM n) <= %(exact_limit)s)
+    WHERE {{valid}} AND (SELECT n FROM n) <= %(exact_limit)s),
+-- The few aged candidates, each looked up once in the caller's asked questions.
+aged AS MATERIALIZED (
+    SELECT x.id, x.days, x.similarity, asked_at, NOT sensitive AND asked_at IS NULL AS askable
+    FROM (SELECT x.*, {_asked_at("x.id", "x.verified_at")} AS asked_at, {_sensitive("x.label_id")} AS sensitive
+          FROM cand x WHERE {aging_condition("x.")} AND x.days >= {AGING_DAYS}) AS x)
 SELECT (SELECT n FROM n),
   (SELECT json_agg(json_build_array(id, similarity, decay, days) ORDER BY similarity * decay DESC, id DESC)
    FROM (SELECT id, similarity, exp(-decay_lambda * days) AS decay, days FROM cand WHERE similarity IS NOT NULL
          ORDER BY similarity * exp(-decay_lambda * days) DESC, id DESC LIMIT %(k)s) AS top)::text,
-  (SELECT json_agg(json_build_array(id, days) ORDER BY similarity DESC NULLS LAST, days DESC, id)
-   FROM (SELECT * FROM cand WHERE {_single()} AND days >= {AGING_DAYS}
-         ORDER BY similarity DESC NULLS LAST, days DESC, id LIMIT {AGING_LIMIT}) AS aged)::text,
-  (SELECT json_agg(json_build_array(subject_id, label_id, ids))
-   FROM (SELECT subject_id, label_id, array_agg(id ORDER BY effective_at DESC, id DESC) AS ids FROM cand
-         WHERE {_single()} GROUP BY subject_id, label_id HAVING {_values_differ()}) AS sides)::text
+  -- Those that may be asked first, so a full list never hides one behind facts already asked about.
+  (SELECT json_agg(json_build_array(id, days, asked_at, askable)
+                   ORDER BY askable DESC, similarity DESC NULLS LAST, days DESC, id)
+   FROM (SELECT * FROM aged ORDER BY askable DESC, similarity DESC NULLS LAST, days DESC, id
+         LIMIT {AGING_LIMIT}) AS listed)::text,
+  (SELECT count(*) FROM aged WHERE askable),
+  (SELECT json_agg(json_build_array(subject_id, label_id, ids, question_card,
+                                    asked_at, NOT {_sensitive("q.label_id")} AND asked_at IS NULL))
+   FROM (SELECT s.*, {_asked_at("s.question_card", "s.question_verified")} AS asked_at
+         FROM (SELECT subject_id, label_id, array_agg(id ORDER BY effective_at DESC, id DESC) AS ids,
+                      {_QUESTION_CARD.format(a="")} FROM cand
+               WHERE {_single()} GROUP BY subject_id, label_id HAVING {_values_differ()}) AS s) AS q)::text
 """
 
 
-def _exact(cursor, valid: str, params: dict) -> tuple[list[Scored], list[Aging], list[Contradiction]] | None:
+def _exact(cursor, valid: str, params: dict) -> dict | None:
     cursor.execute(_EXACT.format(valid=valid), params)
-    count, top, aged, sides = cursor.fetchone()
+    count, top, aged, aging_askable, sides = cursor.fetchone()
     if count > params["exact_limit"]:
         return None
     # JSON writes a whole float without its point (decay 1, days 0): float() keeps
     # the types the index route and the API schema give.
     results = [Scored(card_id=pk, similarity=float(sim), decay=float(dec), score=float(sim) * float(dec),
                       days=float(days)) for pk, sim, dec, days in orjson.loads(top or "[]")]
-    aging = [Aging(card_id=pk, days=float(days)) for pk, days in orjson.loads(aged or "[]")]
-    contradictions = [Contradiction(subject_id=subject, label_id=label, card_ids=ids)
-                      for subject, label, ids in orjson.loads(sides or "[]")]
-    return results, aging, _touching_first(contradictions, {r.card_id for r in results})[:CONTRADICTION_LIMIT]
+    aging = [Aging(card_id=pk, days=float(days), asked_at=_instant(asked), askable=askable)
+             for pk, days, asked, askable in orjson.loads(aged or "[]")]
+    contradictions = [Contradiction(subject_id=subject, label_id=label, card_ids=ids, question_card_id=key,
+                                    asked_at=_instant(asked), askable=askable)
+                      for subject, label, ids, key, asked, askable in orjson.loads(sides or "[]")]
+    return {"results": results, "aging": aging, "aging_askable": aging_askable,
+            **_for_the_caller(_touching_first(contradictions, {r.card_id for r in results}))}
 
 
-def _aging(cursor, valid: str, params: dict) -> list[Aging]:
-    """Single-value states unconfirmed for AGING_DAYS or more, those nearest the query first."""
+def _instant(text: str | None) -> dt.datetime | None:
+    return dt.datetime.fromisoformat(text) if text else None
+
+
+def _aging(cursor, valid: str, params: dict) -> tuple[list[Aging], int]:
+    """Facts unconfirmed for AGING_DAYS or more (see aging_condition), those that
+    may be asked first, then those nearest the query; and how many may be asked."""
     cursor.execute(
-        f"SELECT c.id, {_DAYS} AS days FROM cards_card c"
-        f" WHERE {valid} AND {_single('c.')} AND {_DAYS} >= {AGING_DAYS}"
+        "SELECT id, days, asked_at, askable, count(*) FILTER (WHERE askable) OVER () FROM ("
+        f" SELECT c.id, {_DAYS} AS days, asked_at, NOT {_sensitive('c.label_id')} AND asked_at IS NULL AS askable,"
         # Similarity as an expression, not the bare operator: with the index route's
         # iterative-scan settings the planner would otherwise walk the HNSW index
         # for this very selective filter until max_scan_tuples (260 ms at 1M cards).
-        f" ORDER BY {_SIMILARITY} DESC NULLS LAST, days DESC, c.id LIMIT " + str(AGING_LIMIT), params)
-    return [Aging(card_id=row[0], days=row[1]) for row in cursor.fetchall()]
+        f" {_SIMILARITY} AS similarity FROM cards_card c,"
+        f" LATERAL (SELECT {_asked_at('c.id', 'c.verified_at')} AS asked_at) AS asked"
+        f" WHERE {valid} AND {aging_condition('c.')} AND {_DAYS} >= {AGING_DAYS}) AS aged"
+        " ORDER BY askable DESC, similarity DESC NULLS LAST, days DESC, id LIMIT " + str(AGING_LIMIT), params)
+    rows = cursor.fetchall()
+    return [Aging(card_id=row[0], days=row[1], asked_at=row[2], askable=row[3]) for row in rows], \
+        (rows[0][4] if rows else 0)
 
 
 def contradictions_in(*, scope_ids: list[int], limit: int | None = None) -> list[Contradiction]:
     """Current contradictions among these scopes (the review queue lists them)."""
-    params = {"scopes": list(scope_ids)}
+    params = {"scopes": list(scope_ids), "asker": None}
     with connection.cursor() as cursor:
         found = _contradictions(cursor, _valid(params, as_of=None, when=None), params, first=set())
     return found if limit is None else found[:limit]
@@ -244,13 +308,26 @@ def _contradictions(cursor, valid: str, params: dict, *, first: set[int]) -> lis
     one subject and label whose values differ across the visible scopes (one scope holds one current value, so the
     sides come from different scopes); those touching a recalled card first."""
     cursor.execute(
-        f"SELECT c.subject_id, c.label_id, array_agg(c.id ORDER BY c.effective_at DESC, c.id DESC)"
-        f" FROM cards_card c WHERE {valid} AND {_single('c.')}"
-        f" GROUP BY c.subject_id, c.label_id HAVING {_values_differ('c.')}", params)
-    found = [Contradiction(subject_id=row[0], label_id=row[1], card_ids=list(row[2])) for row in cursor.fetchall()]
+        "SELECT q.subject_id, q.label_id, q.ids, q.question_card, q.asked_at,"
+        f" NOT {_sensitive('q.label_id')} AND q.asked_at IS NULL FROM ("
+        f" SELECT s.*, {_asked_at('s.question_card', 's.question_verified')} AS asked_at FROM ("
+        f" SELECT c.subject_id, c.label_id, array_agg(c.id ORDER BY c.effective_at DESC, c.id DESC) AS ids,"
+        f" {_QUESTION_CARD.format(a='c.')} FROM cards_card c WHERE {valid} AND {_single('c.')}"
+        f" GROUP BY c.subject_id, c.label_id HAVING {_values_differ('c.')}) AS s) AS q", params)
+    found = [Contradiction(subject_id=row[0], label_id=row[1], card_ids=list(row[2]), question_card_id=row[3],
+                           asked_at=row[4], askable=row[5]) for row in cursor.fetchall()]
     return _touching_first(found, first)
 
 
 def _touching_first(found: list[Contradiction], first: set[int]) -> list[Contradiction]:
     """Those touching a recalled card first, then the newest."""
     return sorted(found, key=lambda c: (not first.intersection(c.card_ids), -max(c.card_ids)))
+
+
+def _for_the_caller(found: list[Contradiction]) -> dict:
+    """The first CONTRADICTION_LIMIT, those the caller may be asked about first
+    (a stable sort: touching a recalled card, then the newest, within each), and
+    how many may be asked in all."""
+    ordered = sorted(found, key=lambda c: not c.askable)
+    return {"contradictions": ordered[:CONTRADICTION_LIMIT],
+            "contradictions_askable": sum(c.askable for c in found)}

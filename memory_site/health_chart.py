@@ -10,8 +10,7 @@ import datetime as dt
 from django.db import connection
 from django.utils import timezone
 
-from cards.models import Cardinality, CardKind, Tag
-from cards.retrieval import _ANCHOR, AGING_DAYS
+from cards.retrieval import _ANCHOR, AGING_DAYS, aging_condition
 from cards.valid_time import valid_sql
 from review.services.candidates import OPEN
 from scopes.principals import Principal, scope_ids_for
@@ -26,8 +25,7 @@ WIDTH, HEIGHT, LEFT, BOTTOM, TOP = 640, 220, 36, 28, 10
 _AGING_WEEKS = f"""
     SELECT date_trunc('week', (({_ANCHOR}) + interval '{AGING_DAYS} days') AT TIME ZONE %(tz)s) AS week, count(*)
       FROM cards_card c
-     WHERE c.scope_id = ANY(%(scopes)s) AND {valid_sql("c")} AND c.kind = '{CardKind.STATE}'
-       AND c.cardinality = '{Cardinality.SINGLE}' AND c.tag <> '{Tag.HYPOTHESIS}'
+     WHERE c.scope_id = ANY(%(scopes)s) AND {valid_sql('c')} AND {aging_condition('c.')}
        AND ({_ANCHOR}) + interval '{AGING_DAYS} days' BETWEEN %(start)s AND %(at)s
      GROUP BY 1"""
 _CARD_WEEKS = """

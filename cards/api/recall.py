@@ -53,9 +53,17 @@ class ScoredOut(serializers.Serializer):
                                    help_text="hypothesis: inferred, unconfirmed — never state it as fact.")
 
 
+_NOT_ASKED = ("null when it is not to be asked: asked already (`asked_at`), or a sensitive attribute, which is "
+              "never put to a person as a question")
+
+
 class AgingOut(CardOut):
     unverified_days = serializers.FloatField()
-    question = serializers.CharField(help_text="What to ask the person.")
+    question = serializers.CharField(allow_null=True, help_text=(
+        f"What to ask the person; {_NOT_ASKED}, or a side of a listed contradiction, whose question covers it. "
+        "Once asked, POST /api/v1/cards/{id}/asked/ with this card."))
+    asked_at = serializers.DateTimeField(allow_null=True, help_text="When you said you asked, if you did, about the "
+                                                                    "card as it stands.")
 
 
 class ContradictionOut(serializers.Serializer):
@@ -63,20 +71,39 @@ class ContradictionOut(serializers.Serializer):
     subject_id = serializers.IntegerField()
     label = serializers.CharField()
     cards = CardOut(many=True)
+    question_card = serializers.IntegerField(help_text="The card its question is recorded on (the newest side): "
+                                                       "POST /api/v1/cards/{id}/asked/ with it once asked.")
+    question = serializers.CharField(allow_null=True, help_text=f"What to ask the person; {_NOT_ASKED}.")
+    asked_at = serializers.DateTimeField(allow_null=True)
+
+
+class QuestionsWaitingOut(serializers.Serializer):
+    contradictions = serializers.IntegerField()
+    aging_facts = serializers.IntegerField()
 
 
 class RecallOut(serializers.Serializer):
     results = ScoredOut(many=True)
     aging_facts = AgingOut(many=True)
     contradictions = ContradictionOut(many=True)
+    questions_waiting = QuestionsWaitingOut(help_text="How many of each may be put to your person now, beyond the "
+                                                      "ones listed too. Ask one per reply.")
     at = serializers.DateTimeField(help_text="The time scores were decayed to (as_of, or now).")
     route = serializers.ChoiceField(choices=ROUTES, help_text="exact scan, or the vector index for broad reads.")
+
+
+class QuestionOut(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=["contradiction", "aging", "probe"])
+    card = serializers.IntegerField(help_text="POST /api/v1/cards/{card}/asked/ once you asked it.")
+    text = serializers.CharField()
 
 
 class ContextOut(serializers.Serializer):
     prompt = serializers.CharField()
     cards = serializers.ListField(child=serializers.IntegerField())
     tokens = serializers.IntegerField()
+    question = QuestionOut(allow_null=True, help_text="The one question the prompt carries, if any.")
+    questions_waiting = serializers.IntegerField(help_text="Questions left for later replies.")
 
 
 class Recall(APIView):
@@ -94,14 +121,22 @@ class Recall(APIView):
 
 
 class Context(APIView):
+    # The pending probe (see cards.selectors.context.PendingProbes): the site's urls hand it in.
+    probes = None
+
     @extend_schema(parameters=[ContextQuery], responses={200: ContextOut, **error_responses(400, 401, 404, 503)},
-                   summary="The prompt-ready memory block for a query, within a token budget")
+                   summary="The prompt-ready memory block for a query, within a token budget",
+                   description=(
+                       "The block carries at most one question for the person: the first contradiction, else "
+                       "the first aging fact, else a hypothesis to probe — never a sensitive attribute, never "
+                       "one already asked — and says how many more wait. It counts as asked only when you say "
+                       "so with POST /api/v1/cards/{id}/asked/ (the `question.card`), never for having been shown."))
     def get(self, request):
         query = ContextQuery(data=request.query_params.dict())
         query.is_valid(raise_exception=True)
         params = query.validated_data
         return Response(context_read(principal=principal_of(request), scope_id=params["scope"],
                                      query=params["query"], budget=params["budget"], k=params["k"],
-                                     when=params.get("when"), tz=params.get("tz")))
+                                     when=params.get("when"), tz=params.get("tz"), probes=self.probes))
 
 

@@ -189,6 +189,12 @@ class BulkOut(serializers.Serializer):
     results = RememberOut(many=True)
 
 
+class AskedOut(serializers.Serializer):
+    card = serializers.IntegerField()
+    asked_at = serializers.DateTimeField(help_text="When the question was first recorded as asked about the card "
+                                                   "as it stands; the same call again keeps it.")
+
+
 class EntityIn(StrictSerializer):
     scope = IdField()
     name = serializers.CharField(max_length=MAX_REF)

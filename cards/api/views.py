@@ -23,9 +23,10 @@ from ..models import Card
 from ..selectors.cards import card_get, card_history, cards_filtered, cards_in_interval
 from ..services import (Outcome, card_describe, card_remember_batch, card_forget, card_remember, card_verify,
                         perspectives_set)
+from ..services.asked import card_asked
 from ..selectors.entities import entity_bind
-from ..selectors.shape import card_out, card_rows, cards_out
-from .serializers import (BulkIn, BulkOut, CardListQuery, CardOut, CardPatchIn, RememberIn, RememberOut)
+from ..selectors.shape import card_out, card_rows, cards_out, iso
+from .serializers import (AskedOut, BulkIn, BulkOut, CardListQuery, CardOut, CardPatchIn, RememberIn, RememberOut)
 
 def _shown(principal, card_ids) -> list[dict]:
     """Re-read written cards as the caller sees them (perspective included)."""
@@ -178,4 +179,24 @@ class CardVerify(APIView):
             card = card_get(principal=principal, card_id=card_id, action="write")
             card_verify(card=card, actor=principal.user)
         return Response(_shown(principal, [card.pk])[0])
+
+
+class CardQuestionAsked(APIView):
+    @extend_schema(
+        request=None, responses={200: AskedOut, **error_responses(401, 404)},
+        summary="The agent put this card's check-in question to its person: it is not asked again",
+        description=(
+            "Call it once the person has actually been asked the question the context block or recall gave "
+            "for this card: an aging fact's “is this still accurate?”, a contradiction's “which is current?” "
+            "(recorded on the contradiction's `question_card`), or a hypothesis to confirm. Only then does "
+            "the question count as asked — never for having been shown in a context block that may have been "
+            "cut or ignored. From then on the context does not carry it for this person again while the card "
+            "stands as it was; a confirmation (`verify`) or a new value brings it back once the card ages "
+            "again. A hypothesis is never probed twice. Asking writes nothing to the memory, so any token "
+            "that can read the card may call it. Idempotent: the first time is kept."))
+    def post(self, request, card_id: int):
+        principal = principal_of(request)
+        card = card_get(principal=principal, card_id=card_id)
+        record = card_asked(card=card, user=principal.user)
+        return Response({"card": card.pk, "asked_at": iso(record.asked_at)})
 

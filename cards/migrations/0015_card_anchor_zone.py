@@ -41,7 +41,7 @@ $$;
 
 
 class Migration(migrations.Migration):
-    dependencies = [("cards", "0012_member_look_alikes")]
+    dependencies = [("cards", "0014_label_ages_and_asked")]
 
     operations = [
         migrations.AddField(

@@ -1,25 +1,55 @@
 """The agent's context block (DESIGN §6) for a query: recall in the caller's
-own words, cut to a token budget, most important first. GET /api/v1/context/
-returns `context_read`; any other client (a dashboard page, an MCP tool) calls it too."""
+own words, cut to a token budget, most important first, with at most one
+question for the person. GET /api/v1/context/ returns `context_read`; any other
+client (a dashboard page, an MCP tool) calls it too."""
 
 from __future__ import annotations
 
+from typing import Callable
+
 from django.utils import timezone
 
+from scopes.models import User
 from scopes.principals import Principal
+from scopes.selectors import read_scope_ids
 
-from ..context import context_block, context_lines
+from ..context import Question, context_block, context_lines, question_next
 from ..when import speaker_zone
-from .recall import recall_body
+from .recall import probe_question, recall_body
+from .shape import cards_out
+
+# The hypothesis to put to the person next, if one may be put now, and how many
+# wait to be (that one included). Probing is the review queue's (it knows who
+# was probed and when); the store never imports it, so the site hands it in.
+PendingProbes = Callable[..., tuple[int | None, int]]
 
 
 def context_read(*, principal: Principal, scope_id: int, query: str, budget: int, k: int = 20,
-                 when: str | None = None, tz: str | None = None) -> dict:
-    """{"prompt", "cards", "tokens"}: the block, the cards it holds, and its size in the model's tokens."""
-    body, me_id = recall_body(principal, scope_id=scope_id, query=query, k=k, when=when, tz=tz, as_of=None)
-    lines = context_lines(results=body["results"], aging=body["aging_facts"],
-                          contradictions=body["contradictions"], me_id=me_id)
+                 when: str | None = None, tz: str | None = None, probes: PendingProbes | None = None) -> dict:
+    """{"prompt", "cards", "tokens", "question", "questions_waiting"}: the block,
+    the cards it holds, its size in the model's tokens, the one question it
+    carries (null when none, or when the budget left it out) and how many more
+    wait. `probes(user=, scope_ids=)` gives the pending probe; without it no
+    probe is offered."""
+    scope_ids = read_scope_ids(principal=principal, scope_id=scope_id)
+    body, me_id = recall_body(principal, scope_id=scope_id, query=query, k=k, when=when, tz=tz, as_of=None,
+                              scope_ids=scope_ids)
+    probe_id, probes_waiting = probes(user=principal.user, scope_ids=scope_ids) if probes else (None, 0)
+    total = sum(body["questions_waiting"].values()) + probes_waiting
+    question = question_next(contradictions=body["contradictions"], aging=body["aging_facts"],
+                             probe=lambda: _probe(probe_id, principal.user))
+    lines = context_lines(results=body["results"], aging=body["aging_facts"], contradictions=body["contradictions"],
+                          me_id=me_id, question=question, more=max(total - 1, 0))
     # <current_time> in the zone the agent asked about (tz), else the person's.
     now = timezone.localtime(timezone.now(), speaker_zone(principal.user, tz))
-    prompt, card_ids, tokens = context_block(now=now, lines=lines, budget=budget)
-    return {"prompt": prompt, "cards": card_ids, "tokens": tokens}
+    prompt, card_ids, tokens, taken = context_block(now=now, lines=lines, budget=budget)
+    carried = question is not None and any(line.section == "question" for line in taken)
+    return {"prompt": prompt, "cards": card_ids, "tokens": tokens,
+            "question": {"kind": question.kind, "card": question.card_id, "text": question.text} if carried else None,
+            "questions_waiting": max(total - 1, 0) if carried else total}
+
+
+def _probe(card_id: int | None, user: User) -> Question | None:
+    if card_id is None:
+        return None
+    return Question("probe", card_id, probe_question(cards_out([card_id], user=user)[0]))

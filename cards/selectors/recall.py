@@ -21,19 +21,41 @@ class EmbeddingDown(DomainError):
     status = 503
 
 
+def _whose(card: dict, me_id: int) -> str:
+    return "your" if card["subject_id"] == me_id else f"{card['subject']}'s"
+
+
 def _question(card: dict, me_id: int) -> str:
     value = card["object"] or card["value"]
     label = card["label"].replace("_", " ")
-    whose = "your" if card["subject_id"] == me_id else f"{card['subject']}'s"
-    return f"I remember {whose} {label} is {value} — is this still accurate?"
+    return f"I remember {_whose(card, me_id)} {label} is {value} — is this still accurate?"
+
+
+def _contradiction_question(cards: list[dict], me_id: int) -> str:
+    values = list(dict.fromkeys(f"‘{c['object'] or c['value']}’" for c in cards))
+    listed = f"{', '.join(values[:-1])} and {values[-1]}" if len(values) > 1 else values[0]
+    label = cards[0]["label"].replace("_", " ")
+    return f"I have different answers for {_whose(cards[0], me_id)} {label}: {listed} — which one is current?"
+
+
+def probe_question(card: dict) -> str:
+    """A hypothesis put to the person as the seed's probes are: tentatively."""
+    guess = card["text"].strip() or f"{card['label'].replace('_', ' ')}: {card['object'] or card['value']}"
+    return f"I might be wrong, but is this right: ‘{guess}’?"
 
 
 def recall_body(principal: Principal, *, scope_id: int, query: str, k: int, when: str | None, tz: str | None,
-                as_of, subject: str | None = None) -> tuple[dict, int]:
+                as_of, subject: str | None = None, scope_ids: list[int] | None = None) -> tuple[dict, int]:
     """Recall as the caller sees it (scores, cards in their own words, aging and
     contradictions) in the body the API answers with, and the id of the caller's
-    own entity ("you")."""
-    scope_ids = read_scope_ids(principal=principal, scope_id=scope_id)
+    own entity ("you"). `scope_ids`: the read's scopes when the caller already has them.
+
+    Each aging fact and contradiction carries the question to put to the person,
+    or null when it is not to be put: asked already (`asked_at`), a sensitive
+    attribute, or — for an aging fact — a side of a contradiction listed here,
+    whose question covers it. `questions_waiting` counts those that may be asked."""
+    if scope_ids is None:
+        scope_ids = read_scope_ids(principal=principal, scope_id=scope_id)
     interval = when_interval(when, tz_name=tz, user=principal.user) if when else None
     subject_ids = None
     if subject is not None:
@@ -42,7 +64,8 @@ def recall_body(principal: Principal, *, scope_id: int, query: str, k: int, when
         binding.one(subject)
         subject_ids = binding.entity_ids
     try:
-        found = recall(scope_ids=scope_ids, query=query, k=k, as_of=as_of, when=interval, subject_ids=subject_ids)
+        found = recall(scope_ids=scope_ids, query=query, k=k, as_of=as_of, when=interval, subject_ids=subject_ids,
+                       asker_id=principal.user.pk)
     except EmbeddingError as error:
         raise EmbeddingDown(f"The embedding model is not available right now ({error}); try again shortly.") from None
     ids = [r.card_id for r in found.results] + [a.card_id for a in found.aging]
@@ -52,10 +75,17 @@ def recall_body(principal: Principal, *, scope_id: int, query: str, k: int, when
     results = [{"card": cards[r.card_id], "similarity": r.similarity, "decay": r.decay, "score": r.score,
                 "days": r.days, "tier": "hypothesis" if cards[r.card_id]["tag"] == Tag.HYPOTHESIS else "recorded"}
                for r in found.results]
-    aging = [{**cards[a.card_id], "unverified_days": a.days, "question": _question(cards[a.card_id], me_id)}
+    sides = {pk for c in found.contradictions for pk in c.card_ids}
+    covered = {a.card_id for a in found.aging if a.askable and a.card_id in sides}
+    aging = [{**cards[a.card_id], "unverified_days": a.days, "asked_at": iso(a.asked_at),
+              "question": _question(cards[a.card_id], me_id) if a.askable and a.card_id not in covered else None}
              for a in found.aging]
     contradictions = [{"subject": cards[c.card_ids[0]]["subject"], "subject_id": c.subject_id,
-                       "label": cards[c.card_ids[0]]["label"], "cards": [cards[pk] for pk in c.card_ids]}
+                       "label": cards[c.card_ids[0]]["label"], "cards": [cards[pk] for pk in c.card_ids],
+                       "question_card": c.question_card_id, "asked_at": iso(c.asked_at),
+                       "question": _contradiction_question([cards[pk] for pk in c.card_ids], me_id)
+                       if c.askable else None}
                       for c in found.contradictions]
-    return {"results": results, "aging_facts": aging, "contradictions": contradictions, "at": iso(found.at),
-            "route": found.route}, me_id
+    waiting = {"contradictions": found.contradictions_askable, "aging_facts": found.aging_askable - len(covered)}
+    return {"results": results, "aging_facts": aging, "contradictions": contradictions,
+            "questions_waiting": waiting, "at": iso(found.at), "route": found.route}, me_id

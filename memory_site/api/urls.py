@@ -9,6 +9,7 @@ from cards.api import time as time_views
 from cards.api import views as card_views
 from review.api import views as review_views
 from scopes.api import people as people_views
+from review.services.hypotheses import probe_pending
 from scopes.api import relations as relation_views
 from scopes.api import views as scope_views
 
@@ -41,6 +42,7 @@ urlpatterns = [
     path("cards/<id:card_id>/", card_views.CardDetail.as_view(), name="card-detail"),
     path("cards/<id:card_id>/history/", card_views.CardHistory.as_view(), name="card-history"),
     path("cards/<id:card_id>/verify/", card_views.CardVerify.as_view(), name="card-verify"),
+    path("cards/<id:card_id>/asked/", card_views.CardQuestionAsked.as_view(), name="card-asked"),
     path("cards/<id:card_id>/confirm/", review_views.HypothesisConfirm.as_view(), name="hypothesis-confirm"),
     path("cards/<id:card_id>/reject/", review_views.HypothesisReject.as_view(), name="hypothesis-reject"),
     path("ingest/", review_views.Ingest.as_view(), name="ingest"),
@@ -63,7 +65,8 @@ urlpatterns = [
     path("answer/", answer_views.AnswerView.as_view(), name="answer"),
     path("count/", answer_views.CountView.as_view(), name="count"),
     path("recall/", recall_views.Recall.as_view(), name="recall"),
-    path("context/", recall_views.Context.as_view(), name="context"),
+    # The context block offers the review queue's pending probe: the store never imports the queue.
+    path("context/", recall_views.Context.as_view(probes=probe_pending), name="context"),
     path("time/resolve/", time_views.TimeResolve.as_view(), name="time-resolve"),
     path("export/", export_views.Export.as_view(), name="export"),
     path("me/", people_views.Me.as_view(), name="me"),

@@ -1,8 +1,9 @@
 """The life of a hypothesis (DESIGN §4 rule 7): confidence high/medium/low,
 demoted when not reinforced (14 / 30 / 60 days), discarded after 5 sessions
-unvalidated, probed one at a time and never twice, and promoted only when a
-person confirms it (or states its value). A fact that contradicts it discards
-it at once; those rules of the write path live in cards/services/tags.py."""
+unvalidated, probed one at a time, never twice and never about a sensitive
+attribute, and promoted only when a person confirms it (or states its value).
+A fact that contradicts it discards it at once; those rules of the write path
+live in cards/services/tags.py."""
 
 from __future__ import annotations
 
@@ -10,11 +11,13 @@ import datetime as dt
 
 from django.db import connection, transaction
 from django.db.models import Max
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from cards.confidence import LEVELS, level_of
 from cards.drafts import CardDraft
-from cards.models import Card, CardKind, CardRevision, Tag
+from cards.labels import NEVER_ASKED_LABELS_SQL
+from cards.models import Card, CardAsked, CardKind, CardRevision, Tag
 from cards.services.remember import card_remember
 from cards.services.sql import card_update
 from core.errors import DomainError
@@ -110,21 +113,51 @@ def hypotheses_decay(now: dt.datetime | None = None) -> dict:
     return counts
 
 
+# A person is probed two ways: GET /probes/next/ offers a hypothesis (a Probe,
+# asked when offered), and the context block carries one that counts as asked
+# when the agent says so (POST /cards/{id}/asked/, a CardAsked). Either is
+# "asked" for the rules below: never twice, one at a time.
+
+def _unprobed(*, user: User, scope_ids: list[int]):
+    """Current hypotheses in these scopes never put to this person, the next to
+    probe first; never one about a sensitive attribute."""
+    offered = Probe.objects.in_scopes(scope_ids).filter(user=user).values("card_id")
+    acknowledged = CardAsked.objects.in_scopes(scope_ids).filter(user=user).values("card_id")
+    return (hypotheses_current().in_scopes(scope_ids).exclude(pk__in=offered).exclude(pk__in=acknowledged)
+            .exclude(label_id__in=RawSQL(NEVER_ASKED_LABELS_SQL, ())).order_by("-impact", "-confidence", "id"))
+
+
+def _probe_outstanding(*, user: User, scope_ids: list[int], now: dt.datetime) -> bool:
+    """A probe put to this person in the last PROBE_OUTSTANDING that is still a
+    hypothesis (neither confirmed nor rejected): the next one waits for it."""
+    open_hypotheses = hypotheses_current().in_scopes(scope_ids)
+    since = now - PROBE_OUTSTANDING
+    return (Probe.objects.in_scopes(scope_ids).filter(user=user, answer="", asked_at__gte=since,
+                                                      card__in=open_hypotheses).exists()
+            or CardAsked.objects.in_scopes(scope_ids).filter(user=user, asked_at__gte=since,
+                                                             card__in=open_hypotheses).exists())
+
+
 @transaction.atomic
 def probe_next(*, user: User, scope_ids: list[int]) -> Card | None:
     """One hypothesis to confirm, never one this person was already asked; none
     while a probe asked in the last day is still unanswered (one at a time)."""
-    now = timezone.now()
-    waiting = Probe.objects.filter(user=user, answer="", asked_at__gte=now - PROBE_OUTSTANDING,
-                                   card__in=hypotheses_current().in_scopes(scope_ids))
-    if waiting.exists():
+    if _probe_outstanding(user=user, scope_ids=scope_ids, now=timezone.now()):
         return None
-    asked = Probe.objects.filter(user=user).values("card_id")
-    card = (hypotheses_current().in_scopes(scope_ids).exclude(pk__in=asked)
-            .order_by("-impact", "-confidence", "id").first())
+    card = _unprobed(user=user, scope_ids=scope_ids).first()
     if card is not None:
         Probe.objects.create(card=card, user=user)
     return card
+
+
+def probe_pending(*, user: User, scope_ids: list[int]) -> tuple[int | None, int]:
+    """For the context block: the hypothesis probe_next would offer (None while
+    one is outstanding), recorded as nothing — it is asked once the agent says
+    so — and how many hypotheses wait to be probed, that one included."""
+    waiting = list(_unprobed(user=user, scope_ids=scope_ids).values_list("pk", flat=True))
+    if not waiting or _probe_outstanding(user=user, scope_ids=scope_ids, now=timezone.now()):
+        return None, len(waiting)
+    return waiting[0], len(waiting)
 
 
 def _hypothesis(card: Card) -> Card:

@@ -199,7 +199,8 @@ def test_out_of_range_ids_in_bodies_are_validation_errors_and_unknown_ones_404(w
 
 ID_ROUTES = [("get", "/api/v1/cards/{}/", None), ("patch", "/api/v1/cards/{}/", {"text": "x"}),
              ("delete", "/api/v1/cards/{}/", None), ("get", "/api/v1/cards/{}/history/", None),
-             ("post", "/api/v1/cards/{}/verify/", None), ("get", "/api/v1/scopes/{}/", None),
+             ("post", "/api/v1/cards/{}/verify/", None), ("post", "/api/v1/cards/{}/asked/", None),
+             ("get", "/api/v1/scopes/{}/", None),
              ("post", "/api/v1/scopes/{}/members/", {"username": "bob", "role": "member"}),
              ("get", "/api/v1/entities/{}/", None), ("post", "/api/v1/entities/{}/aliases/", {"name": "y"}),
              ("delete", "/api/v1/tokens/{}/", None)]
@@ -218,7 +219,7 @@ def test_a_card_in_a_scope_the_caller_cannot_see_is_unknown(world, bearer):
     hidden = bearer(world.bob, write=True).post("/api/v1/cards/", dict(world.remember(),
                                                 scope=world.bob.personal_scope.pk), format="json").json()["card"]
     before = row_counts()
-    for method, route, body in ID_ROUTES[:5]:
+    for method, route, body in ID_ROUTES[:6]:
         refused(getattr(world.agent, method)(route.format(hidden["id"]), body, format="json"), 404, "not_found")
     assert row_counts() == before and Card.objects.filter(pk=hidden["id"]).exists()
 

@@ -79,6 +79,8 @@ ENDPOINTS = [
     Endpoint("DELETE", "cards/{card}/", access=WRITE),
     Endpoint("GET", "cards/{card}/history/"),
     Endpoint("POST", "cards/{card}/verify/", access=WRITE),
+    # Asking writes nothing to the memory: whoever may read the card may say it was asked about.
+    Endpoint("POST", "cards/{card}/asked/"),
     Endpoint("POST", "entities/", lambda w: {"scope": w.ids["scope"], "name": "Globex"}, WRITE),
     Endpoint("POST", "entities/resolve/", lambda w: {"scope": w.ids["scope"], "name": "Acme"}),  # a read
     Endpoint("GET", "entities/{entity}/"),

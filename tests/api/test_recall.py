@@ -273,7 +273,11 @@ def test_context_carries_the_time_and_every_section_that_has_something(alice, be
     for section in ("memory", "aging_facts", "contradiction_alert", "hypotheses"):
         assert f"<{section}>" in prompt and f"</{section}>" in prompt, section
     assert "States:" in prompt and "Events:" in prompt and "[recorded, since" in prompt
-    assert "UNCONFIRMED" in prompt and "is this still accurate?" in prompt and "Ask which is current." in prompt
+    assert "UNCONFIRMED" in prompt and "<question>" in prompt
+    # One question per reply: the contradiction; the aging Taipei is one of its sides, the matcha guess waits.
+    assert "which one is current?" in prompt and "is this still accurate?" not in prompt
+    assert "1 more question waits" in prompt
+    assert body["question"]["kind"] == "contradiction" and body["questions_waiting"] == 1
     assert body["tokens"] == count_tokens(prompt) <= 1500
     assert set(body["cards"]) <= set(Card.objects.values_list("pk", flat=True)) and len(body["cards"]) == 4
 

@@ -171,6 +171,23 @@ def in_zone(at: dt.datetime, zone: str) -> str:
     return at.astimezone(zoneinfo.ZoneInfo(zone)).isoformat()
 
 
+DAYS_FROM = {"yesterday": -1, "today": 0, "tomorrow": 1, "next month": None}
+
+
+def speakers_day(expression: str, said: dt.datetime, person_zone: str) -> dt.datetime:
+    """Where the expression starts, in the speaker's day: midnight in the offset
+    the reference carries (in the person's zone itself when its offset is that
+    one, so a day across a DST change keeps its length)."""
+    named = zoneinfo.ZoneInfo(person_zone)
+    tz = named if said.astimezone(named).utcoffset() == said.utcoffset() else dt.timezone(said.utcoffset())
+    local = said.astimezone(tz).date()
+    if DAYS_FROM[expression] is None:
+        day = (local.replace(day=1) + dt.timedelta(days=32)).replace(day=1)
+    else:
+        day = local + dt.timedelta(days=DAYS_FROM[expression])
+    return dt.datetime.combine(day, dt.time(), tzinfo=tz)
+
+
 class Timelines(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
@@ -198,6 +215,20 @@ class Timelines(RuleBasedStateMachine):
         value = CITIES[pick] if label == "city" else FOODS[pick % 2]
         result = self.post({"label": label, "value": value, "tag": tag, "effective_at": in_zone(at, zone),
                             "reference_time": in_zone(timezone.now(), ref_zone)})
+        span = self.oracle.state(label, value, at, result)
+        self.oracle.settle(label, value, span, timezone.now())
+        self.last = (label, at)
+
+    @rule(label=st.sampled_from(["city", "likes", "dislikes"]), pick=st.integers(0, 2), said=instants(),
+          zone=st.sampled_from(ZONES), expression=st.sampled_from(sorted(DAYS_FROM)))
+    def state_when(self, label, pick, said, zone, expression):
+        """A relative time said at `said` in `zone`: the day is the speaker's."""
+        value = CITIES[pick] if label == "city" else FOODS[pick % 2]
+        result = self.post({"label": label, "value": value, "when": expression,
+                            "reference_time": in_zone(said, zone)})
+        at = speakers_day(expression, said.astimezone(zoneinfo.ZoneInfo(zone)), self.user.time_zone)
+        if result["outcome"] != "reinforced":  # a restatement keeps the card it confirms
+            assert dt.datetime.fromisoformat(result["card"]["effective_at"]) == at, (expression, zone, said)
         span = self.oracle.state(label, value, at, result)
         self.oracle.settle(label, value, span, timezone.now())
         self.last = (label, at)

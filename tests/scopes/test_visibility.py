@@ -15,8 +15,8 @@ from django.utils import timezone
 from rest_framework.exceptions import PermissionDenied
 
 from cards.drafts import CardDraft
-from cards.models import (Alias, AuditEvent, Card, CardPerspective, CardRevision, Entity, PossibleDuplicate, Rule,
-                          RuleStatus)
+from cards.models import (Alias, AuditEvent, Card, CardAsked, CardPerspective, CardRevision, Entity,
+                          PossibleDuplicate, Rule, RuleStatus)
 from cards.services import alias_add, card_remember, entity_create
 from review.models import Candidate, Decision, IngestJob, Probe
 from scopes.invites import invite_create
@@ -49,6 +49,9 @@ MAKERS = {
                                                                    at=timezone.now(), field="text", after="x"),
     CardPerspective: lambda scope, owner: CardPerspective.objects.create(card=_card(scope, owner), user=owner,
                                                                          text="my way"),
+    CardAsked: lambda scope, owner: CardAsked.objects.create(card=_card(scope, owner), user=owner,
+                                                             asked_at=timezone.now(),
+                                                             card_verified_at=timezone.now()),
     PossibleDuplicate: lambda scope, owner: PossibleDuplicate.objects.create(
         entity=_entity(scope, 1), similar_to=_entity(scope, 2), score=0.9),
     AuditEvent: lambda scope, owner: AuditEvent.objects.create(actor=owner, action="looked", scope=scope,

@@ -66,6 +66,8 @@ def _builtin_rows(request):
             create_permissions(app_config, verbosity=0)
     if not Label.objects.exists():
         importlib.import_module("cards.migrations.0005_builtin_labels").load(apps, None)
+        importlib.import_module("cards.migrations.0013_tag_rules").forward(apps, None)
+        importlib.import_module("cards.migrations.0014_label_ages_and_asked").never_age(apps, None)
     if not Rule.objects.exists():
         importlib.import_module("cards.migrations.0009_builtin_rules").load(apps, None)
     registry_clear()
