@@ -2,7 +2,7 @@
 # scope, since a time (review.services.hypotheses SESSIONS_SINCE); this partial
 # index holds only cards that carry a session. Built CONCURRENTLY (hence
 # atomic = False), like the other card indexes: a plain CREATE INDEX would block
-# card writes while it builds. Numbered 0016 on purpose; its parents may move on merge.
+# card writes while it builds. Numbered 0016 on purpose; its parent may move on merge.
 
 from django.contrib.postgres.operations import AddIndexConcurrently
 from django.db import migrations, models
@@ -12,9 +12,7 @@ class Migration(migrations.Migration):
 
     atomic = False
 
-    # After both branches that grew from 0012 (they are independent of each other), so the graph has one leaf.
     dependencies = [
-        ('cards', '0013_tag_rules'),
         ('cards', '0015_card_anchor_zone'),
     ]
 
