@@ -4,6 +4,7 @@ random bytes) is checked against a stored SHA-256 and never stored itself."""
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 import hmac
 import secrets
@@ -41,11 +42,16 @@ def _columns(model, prefix: str = "") -> list[str]:
     return [prefix + field.attname for field in model._meta.concrete_fields]
 
 
+@functools.cache
 def _companions() -> list:
     """The one-to-one rows other apps hang on a user — the store's person entity,
     "me", which every card read and write asks for. Found through the user
-    model's relations, so the ladder names no app above it."""
-    return [rel for rel in User._meta.related_objects if rel.one_to_one]
+    model's relations, so the ladder names no app above it. The ladder's own
+    (the personal scope) stays out: no request reads it from the token's user,
+    and joining it made every agent request's first statement wider. Cached:
+    the relations are fixed once the apps are loaded."""
+    own = User._meta.app_label
+    return [rel for rel in User._meta.related_objects if rel.one_to_one and rel.related_model._meta.app_label != own]
 
 
 def _token_query(*, prefix: str):

@@ -101,8 +101,8 @@ ALLOWED = {
         "rules hold for everyone (they live in the global scope, which every principal may view); the answer "
         "engine reads them once per question",
     ("cards/selectors/entities.py", "look_alikes_sql", "SQL"):
-        "the look-alike search runs over `eligible`, an in_scopes (or scope_condition) queryset composed in "
-        "as `e.id IN (…)`; the alias join only reads names of those entities",
+        "the look-alike search runs over `eligible`, the SQL of a compiled in_scopes (or scope_condition) query "
+        "composed in as `e.id IN (…)`; the alias join only reads names of those entities",
     ("cards/derive.py", "FactBase._read", "SQL"):
         "a subject fragment joined into _FACTS, whose WHERE starts with c.scope_id = ANY(%(scopes)s)",
     ("cards/count.py", "_count_events", "SQL"):

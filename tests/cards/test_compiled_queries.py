@@ -113,6 +113,9 @@ def test_the_token_brings_its_user_and_entity_in_one_logged_statement(django_ass
         token = token_authenticate(raw)
         assert entity_of_user(token.user).pk == entity_of_user(alice).pk
     assert '"scopes_agenttoken"' in captured.captured_queries[0]["sql"]
+    # Only the user's companions from the apps above (their entity): the personal
+    # scope is the ladder's own row, which no request reads from the token's user.
+    assert '"scopes_scope"' not in captured.captured_queries[0]["sql"]
     assert token.user.pk == alice.pk and token.user.username == "alice" and token.user.is_active
     assert token.user.entity.user_id == alice.pk
 
@@ -177,3 +180,28 @@ def test_the_binders_compiled_query_equals_the_orms_for_names_and_relation_words
                           key=lambda row: row["id"])
         got = sorted(_BOUND.rows(values, related=related), key=lambda row: row["id"])
         assert got == expected and got, name
+
+
+def test_the_look_alike_sets_compiled_once_equal_the_orms():
+    # The entities a new name is compared with (its scope's ladder, global, the
+    # members' own) and those a read's "did you mean" searches (in_scopes):
+    # compiled once, they must keep giving what the ORM gives for each scope.
+    from cards.models import Entity
+    from cards.selectors.entities import _IN_SCOPES
+    from cards.services import entity_create
+    from cards.services.entities import _SEEN_FROM, _seen_from_query
+
+    dana, sam, eve = UserFactory(username="dana"), UserFactory(username="sam"), UserFactory(username="eve")
+    team = scope_create(name="Team", kind=ScopeKind.TEAM, creator=dana)
+    project = scope_create(name="Project", kind=ScopeKind.PROJECT, creator=dana, parent=team)
+    family = family_scope(owner=sam)
+    membership_set(scope=project, user=sam, role="member")
+    for scope, name in ((team, "Anna"), (project, "Annabel"), (family, "Ann"), (eve.personal_scope, "Anne")):
+        entity_create(scope=scope, name=name)
+    for scope in (project, team, family, eve.personal_scope):
+        expected = sorted(_seen_from_query(scope_id=scope.pk).values_list("id", flat=True))
+        assert sorted(row["id"] for row in _SEEN_FROM.rows({"scope_id": scope.pk})) == expected and expected
+    for scope_ids in ([project.pk], [project.pk, team.pk, sam.personal_scope.pk], [family.pk]):
+        expected = sorted(Entity.objects.in_scopes(scope_ids).values_list("id", flat=True))
+        assert sorted(row["id"] for row in _IN_SCOPES.rows({"scopes": scope_ids})) == expected and expected
+    assert len(_SEEN_FROM._by_key) == 1 and len(_IN_SCOPES._by_key) == 1
