@@ -205,3 +205,26 @@ def test_the_look_alike_sets_compiled_once_equal_the_orms():
         expected = sorted(Entity.objects.in_scopes(scope_ids).values_list("id", flat=True))
         assert sorted(row["id"] for row in _IN_SCOPES.rows({"scopes": scope_ids})) == expected and expected
     assert len(_SEEN_FROM._by_key) == 1 and len(_IN_SCOPES._by_key) == 1
+
+
+def test_new_names_share_one_compiled_look_alike_query_and_are_still_proposed(monkeypatch):
+    # Every new name on the write path proposes its look-alikes: the query of what
+    # it is compared with is built once per process (the two sentinel compiles),
+    # not once per entity, and a member's own entity is still among them.
+    from cards.models import PossibleDuplicate
+    from cards.services import entity_create
+    from cards.services.entities import _SEEN_FROM
+
+    builds = []
+    build = _SEEN_FROM._build
+    monkeypatch.setattr(_SEEN_FROM, "_build", lambda **shape: builds.append(shape) or build(**shape))
+    monkeypatch.setattr(_SEEN_FROM, "_by_key", {})
+    dana, sam = UserFactory(username="dana", display_name="Dana"), UserFactory(username="sam")
+    family = family_scope(owner=sam)
+    membership_set(scope=family, user=dana, role="member")
+    names = {name: entity_create(scope=family, name=name) for name in ("Anna", "Annie", "Danna", "Kettle")}
+    assert len(builds) == 2
+    proposed = set(PossibleDuplicate.objects.values_list("entity_id", "similar_to_id"))
+    assert (names["Annie"].pk, names["Anna"].pk) in proposed
+    assert (names["Danna"].pk, dana.entity.pk) in proposed
+    assert not {pair for pair in proposed if names["Kettle"].pk in pair}
