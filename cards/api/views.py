@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.http import Http404
+from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.exceptions import PermissionDenied
@@ -70,7 +71,8 @@ class CardListCreate(APIView):
                                                           user=principal.user))
         paginator = Page()
         page = paginator.paginate_queryset(card_rows(cards, user=principal.user), request, view=self)
-        return paginator.get_paginated_response([card_out(row) for row in page])
+        now = timezone.now()
+        return paginator.get_paginated_response([card_out(row, now) for row in page])
 
     @extend_schema(request=RememberIn, responses={201: RememberOut, 200: RememberOut,
                                                   **error_responses(400, 401, 403, 404, 409)},

@@ -118,6 +118,9 @@ def _load(writes: list[Write]) -> dict[Key, _Timeline]:
     single = {(w.scope.pk, w.subject.pk, w.label.pk) for w in writes if w.is_single}
     multi = {(w.scope.pk, w.subject.pk, w.label.pk) for w in writes
              if not w.is_single and w.draft.kind != CardKind.EVENT}
+    # What an opposite-labelled value would supersede: the open cards of the opposite label.
+    multi |= {(w.scope.pk, w.subject.pk, w.label.opposite_id) for w in writes
+              if w.draft.kind == CardKind.STATE and w.label.opposite_id is not None}
     events = {(w.scope.pk, w.subject.pk, w.label.pk, w.value_norm) for w in writes if w.draft.kind == CardKind.EVENT}
     cols = ", ".join(f"c.{column}" for column in COLUMNS)
     join3 = "JOIN unnest(%s::bigint[], %s::bigint[], %s::bigint[]) AS k(s, su, l)" \
@@ -152,8 +155,9 @@ def _columns(rows: set[tuple], width: int) -> list[list]:
 def _careful_keys(writes: list[Write], timelines: dict[Key, _Timeline]) -> set[Key]:
     """Single-value timelines whose statements do not all come, in order, after
     everything we hold (its start, end and every time it was stated true)."""
+    stated = {(w.scope.pk, w.subject.pk, w.label.pk, w.value_norm) for w in writes}
     careful: set[Key] = {_key(w) for w in writes if is_guess(w) or about_someone_else(w)
-                         or (w.draft.kind == CardKind.STATE and w.label.opposite_id is not None)}
+                         or _opposed(w, stated, timelines)}
     last_seen: dict[Key, dt.datetime] = {}
     for write in writes:
         if not write.is_single:
@@ -171,6 +175,17 @@ def _careful_keys(writes: list[Write], timelines: dict[Key, _Timeline]) -> set[K
                 careful.add(key)
             last_seen[key] = max(effective, last_seen[key])
     return careful
+
+
+def _opposed(write: Write, stated: set[tuple], timelines: dict[Key, _Timeline]) -> bool:
+    """An opposite-labelled value (likes/dislikes) that its opposite holds, or
+    that the batch also states: its timeline is placed card by card."""
+    opposite = write.label.opposite_id
+    if write.draft.kind != CardKind.STATE or opposite is None:
+        return False
+    held = timelines.get((write.scope.pk, write.subject.pk, opposite, write.draft.kind))
+    return ((write.scope.pk, write.subject.pk, opposite, write.value_norm) in stated
+            or (held is not None and write.value_norm in held.by_value))
 
 
 def _decide(write: Write, timeline: _Timeline, plan: _Plan) -> tuple[str, Card, list[Card]]:

@@ -249,3 +249,15 @@ def test_for_anyone_else_the_later_statement_supersedes(household, bearer):
     sams = post(bearer(sam, write=True), family, "city", "Porto", subject="Dana")["card"]
     hers = post(bearer(dana, write=True), family, "city", "Lisbon")
     assert hers["outcome"] == "superseded" and hers["superseded"] == [sams["id"]]
+
+
+def test_a_batch_of_unopposed_preferences_stays_set_based(alice, scope, bearer, django_assert_max_num_queries):
+    """Opposite labels go card by card only where the opposite holds the value
+    (or the batch states both); fifty new likes are a few statements, not fifty rounds."""
+    agent = bearer(alice, write=True)
+    post(agent, scope, "dislikes", "food 0")
+    with django_assert_max_num_queries(30):
+        results = bulk(agent, scope, *({"label": "likes", "value": f"food {n}"} for n in range(1, 51)))
+    assert {r["outcome"] for r in results} == {"inserted"}
+    opposed = bulk(agent, scope, {"label": "likes", "value": "food 0"}, {"label": "likes", "value": "food 99"})
+    assert [r["outcome"] for r in opposed] == ["superseded", "inserted"]
