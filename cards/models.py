@@ -245,7 +245,8 @@ class Card(models.Model):
     # The zone the write was anchored in (cards.when.anchor_zone): an IANA name,
     # or the speaker's fixed offset (±HH:MM). Times are stored as instants; this
     # says whose midnights "yesterday" meant. Blank for cards written before it was kept.
-    anchor_zone = models.CharField(max_length=64, blank=True, default="")
+    # db_default: rows written by hand (a COPY, a raw INSERT) get the empty zone too.
+    anchor_zone = models.CharField(max_length=64, blank=True, default="", db_default="")
 
     source_actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                                      on_delete=models.SET_NULL, related_name="+")

@@ -47,7 +47,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="card",
             name="anchor_zone",
-            field=models.CharField(blank=True, default="", max_length=64),
+            field=models.CharField(blank=True, db_default="", default="", max_length=64),
         ),
         migrations.RunSQL(write_once("\n    OR NEW.anchor_zone IS DISTINCT FROM OLD.anchor_zone"), write_once("")),
     ]
