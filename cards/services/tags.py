@@ -111,7 +111,7 @@ def tags_settle(outcomes: Iterable) -> dict[str, int]:
     now = timezone.now()
     with connection.cursor() as cursor:
         cursor.execute(
-            f"""WITH f AS (
+            f"""WITH f AS MATERIALIZED (
                     SELECT c.id AS fact, c.scope_id AS scope, c.subject_id AS subject, c.label_id AS label,
                            COALESCE(l.opposite_id, 0) AS opposite, c.value_norm, c.tag,
                            -- a single value that holds (now or from a planned date) rules out other guesses
@@ -122,22 +122,27 @@ def tags_settle(outcomes: Iterable) -> dict[str, int]:
                       FROM cards_card c JOIN cards_label l ON l.id = c.label_id
                       JOIN cards_entity e ON e.id = c.subject_id
                      WHERE c.id = ANY(%(facts)s)),
-                hit AS (
+                -- Per fact, through the timeline index (scope, subject, label): the plan
+                -- must not depend on statistics (a fresh table has none).
+                hit AS MATERIALIZED (
                     SELECT DISTINCT ON (h.id) h.id, f.fact, f.tag,
                            CASE WHEN h.tag <> '{Tag.HYPOTHESIS}' THEN 'settled'
                                 WHEN h.label_id = f.label AND h.value_norm = f.value_norm THEN 'promoted'
                                 ELSE 'discarded' END AS how
-                      FROM f JOIN cards_card h ON h.scope_id = f.scope AND h.subject_id = f.subject
-                     WHERE h.superseded_at IS NULL AND h.id <> f.fact AND (
-                           (h.tag = '{Tag.HYPOTHESIS}' AND h.label_id = f.label AND h.value_norm = f.value_norm)
-                        OR (h.tag = '{Tag.HYPOTHESIS}' AND h.label_id = f.label AND f.holds)
-                        OR (h.tag = '{Tag.HYPOTHESIS}' AND h.label_id = f.opposite AND h.value_norm = f.value_norm)
-                        OR (f.own AND h.disputes_id IS NOT NULL AND (
-                                (f.single AND h.label_id = f.label)
-                             OR (h.label_id IN (f.label, f.opposite) AND h.value_norm = f.value_norm))))
+                      FROM f CROSS JOIN LATERAL (
+                           SELECT h.id, h.tag, h.label_id, h.value_norm FROM cards_card h
+                            WHERE h.scope_id = f.scope AND h.subject_id = f.subject
+                              AND h.label_id IN (f.label, f.opposite) AND h.superseded_at IS NULL AND h.id <> f.fact
+                              AND ((h.tag = '{Tag.HYPOTHESIS}' AND h.label_id = f.label AND h.value_norm = f.value_norm)
+                                OR (h.tag = '{Tag.HYPOTHESIS}' AND h.label_id = f.label AND f.holds)
+                                OR (h.tag = '{Tag.HYPOTHESIS}' AND h.label_id = f.opposite
+                                    AND h.value_norm = f.value_norm)
+                                OR (f.own AND h.disputes_id IS NOT NULL AND (
+                                        (f.single AND h.label_id = f.label)
+                                     OR h.value_norm = f.value_norm)))) h
                      ORDER BY h.id, f.fact DESC)
                 UPDATE cards_card h SET superseded_at = %(now)s, superseded_by_id = hit.fact
-                  FROM hit WHERE h.id = hit.id
+                  FROM hit WHERE h.id = hit.id AND h.id = ANY(ARRAY(SELECT id FROM hit))
              RETURNING h.id, hit.fact, hit.how, hit.tag""",
             {"facts": [c.pk for c in facts], "now": now})
         closed = cursor.fetchall()
