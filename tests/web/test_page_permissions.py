@@ -70,7 +70,8 @@ OWN_PAGES = [
     Page("token-revoke", "POST", "/tokens/{token}/revoke/"),
 ]
 # Pages with no scope or card of their own: every signed-in person has them.
-NOT_IN_MATRIX = {"review", "entities", "home", "login", "logout", "password_change", "password_change_done", "invite", "scope-create"}
+NOT_IN_MATRIX = {"review", "entities", "home", "login", "logout", "password_change", "password_change_done", "invite",
+                 "scope-create", "settings"}
 WHO = {VIEW: "victor", WRITE: "bob", REVIEW: "alice", MANAGE: "alice"}
 
 

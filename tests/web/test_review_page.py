@@ -91,10 +91,12 @@ def test_guess_confirmed_or_rejected_from_the_card_page(household, pages, alice)
         kind="state", label="likes", subject="me", value="hiking", tag="hypothesis", confidence=0.6)).card
     page = client.get(f"/cards/{guess.pk}/").content
     assert b"Confirm" in page and b"Reject the guess" in page
-    assert client.post(f"/cards/{guess.pk}/confirm/", {"quote": "yes I love it", "back": "card"}).url == \
-        f"/cards/{guess.pk}/"
+    # Confirming states it: the page goes to the stated card, into which the guess was closed.
+    answered = client.post(f"/cards/{guess.pk}/confirm/", {"quote": "yes I love it", "back": "card"}).url
     guess.refresh_from_db()
-    assert guess.tag != "hypothesis" and guess.source_quote == "yes I love it"
+    stated = guess.superseded_by
+    assert answered == f"/cards/{stated.pk}/"
+    assert stated.tag != "hypothesis" and stated.source_quote == "yes I love it" and stated.value == "hiking"
     other = card_remember(scope=family, actor=alice, draft=CardDraft(
         kind="state", label="likes", subject="me", value="opera", tag="hypothesis", confidence=0.4)).card
     assert client.post(f"/cards/{other.pk}/reject/", {"back": "review"}).url == f"/scopes/{family.pk}/review/"

@@ -53,3 +53,9 @@ def test_the_proposal_never_sends_anyone_off_the_site(pages):
 def test_someone_with_a_zone_set_for_them_is_not_asked(alice, pages):
     # Their zone is not the default: someone set it (an admin, an import); nothing to propose.
     assert b'id="zone-proposal"' not in pages(alice).get("/").content
+
+
+def test_the_settings_page_is_for_a_signed_in_person_only(client):
+    for method in ("get", "post"):
+        answer = getattr(client, method)("/accounts/settings/")
+        assert answer.status_code == 302 and answer.url.startswith("/accounts/login/")
