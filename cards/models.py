@@ -6,11 +6,13 @@ from django.conf import settings
 from django.contrib.postgres.fields import ArrayField
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from pgvector.django import HnswIndex, VectorField
 
 from scopes.visibility import ScopedQuerySet, scope_id_values
 
 from .text import normalize
+from .valid_time import is_valid_at
 
 EMBEDDING_DIMENSIONS = 384
 
@@ -323,10 +325,6 @@ class Card(models.Model):
 
     @property
     def is_current(self) -> bool:
-        from django.utils import timezone
-
-        from .valid_time import is_valid_at
-
         return is_valid_at(self, timezone.now())
 
 

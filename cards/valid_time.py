@@ -29,9 +29,11 @@ def is_valid_at(card, at: dt.datetime) -> bool:
     return card.effective_at <= at and (card.superseded_at is None or card.superseded_at > at)
 
 
-def is_planned(card, now: dt.datetime | None = None) -> bool:
+def planned(kind: str, effective_at: dt.datetime, occurred_at: dt.datetime | None, now: dt.datetime) -> bool:
     """Not yet true: a state from a future date, or an event that has not happened."""
-    now = now or timezone.now()
-    if card.kind == "event":
-        return card.occurred_at is not None and card.occurred_at > now
-    return card.effective_at > now
+    starts = occurred_at if kind == "event" else effective_at
+    return starts is not None and starts > now
+
+
+def is_planned(card, now: dt.datetime | None = None) -> bool:
+    return planned(card.kind, card.effective_at, card.occurred_at, now or timezone.now())

@@ -17,7 +17,8 @@ from django.utils import timezone
 from core.compiled import Compiled
 
 from ..confidence import level_of
-from ..models import Card, CardKind
+from ..models import Card
+from ..valid_time import planned
 from .cards import with_perspective
 
 COLUMNS = (
@@ -39,7 +40,6 @@ def iso(value: dt.datetime | None) -> str | None:
 
 def card_out(row: dict, now: dt.datetime | None = None) -> dict:
     now = now or timezone.now()
-    starts = row["occurred_at"] if row["kind"] == CardKind.EVENT else row["effective_at"]
     return {
         "id": row["id"],
         "scope": row["scope_id"],
@@ -70,7 +70,7 @@ def card_out(row: dict, now: dt.datetime | None = None) -> dict:
         "confidence_level": None if row["confidence"] is None else level_of(row["confidence"]),
         "impact": row["impact"],
         # Not yet true: a value from a future date, an event still to come (cards/valid_time.py).
-        "planned": starts is not None and starts > now,
+        "planned": planned(row["kind"], row["effective_at"], row["occurred_at"], now),
         "disputes": row["disputes_id"],
     }
 

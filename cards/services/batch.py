@@ -85,6 +85,7 @@ def card_remember_batch(*, actor: User, items: list[tuple[Scope, CardDraft]]) ->
         decided.append(None if key in careful else _decide(write, timelines.setdefault(key, _Timeline()), plan))
     _flush(plan)
     results: list[WriteOutcome] = []
+    placed_here: list[WriteOutcome] = []  # card_remember settles and embeds its own
     for index, (write, choice) in enumerate(zip(writes, decided)):
         try:
             if choice is None:
@@ -94,11 +95,12 @@ def card_remember_batch(*, actor: User, items: list[tuple[Scope, CardDraft]]) ->
             if write.draft.perspectives:
                 perspectives_set(card=card, phrasings=write.draft.perspectives)
             results.append(WriteOutcome(outcome, card, [c.pk for c in closed]))
+            placed_here.append(results[-1])
         except DomainError as error:
             error.extra.setdefault("index", index)
             raise
-    tags_settle(results)
-    embed_outcomes_after_commit(results)
+    tags_settle(placed_here)
+    embed_outcomes_after_commit(placed_here)
     return results
 
 
