@@ -120,8 +120,9 @@ _SCORED = f"""SELECT c.id, {_SIMILARITY} AS similarity, exp(-l.decay_lambda * {_
 
 
 def _valid(params: dict, *, as_of: dt.datetime | None, when: Interval | None,
-           subject_ids: list[int] | None = None) -> str:
-    """Cards in the visible scopes that hold at the asked time (and overlap `when`, and are about `subject_ids`)."""
+           subject_ids: list[int] | None = None, routing: bool = False) -> str:
+    """Cards in the visible scopes that hold at the asked time (and overlap `when`, and are about `subject_ids`).
+    `routing`: only to count candidates for the choice of route, where open cards are close enough."""
     sql = "c.scope_id = ANY(%(scopes)s)"
     if subject_ids is not None:
         params["subjects"] = list(subject_ids)
@@ -129,7 +130,13 @@ def _valid(params: dict, *, as_of: dt.datetime | None, when: Interval | None,
     # Current means valid now (valid_time.py): a planned value is left out, and the
     # value it replaces is in until its day. `at` is now when no as_of was asked.
     params.setdefault("at", as_of or timezone.now())
-    sql += " AND " + valid_sql("c")
+    if routing and as_of is None:
+        # The open cards differ from the valid ones by the few planned or closing
+        # later, and are counted from the partial index alone (an index-only scan;
+        # valid now reads every row: 1.4 against 44 ms over 80 scopes at 100k).
+        sql += " AND c.superseded_at IS NULL"
+    else:
+        sql += " AND " + valid_sql("c")
     if when is not None:
         params["when_start"] = when.start
         params["when_end"] = when.end or when.start + dt.timedelta(microseconds=1)
@@ -149,12 +156,13 @@ def recall(*, scope_ids: list[int], query: str, k: int = 10, as_of: dt.datetime 
               "fetch": k * OVERFETCH, "limit": EXACT_LIMIT + 1,
               "exact_limit": EXACT_LIMIT if route is None else EXACT_LIMIT + 1}
     valid = _valid(params, as_of=as_of, when=when, subject_ids=subject_ids)
+    counted = _valid(params, as_of=as_of, when=when, subject_ids=subject_ids, routing=True)
     if route != "index":
         # One statement: no transaction of its own. Not prepared: a generic plan
         # (PostgreSQL's choice after five runs) would serve a household and an
         # enterprise-wide read alike; planning it per call costs ~0.3 ms.
         with connection.cursor() as cursor:
-            found = _exact(cursor, valid, params)
+            found = _exact(cursor, valid, counted, params)
         if found is not None:
             return Recall(at=at, route="exact", **found)
     with transaction.atomic(), connection.cursor() as cursor:
@@ -223,7 +231,7 @@ def _values_differ(alias: str = "") -> str:
 
 
 _EXACT = f"""
-WITH n AS MATERIALIZED (SELECT count(*) AS n FROM (SELECT 1 FROM cards_card c WHERE {{valid}} LIMIT %(limit)s) AS t),
+WITH n AS MATERIALIZED (SELECT count(*) AS n FROM (SELECT 1 FROM cards_card c WHERE {{counted}} LIMIT %(limit)s) AS t),
 cand AS MATERIALIZED (
     -- Δt once per card: the decay is taken from it outside (a LATERAL computing
     -- both once cost more than computing Δt twice). No vector: similarity NULL.
@@ -255,8 +263,8 @@ SELECT (SELECT n FROM n),
 """
 
 
-def _exact(cursor, valid: str, params: dict) -> dict | None:
-    cursor.execute(_EXACT.format(valid=valid), params)
+def _exact(cursor, valid: str, counted: str, params: dict) -> dict | None:
+    cursor.execute(_EXACT.format(valid=valid, counted=counted), params)
     count, top, aged, aging_askable, sides = cursor.fetchone()
     if count > params["exact_limit"]:
         return None
