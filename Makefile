@@ -8,7 +8,10 @@ PORT ?= 8000
 
 .PHONY: install run test migrate seed bench clean-data vendor
 
+# PyICU (TR39 skeletons of names, cards/text.py) builds against Debian's ICU: installed here when missing.
 $(STAMP): pyproject.toml
+	(pkg-config --exists icu-i18n && command -v g++) >/dev/null 2>&1 || \
+		(apt-get update && apt-get install -y libicu-dev pkg-config g++)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e ".[dev]"

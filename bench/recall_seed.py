@@ -17,7 +17,7 @@ from django.db import connection, transaction
 from api_workload import EVENTS, EVENTS_OTHER, MULTI, MULTI_ME, MULTI_OTHER, NAMES, SINGLE_ME, SINGLE_OTHER, \
     SINGLE_VALUES, single_value  # noqa: E402  (bench/ is on sys.path when run as a script)
 from cards.models import Card, Entity, EntityKind, Label
-from cards.text import normalize
+from cards.text import name_skeleton, normalize
 from scopes.models import Scope, ScopeKind, User
 from scopes.services import membership_set, scope_create
 
@@ -150,7 +150,8 @@ def world_create(n_scopes: int, n_owners: int) -> World:
     for i, scope in enumerate(scopes[1:]):
         user = owners[i % n_owners] if i >= 4 or i % 2 else caller    # the caller writes in half its ladder
         writer[scope.pk] = (user.pk, own[user.pk])
-    Entity.objects.bulk_create(Entity(scope_id=s.pk, name=name, name_norm=normalize(name), kind=EntityKind.PERSON)
+    Entity.objects.bulk_create(Entity(scope_id=s.pk, name=name, name_norm=normalize(name),
+                                      name_skeleton=name_skeleton(name), kind=EntityKind.PERSON)
                                for s in scopes for name in NAMES)
     named: dict[int, dict[str, int]] = {}
     for scope_id, name, pk in Entity.objects.filter(user__isnull=True).values_list("scope_id", "name", "pk"):

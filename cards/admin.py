@@ -11,14 +11,20 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
+from core.errors import DomainError
+from core.pages import refusal_message
 from scopes.admin_scoped import ReviewerScoped
 from scopes.models import Membership
 from scopes.visibility import ScopedAdmin
 
 from .labels import registry_clear
 from .models import Alias, AuditEvent, Card, CardPerspective, CardRevision, Entity, Label
-from .services import card_describe, card_forget
-from .text import normalize
+from .screen import content_screen
+from .selectors.cards import perspectives_own
+from .services import card_describe, card_forget, perspectives_set
+from .services.entities import look_alikes_refuse
+from .services.perspectives import MAX_PHRASING
+from .text import name_in, normalize
 
 # Everything that says what a card is, when it was true and where it came from.
 CARD_READONLY_FIELDS = (
@@ -41,17 +47,35 @@ class CurrentFilter(admin.SimpleListFilter):
         return queryset
 
 
+def screened(fields: dict[str, str], consent: bool) -> None:
+    """The write screen as a form error carrying its code, before anything is saved."""
+    try:
+        content_screen(fields=fields, consent=consent)
+    except DomainError as refused:
+        raise forms.ValidationError(refusal_message(refused), code=refused.code) from None
+
+
 class CardForm(forms.ModelForm):
+    consent = forms.BooleanField(required=False, label="The person explicitly agreed to store this",
+                                 help_text="Needed when the new description mentions a sensitive attribute.")
+
     class Meta:
         model = Card
         fields = ("tag", "text", "confidence", "impact")
 
-    def clean_text(self) -> str:
-        text = self.cleaned_data["text"]
-        # card_describe keeps every description as a revision; it refuses an empty one.
-        if "text" in self.changed_data and not text.strip():
-            raise forms.ValidationError("A description can be corrected, not removed.")
-        return text
+    def clean(self):
+        data = super().clean()
+        text = data.get("text")
+        if "text" in self.changed_data and text is not None:
+            # card_describe keeps every description as a revision; it refuses an empty one.
+            if not text.strip():
+                self.add_error("text", "A description can be corrected, not removed.")
+            else:
+                try:
+                    screened({"text": text}, data.get("consent", False))
+                except forms.ValidationError as refused:
+                    self.add_error("text", refused)
+        return data
 
 
 class CardRevisionInline(ScopedAdmin, admin.TabularInline):
@@ -68,23 +92,49 @@ class CardRevisionInline(ScopedAdmin, admin.TabularInline):
 
 
 class PerspectiveForm(forms.ModelForm):
+    consent = forms.BooleanField(required=False, label="consent",
+                                 help_text="The person explicitly agreed to store a sensitive phrasing.")
+
     class Meta:
         model = CardPerspective
-        fields = ("user", "text")
+        fields = ("text",)
 
-    def clean_user(self):
-        user = self.cleaned_data["user"]
-        card = self.instance.card
-        if not Membership.objects.in_scopes([card.scope_id]).filter(user=user).exists():
-            raise forms.ValidationError("Perspectives are for members of the card's scope.")
-        return user
+    def clean_text(self) -> str:
+        text = self.cleaned_data["text"]
+        if not text.strip() or "\x00" in text or len(text) > MAX_PHRASING:
+            raise forms.ValidationError(f"A phrasing is a non-empty text of at most {MAX_PHRASING} characters.")
+        return text
+
+    def clean(self):
+        data = super().clean()
+        if "text" in self.changed_data and data.get("text"):
+            try:
+                screened({"perspective": data["text"]}, data.get("consent", False))
+            except forms.ValidationError as refused:
+                self.add_error("text", refused)
+        return data
 
 
 class CardPerspectiveInline(ScopedAdmin, admin.TabularInline):
+    """Your own phrasing of the card, and nobody else's (DESIGN §3: never another
+    member's, on every page alike — superusers and the scope's admins included;
+    not even how many others phrase it, which on a birthday card would tell of a
+    surprise). Saved through perspectives_set by CardAdmin.save_formset."""
+
     model = CardPerspective
     form = PerspectiveForm
-    raw_id_fields = ("user",)
     extra = 0
+    max_num = 1
+    can_delete = False  # as in the API: a phrasing is replaced, and goes with the card
+    verbose_name = verbose_name_plural = "your phrasing (only you read it)"
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        return perspectives_own(super().get_queryset(request), user=request.user)
+
+    def has_add_permission(self, request: HttpRequest, obj: Card | None = None) -> bool:
+        # A phrasing is a member's own: someone outside the card's scope has none to add.
+        return (obj is not None and super().has_add_permission(request, obj)
+                and Membership.objects.in_scopes([obj.scope_id]).filter(user=request.user).exists())
 
 
 @admin.register(Card)
@@ -107,6 +157,7 @@ class CardAdmin(ReviewerScoped, admin.ModelAdmin):
         ("Occurrence (events)", {"fields": ("occurred_at", "occurred_end", "precision", "time_source")}),
         ("Source", {"fields": ("source_actor", "source_session", "source_message", "source_quote")}),
         ("Scoring", {"fields": ("confidence", "impact")}),
+        ("Consent", {"fields": ("consent",)}),
     )
     inlines = (CardPerspectiveInline, CardRevisionInline)
     ordering = ("-recorded_at", "-id")
@@ -137,7 +188,24 @@ class CardAdmin(ReviewerScoped, admin.ModelAdmin):
             (Card.objects.in_scopes([obj.scope_id]).filter(pk=obj.pk)
              .update(**{name: getattr(obj, name) for name in plain}))
         if "text" in form.changed_data:
-            card_describe(card=obj, actor=request.user, text=obj.text, reason="corrected in the admin")
+            card_describe(card=obj, actor=request.user, text=obj.text, reason="corrected in the admin",
+                          consent=form.cleaned_data.get("consent", False))
+
+    def save_formset(self, request: HttpRequest, form, formset, change: bool) -> None:
+        if formset.model is not CardPerspective:
+            super().save_formset(request, form, formset, change)
+            return
+        # The inline holds only the signed-in person's row; the service sets it as theirs.
+        formset.new_objects, formset.changed_objects, formset.deleted_objects = [], [], []  # the change message
+        for row in formset.forms:
+            if row.has_changed():
+                saved = perspectives_set(card=form.instance, actor=request.user,
+                                         phrasings={request.user.username: row.cleaned_data["text"]},
+                                         consent=row.cleaned_data.get("consent", False))
+                if row.instance.pk is None:
+                    formset.new_objects += saved
+                else:
+                    formset.changed_objects += [(perspective, ["text"]) for perspective in saved]
 
     def delete_model(self, request: HttpRequest, obj: Card) -> None:
         card_forget(card=obj, actor=request.user)
@@ -153,8 +221,13 @@ class EntityForm(forms.ModelForm):
         fields = ("name", "kind")
 
     def clean_name(self) -> str:
-        name = self.cleaned_data["name"]
         scope_id = self.instance.scope_id
+        try:
+            # As every other way in: read as it looks, never a look-alike of another entity's name.
+            name = name_in(self.cleaned_data["name"])
+            look_alikes_refuse(scope_id=scope_id, name=name, allowed=self.instance.pk)
+        except DomainError as refused:
+            raise forms.ValidationError(refused.detail) from None
         taken = (Entity.objects.in_scopes([scope_id]).filter(name_norm=normalize(name)).exclude(pk=self.instance.pk)
                  .exists() or Alias.objects.in_scopes([scope_id]).filter(name_norm=normalize(name)).exists())
         if not normalize(name) or taken:

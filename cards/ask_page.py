@@ -52,8 +52,18 @@ def ask_answer(request, form, principal) -> dict | None:
     # A person reads a planned value's day in their own zone, never as an ISO instant.
     zone = person_zone(request.user)
     for planned in found["planned"]:
-        planned["starts_local"] = dt.datetime.fromisoformat(planned["starts"]).astimezone(zone)
+        planned["starts_local"] = _day(planned["starts"], zone)
     return found
+
+
+def _day(instant: str | dt.datetime | None, zone) -> dt.date | None:
+    """The day an instant falls on in `zone`. A date, not a datetime: the template's
+    date filter would turn an aware datetime back into the site's UTC."""
+    if instant is None:
+        return None
+    if isinstance(instant, str):
+        instant = dt.datetime.fromisoformat(instant)
+    return instant.astimezone(zone).date()
 
 
 def ask_count(request, form, principal) -> dict | None:
@@ -69,8 +79,14 @@ def ask_count(request, form, principal) -> dict | None:
         else:
             _refused(form, error)
         return None
-    listed = cards_out([*found.undated_ids, *found.straddling_ids], user=request.user)
+    zone = person_zone(request.user)
+    listed = cards_out([*found.undated_ids, *found.straddling_ids, *found.planned_ids], user=request.user)
     shown = {row["id"]: row for row in listed}
-    return {"found": found, "label": label.key, "start": start, "end": end,
+    for row in listed:
+        row["day"] = _day(row["occurred_at"] if row["kind"] == "event" else row["effective_at"], zone)
+    # The range in the person's days: its first, and its last (the end is exclusive).
+    return {"found": found, "label": label.key, "first_day": _day(start, zone),
+            "last_day": _day(end - dt.timedelta(microseconds=1), zone) if end else None,
             "undated": [shown[pk] for pk in found.undated_ids],
-            "straddling": [shown[pk] for pk in found.straddling_ids]}
+            "straddling": [shown[pk] for pk in found.straddling_ids],
+            "planned": [shown[pk] for pk in found.planned_ids]}

@@ -3,19 +3,22 @@ expressions resolved) and checked before anything touches the database."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import math
+import unicodedata
 from dataclasses import dataclass, field
 
 from dateutil.relativedelta import relativedelta
 from django.utils import timezone
 
 from core.errors import DomainError
+from core.instants import instant_problem
 from scopes.principals import Principal
 
 from .errors import InvalidCard
 from .models import CardKind, Entity, Precision, Tag, TimeSource
-from .timeexpr.base import EARLIEST_YEAR, LATEST_YEAR
+from .text import names_in, text_in
 from .when import Interval, anchor_zone, speaker_zone, when_resolve, zone_from_label, zone_label
 
 MAX_VALUE = 2_000
@@ -73,9 +76,23 @@ def _check_text(errors: dict, name: str, value, limit: int) -> None:
 def _check_time(errors: dict, name: str, value) -> None:
     if value is not None and not isinstance(value, dt.datetime):
         errors.setdefault(name, []).append("must be a datetime")
-    elif value is not None and not EARLIEST_YEAR <= value.year <= LATEST_YEAR:
-        # Year 1 in one zone is year 0 in another: such times break every later conversion.
-        errors.setdefault(name, []).append(f"must be between the years {EARLIEST_YEAR} and {LATEST_YEAR}")
+    elif value is not None and (problem := instant_problem(value)):
+        errors.setdefault(name, []).append(problem)
+
+
+def draft_text_in(draft: CardDraft) -> CardDraft:
+    """The draft with its text as it is stored (cards.text): the names it gives
+    (subject and object by name, the label) NFC, or refused with `invalid_text`
+    naming each field that holds an invisible or direction-control character;
+    value, text and quote NFC without bidi embedding, override or isolate
+    controls; source references NFC. Perspectives: `perspectives_set`."""
+    given = {name: getattr(draft, name) for name in ("subject", "object", "label")}
+    names = names_in(**{name: value for name, value in given.items() if isinstance(value, str)})
+    free = {name: text_in(getattr(draft, name)) for name in ("value", "text", "source_quote")
+            if isinstance(getattr(draft, name), str)}
+    references = {name: unicodedata.normalize("NFC", getattr(draft, name))
+                  for name in ("source_session", "source_message") if isinstance(getattr(draft, name), str)}
+    return dataclasses.replace(draft, **names, **free, **references)
 
 
 def draft_validate(draft: CardDraft) -> None:

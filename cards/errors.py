@@ -1,10 +1,13 @@
 """One exception per refusal of the card domain (STYLE 8); the API maps each to
 a 4xx with its `code`."""
 
-from core.errors import DomainError, InvalidInput
+from django.http import Http404
 
-__all__ = ["InvalidCard", "UnknownLabel", "LabelKindMismatch", "NeedsConsent",
-           "ImmutableEvent", "NotCurrent"]
+from core.errors import DomainError, InvalidInput
+from core.text import InvalidText  # one refusal for text that may not enter, wherever it is found
+
+__all__ = ["InvalidCard", "InvalidText", "ConfusableName", "UnknownLabel", "LabelKindMismatch", "NeedsConsent",
+           "Excluded", "ImmutableEvent", "NotCurrent", "NotYourPerspective", "CardGone"]
 
 
 class InvalidCard(InvalidInput):
@@ -31,3 +34,33 @@ class ImmutableEvent(DomainError):
 class NotCurrent(DomainError):
     code = "not_current"
     status = 409
+
+
+class Excluded(DomainError):
+    """Content the memory never stores (DESIGN §4 rule 8); `rule` names which."""
+
+    code = "excluded"
+
+
+class NotYourPerspective(DomainError):
+    """Another member's phrasing of a card is theirs to set (DESIGN §3)."""
+
+    code = "not_your_perspective"
+    status = 403
+
+
+class CardGone(DomainError, Http404):
+    """The card was forgotten while the request was on its way (another forget
+    committed first): the same answer as a card that never was — a 404 in the
+    API and on a page alike (hence Http404 too)."""
+
+    code = "not_found"
+    status = 404
+
+
+class ConfusableName(DomainError):
+    """A new name that looks like an existing entity's (the same TR39 skeleton)
+    without being it: carries `candidates`, the entities it could be. Naming one
+    of them, or registering the look-alike as its alias, binds."""
+
+    code = "confusable_name"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django import forms
 
+from core.pages import DayField
+
 from .models import CardKind, Tag
 
 VIEWS = [("current", "current"), ("history", "with history"), ("as_of", "as of a date")]
@@ -16,7 +18,7 @@ class CardFilterForm(forms.Form):
     label = forms.CharField(required=False, max_length=64)
     tag = forms.ChoiceField(choices=[("", "any")] + Tag.choices, required=False)
     view = forms.ChoiceField(label="Show", choices=VIEWS, required=False, initial="current")
-    as_of = forms.DateField(label="As of", required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    as_of = DayField(label="As of", required=False, widget=forms.DateInput(attrs={"type": "date"}))
     ladder = forms.BooleanField(label="Include what this scope sees (above it, personal, common sense)",
                                 required=False)
 
@@ -60,18 +62,19 @@ class CardAddForm(forms.Form):
 class DescribeForm(forms.Form):
     text = forms.CharField(label="Description", max_length=10000, widget=forms.Textarea(attrs={"rows": 3}))
     reason = forms.CharField(max_length=300, required=False)
+    consent = forms.BooleanField(required=False, label="The person explicitly agreed to store this")
 
 
 class PerspectiveForm(forms.Form):
-    """How one member of a shared scope phrases a card ("my mum" for another's "Mia")."""
+    """How the signed-in member phrases a card of a shared scope ("my mum" for
+    another's "Mia"). Their own only: nobody else reads or sets it."""
 
-    username = forms.ChoiceField(label="Member")
-    text = forms.CharField(label="Their phrasing", max_length=2000, widget=forms.Textarea(attrs={"rows": 2}))
+    text = forms.CharField(label="Your phrasing", max_length=2000, widget=forms.Textarea(attrs={"rows": 2}))
+    consent = forms.BooleanField(required=False, label="The person explicitly agreed to store this")
 
-    def __init__(self, *args, members=(), **kwargs):
+    def __init__(self, *args, **kwargs):
         kwargs.setdefault("auto_id", "persp_%s")
         super().__init__(*args, **kwargs)
-        self.fields["username"].choices = [(u.username, u.shown_name) for u in members]
 
 
 class AliasForm(forms.Form):
@@ -101,7 +104,7 @@ class AnswerForm(AskForm):
     prefix_id = "answer"
     subject = forms.CharField(max_length=200, initial="me", help_text='"me", or a name or alias.')
     label = forms.CharField(max_length=64)
-    as_of = forms.DateField(label="As of", required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    as_of = DayField(label="As of", required=False, widget=forms.DateInput(attrs={"type": "date"}))
 
 
 class CountForm(AskForm):
@@ -109,8 +112,8 @@ class CountForm(AskForm):
     label = forms.CharField(max_length=64)
     subject = forms.CharField(max_length=200, required=False)
     when = forms.CharField(max_length=200, required=False, help_text='"this year", "last month"…')
-    start = forms.DateField(label="From", required=False, widget=forms.DateInput(attrs={"type": "date"}))
-    end = forms.DateField(label="To (inclusive)", required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    start = DayField(label="From", required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    end = DayField(label="To (inclusive)", required=False, widget=forms.DateInput(attrs={"type": "date"}))
 
     def clean(self):
         data = super().clean()
@@ -126,3 +129,10 @@ class ConfirmForm(forms.Form):
                             help_text="What they said to confirm it; becomes the card's source.")
     tag = forms.ChoiceField(choices=[("", "as the label says"), (Tag.FACT, "fact"), (Tag.PREFERENCE, "preference")],
                             required=False, label="Keep as")
+    consent = forms.BooleanField(required=False, label="The person explicitly agreed to store this")
+
+
+class AccountEraseForm(forms.Form):
+    password = forms.CharField(label="Your password", strip=False, max_length=4096,
+                               widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+                               help_text="Erasing cannot be undone: say it with your password.")

@@ -36,6 +36,15 @@ class ImportFileError(ValueError):
     """The document is not an export this importer can read; the message says why."""
 
 
+class ImportRefused(ImportFileError):
+    """A card of the document was refused by a card rule: `code` is the rule's
+    (excluded, needs_consent, unknown_label, …), `card` the document's id for it."""
+
+    def __init__(self, message: str, *, code: str, card, extra: dict) -> None:
+        super().__init__(message)
+        self.code, self.card, self.extra = code, card, extra
+
+
 def when(value) -> dt.datetime | None:
     if value in (None, ""):
         return None
@@ -68,8 +77,8 @@ class _Step:
 
 
 class _Import:
-    def __init__(self, *, actor: User, scope: Scope, document: dict) -> None:
-        self.actor, self.scope, self.document = actor, scope, document
+    def __init__(self, *, actor: User, scope: Scope, document: dict, consent: bool) -> None:
+        self.actor, self.scope, self.document, self.consent = actor, scope, document, consent
         self.counts: Counter = Counter()
         self.entities: dict[int, Entity] = {}
         self.created: dict[int, Card] = {}  # export id → card this import created
@@ -140,8 +149,8 @@ class _Import:
             source_session=source.get("session") or "", source_message=source.get("message") or "",
             source_quote=source.get("quote") or "",
             time_zone=card.get("zone") or None,  # whose day it was anchored in, kept across the move
-            # Already stored with consent where it was exported from.
-            consent=True)
+            # A file is not a person: sensitive cards come in only when the importing person consents.
+            consent=self.consent)
         if kind == CardKind.EVENT:
             draft.occurred_at, draft.occurred_end = when(card.get("occurred_at")), when(card.get("occurred_end"))
             draft.precision = card.get("precision") or ""
@@ -187,9 +196,10 @@ class _Import:
     def correct(self, card: Card, revision: dict) -> None:
         reason = revision.get("reason") or ""
         if revision["field"] == "text":
-            card_describe(card=card, actor=self.actor, text=revision["after"], reason=reason)
+            card_describe(card=card, actor=self.actor, text=revision["after"], reason=reason, consent=self.consent)
         else:
-            knowledge_rename(card=card, actor=self.actor, value=revision["after"], reason=reason)
+            knowledge_rename(card=card, actor=self.actor, value=revision["after"], reason=reason,
+                             consent=self.consent)
         self.counts["revisions"] += 1
 
     def _same(self, card: dict, value: str):
@@ -222,8 +232,9 @@ class _Import:
                     self.remember(card, step.statement)
             except DomainError as error:
                 what = f"{card.get('label')}: {card.get('value') or card.get('text')!r}"
-                raise ImportFileError(f"Card {card['id']} ({what}) was refused: {error.detail} "
-                                      f"{error.extra or ''}".strip()) from None
+                raise ImportRefused(f"Card {card['id']} ({what}) was refused: {error.detail} "
+                                    f"{error.extra or ''}".strip(), code=error.code, card=card.get("id"),
+                                    extra=error.extra) from None
         self.merge_knowledge(cards)
         return self.counts
 
@@ -246,12 +257,15 @@ class _Import:
 
 
 @transaction.atomic
-def memory_import(*, actor: User, scope: Scope, document: dict, dry_run: bool = False) -> Counter:
+def memory_import(*, actor: User, scope: Scope, document: dict, dry_run: bool = False,
+                  consent: bool = False) -> Counter:
     """Replay `document` into `scope` as `actor`; all or nothing. The caller
-    checks that `actor` may write in `scope`."""
+    checks that `actor` may write in `scope`. Every card passes the screen: a
+    never-stored one refuses the import (`excluded`), and a sensitive one needs
+    `consent` — the importing person's, for the whole file."""
     document_check(document)
     try:
-        counts = _Import(actor=actor, scope=scope, document=document).run()
+        counts = _Import(actor=actor, scope=scope, document=document, consent=consent).run()
     except (KeyError, TypeError, AttributeError) as error:
         raise ImportFileError(f"The export is malformed ({type(error).__name__}: {error}).") from None
     if dry_run:

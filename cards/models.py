@@ -11,7 +11,7 @@ from pgvector.django import HnswIndex, VectorField
 
 from scopes.visibility import ScopedQuerySet, scope_id_values
 
-from .text import normalize
+from .text import name_skeleton, name_validator, normalize
 from .valid_time import is_valid_at
 
 EMBEDDING_DIMENSIONS = 384
@@ -83,8 +83,11 @@ class Entity(models.Model):
     lives in their personal scope, but is the subject of their cards everywhere."""
 
     scope = models.ForeignKey("scopes.Scope", on_delete=models.CASCADE, related_name="entities")
-    name = models.CharField(max_length=200)
+    name = models.CharField(max_length=200, validators=[name_validator])
     name_norm = models.CharField(max_length=200, editable=False)
+    # TR39 skeleton of name_norm (cards.text.name_skeleton): a new name that looks
+    # like this one is found by one indexed equality, and binds only by alias.
+    name_skeleton = models.TextField(editable=False, default="", db_default="")
     kind = models.CharField(max_length=16, choices=EntityKind.choices, default=EntityKind.THING)
     user = models.OneToOneField(settings.AUTH_USER_MODEL, null=True, blank=True,
                                 on_delete=models.CASCADE, related_name="entity")
@@ -100,13 +103,15 @@ class Entity(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["scope", "name_norm"], name="entity_name_unique_in_scope"),
         ]
+        indexes = [models.Index(fields=["scope", "name_skeleton"], name="entity_skeleton_in_scope")]
 
     def __str__(self) -> str:
         return self.name
 
     def save(self, *args, **kwargs):
-        # Derived column, kept with the row so lookups and the unique index agree.
+        # Derived columns, kept with the row so lookups and the unique index agree.
         self.name_norm = normalize(self.name)
+        self.name_skeleton = name_skeleton(self.name)
         super().save(*args, **kwargs)
 
 
@@ -115,8 +120,9 @@ class Alias(models.Model):
 
     entity = models.ForeignKey(Entity, on_delete=models.CASCADE, related_name="aliases")
     scope = models.ForeignKey("scopes.Scope", on_delete=models.CASCADE, related_name="aliases")
-    name = models.CharField(max_length=200)
+    name = models.CharField(max_length=200, validators=[name_validator])
     name_norm = models.CharField(max_length=200, editable=False)
+    name_skeleton = models.TextField(editable=False, default="", db_default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = InScope.as_manager()
@@ -126,12 +132,14 @@ class Alias(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["scope", "name_norm"], name="alias_unique_in_scope"),
         ]
+        indexes = [models.Index(fields=["scope", "name_skeleton"], name="alias_skeleton_in_scope")]
 
     def __str__(self) -> str:
         return f"{self.name} → {self.entity}"
 
     def save(self, *args, **kwargs):
         self.name_norm = normalize(self.name)
+        self.name_skeleton = name_skeleton(self.name)
         super().save(*args, **kwargs)
 
 
@@ -154,7 +162,7 @@ class Label(models.Model):
     kind = models.CharField(max_length=16, choices=CardKind.choices)
     cardinality = models.CharField(max_length=8, choices=Cardinality.choices)
     decay_lambda = models.FloatField(help_text="Per-day decay rate λ in e^(−λ·Δt).")
-    synonyms = ArrayField(models.CharField(max_length=64), default=list, blank=True)
+    synonyms = ArrayField(models.CharField(max_length=64, validators=[name_validator]), default=list, blank=True)
     description = models.CharField(max_length=300)
     takes_object = models.BooleanField(default=False, help_text="Relates the subject to another entity.")
     sensitive = models.BooleanField(default=False, help_text="Needs explicit consent to store.")
@@ -277,6 +285,12 @@ class Card(models.Model):
             # The sessions a person wrote in, in a scope, since a time (the hypothesis lifecycle counts them).
             models.Index(fields=["scope", "source_actor", "recorded_at"], include=["source_session"],
                          condition=~Q(source_session=""), name="card_sessions"),
+            # Cards still waiting for their vector (a crash between commit and
+            # embedding, an embedder outage): the sweep finds them, and recall
+            # scores them exactly meanwhile (cards/unembedded.py). Empty almost
+            # always, so looking costs an index probe.
+            models.Index(fields=["scope", "verified_at"], condition=Q(embedding__isnull=True),
+                         name="card_unembedded"),
             # For broad visibility only; a household's few hundred cards are scored
             # exactly behind the B-tree (PERFORMANCE.md routing rule).
             HnswIndex(fields=["embedding"], name="card_embedding_hnsw", m=16, ef_construction=64,
@@ -290,10 +304,13 @@ class Card(models.Model):
                 condition=Q(kind="state", cardinality="single", superseded_at__isnull=True, disputes__isnull=True)
                 & ~Q(tag="hypothesis"),
                 name="one_current_single_value"),
-            # A multi-value label never holds the same current value twice.
+            # A multi-value label never holds the same current value twice. Disputes
+            # stand beside it (likes/dislikes share a timeline): the member's own
+            # "dislikes" must be writable beside another's, which it then settles.
             models.UniqueConstraint(
                 fields=["scope", "subject", "label", "value_norm"],
-                condition=Q(kind="state", cardinality="multi", superseded_at__isnull=True) & ~Q(tag="hypothesis"),
+                condition=Q(kind="state", cardinality="multi", superseded_at__isnull=True, disputes__isnull=True)
+                & ~Q(tag="hypothesis"),
                 name="one_current_per_multi_value"),
             # ... nor the same guess twice.
             models.UniqueConstraint(

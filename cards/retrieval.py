@@ -30,6 +30,7 @@ from django.utils import timezone
 from .embeddings import embed_query
 from .labels import NEVER_ASKED_LABELS_SQL
 from .models import Cardinality, CardKind, Tag
+from .unembedded import unembedded_score, unembedded_sql
 from .valid_time import valid_sql
 from .when import Interval
 
@@ -70,6 +71,8 @@ class Scored:
     decay: float
     score: float
     days: float
+    # The card has no stored vector yet: its similarity was computed in this request (unembedded.py).
+    computed: bool = False
 
 
 @dataclass
@@ -104,6 +107,8 @@ class Recall:
     # How many of each may be asked in all, beyond the ones listed too.
     aging_askable: int = 0
     contradictions_askable: int = 0
+    # Candidates without a stored vector: how many were scored on the fly, and whether more were left out.
+    unembedded: dict = field(default_factory=lambda: {"scored": 0, "left_out": False})
 
 
 # Δt counts from when the card was last made true or verified, as known at
@@ -182,10 +187,24 @@ def recall(*, scope_ids: list[int], query: str, k: int = 10, as_of: dt.datetime 
                        " ORDER BY s.similarity * s.decay DESC, s.id DESC LIMIT %(k)s", params)
         results = [Scored(card_id=row[0], similarity=row[1], decay=row[2], score=row[1] * row[2], days=row[3])
                    for row in cursor.fetchall()]
+        cursor.execute(unembedded_sql(valid), params)
+        results, unembedded = _with_unembedded(cursor, results, [row[0] for row in cursor.fetchall()], params)
         aging, aging_askable = _aging(cursor, valid, params)
         contradictions = _contradictions(cursor, valid, params, first={r.card_id for r in results})
     return Recall(at=at, route="index", results=results, aging=aging, aging_askable=aging_askable,
-                  **_for_the_caller(contradictions))
+                  unembedded=unembedded, **_for_the_caller(contradictions))
+
+
+def _with_unembedded(cursor, results: list[Scored], ids: list[int], params: dict) -> tuple[list[Scored], dict]:
+    """The top k of the scored cards and of the candidates still without a vector
+    (`ids`), scored alike (unembedded.py), in recall's order; and what was done about the latter."""
+    found = unembedded_score(cursor, ids, params, _DAYS)
+    if not found.scored:
+        return results, found.summary()
+    results = results + [Scored(card_id=pk, similarity=sim, decay=dec, score=sim * dec, days=days, computed=True)
+                         for pk, sim, dec, days in found.scored]
+    results.sort(key=lambda r: (r.score, r.card_id), reverse=True)
+    return results[:params["k"]], found.summary()
 
 
 # The exact route in one statement: the candidates are read once (one pass over
@@ -259,13 +278,15 @@ SELECT (SELECT n FROM n),
    FROM (SELECT s.*, {_asked_at("s.question_card", "s.question_verified")} AS asked_at
          FROM (SELECT subject_id, label_id, array_agg(id ORDER BY effective_at DESC, id DESC) AS ids,
                       {_QUESTION_CARD.format(a="")} FROM cand
-               WHERE {_single()} GROUP BY subject_id, label_id HAVING {_values_differ()}) AS s) AS q)::text
+               WHERE {_single()} GROUP BY subject_id, label_id HAVING {_values_differ()}) AS s) AS q)::text,
+  -- Candidates without a vector yet (cand gives them no similarity): a probe of the partial index.
+  (SELECT array_agg(id) FROM ({{unembedded}}) AS u)
 """
 
 
 def _exact(cursor, valid: str, counted: str, params: dict) -> dict | None:
-    cursor.execute(_EXACT.format(valid=valid, counted=counted), params)
-    count, top, aged, aging_askable, sides = cursor.fetchone()
+    cursor.execute(_EXACT.format(valid=valid, counted=counted, unembedded=unembedded_sql(valid)), params)
+    count, top, aged, aging_askable, sides, unembedded = cursor.fetchone()
     if count > params["exact_limit"]:
         return None
     # JSON writes a whole float without its point (decay 1, days 0): float() keeps
@@ -277,7 +298,8 @@ def _exact(cursor, valid: str, counted: str, params: dict) -> dict | None:
     contradictions = [Contradiction(subject_id=subject, label_id=label, card_ids=ids, question_card_id=key,
                                     asked_at=_instant(asked), askable=askable)
                       for subject, label, ids, key, asked, askable in orjson.loads(sides or "[]")]
-    return {"results": results, "aging": aging, "aging_askable": aging_askable,
+    results, unembedded = _with_unembedded(cursor, results, unembedded or [], params)
+    return {"results": results, "aging": aging, "aging_askable": aging_askable, "unembedded": unembedded,
             **_for_the_caller(_touching_first(contradictions, {r.card_id for r in results}))}
 
 

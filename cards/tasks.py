@@ -7,7 +7,7 @@ from celery.utils.time import get_exponential_backoff_interval
 from django.db import InterfaceError, OperationalError
 
 from .embeddings import EmbeddingUnavailable
-from .services.embedding import cards_embed_now
+from .services.embedding import cards_embed_missing, cards_embed_now
 
 # Passing trouble: the embedding server or the database coming back.
 RETRYABLE = (EmbeddingUnavailable, OperationalError, InterfaceError)
@@ -28,3 +28,12 @@ def cards_embed(self, card_ids: list[int]) -> int:
         countdown = get_exponential_backoff_interval(factor=10, retries=self.request.retries,
                                                      maximum=600, full_jitter=True)
         raise self.retry(exc=error, countdown=countdown)
+
+
+# Beat, every few minutes (settings.CELERY_BEAT_SCHEDULE "cards-embed-sweep"): a
+# card committed by a process that died before its cards_embed task was queued
+# has no message anywhere; this finds it. A failure is left to the next run.
+@shared_task(acks_late=True)
+def cards_embed_sweep() -> dict:
+    """Embed a bounded batch of committed cards that have no vector, newest first."""
+    return cards_embed_missing()

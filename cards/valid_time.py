@@ -25,6 +25,13 @@ def valid_q(at: dt.datetime, prefix: str = "") -> Q:
         Q(**{f"{prefix}superseded_at__isnull": True}) | Q(**{f"{prefix}superseded_at__gt": at}))
 
 
+def planned_sql(alias: str = "c", at: str = "%(now)s") -> str:
+    """SQL of `planned`: the card aliased `alias` is not yet true at `at` (false
+    for an undated event, which happened before it was recorded)."""
+    return (f"COALESCE((CASE WHEN {alias}.kind = 'event' THEN {alias}.occurred_at"
+            f" ELSE {alias}.effective_at END) > {at}, false)")
+
+
 def is_valid_at(card, at: dt.datetime) -> bool:
     return card.effective_at <= at and (card.superseded_at is None or card.superseded_at > at)
 

@@ -7,31 +7,35 @@ from __future__ import annotations
 import datetime as dt
 
 from django.contrib import messages
+from django.contrib.auth import logout
 from django.core.paginator import Paginator
 from django.db import transaction
 from django.db.models import Prefetch, Q
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
-from core.pages import error_fields, page
+from core.pages import error_fields, page, refusal_message
 from scopes.forms import InviteForm
-from scopes.models import Membership, Scope, ScopeKind, User
+from scopes.models import Scope, ScopeKind
 from scopes.principals import principal_of_page
-from scopes.selectors import read_scope_ids, scope_get
+from scopes.selectors import read_scope_ids, scope_get, scope_leave_state
 from scopes.zones import person_zone
 
 from .ask_page import ask_answer, ask_count, ask_recall
-from .forms import (AliasForm, AnswerForm, CardAddForm, CardFilterForm, ConfirmForm, CountForm, DescribeForm,
-                    PerspectiveForm, RecallForm)
+from .forms import (AccountEraseForm, AliasForm, AnswerForm, CardAddForm, CardFilterForm, ConfirmForm, CountForm,
+                    DescribeForm, PerspectiveForm, RecallForm)
 from .decay_picture import decay_points, half_life_days
 from .drafts import draft_from_request
 from .models import (Alias, Card, CardKind, CardPerspective, CardRevision, DuplicateStatus, Entity, Label,
                      PossibleDuplicate, Tag)
-from .selectors.cards import card_get, card_history, cards_filtered
+from .selectors.cards import card_forgettable_get, card_get, card_history, cards_filtered, perspectives_own
 from .selectors.entity_reads import entity_get
-from .services import alias_add, card_describe, card_forget, card_remember, card_verify, perspectives_set
+from .services import (alias_add, card_describe, card_forget, card_remember, card_verify, perspectives_set,
+                       subject_forget)
+from .services.account import account_erase_confirmed
 from .selectors.shape import card_out, card_rows
 from .timeline import timeline_of
 
@@ -80,7 +84,8 @@ def _scope_context(request, scope, *, add_form=None) -> dict:
     may_write = _may(principal, scope.pk, "write")
     return {"scope": scope, "filters": filters, "page": shown, "cards": [card_out(row) for row in shown],
             "query": query.urlencode(), "may_write": may_write, "may_manage": _may(principal, scope.pk, "manage"),
-            "add_form": add_form or (CardAddForm() if may_write else None), "invite_form": InviteForm()}
+            "add_form": add_form or (CardAddForm() if may_write else None), "invite_form": InviteForm(),
+            "leave": scope_leave_state(principal=principal, scope=scope)}
 
 
 @page
@@ -126,13 +131,13 @@ def card_page(request, card_id: int):
         "card": shown[card.pk], "model": card, "history": [shown[c.pk] for c in history],
         "timeline": (timeline_of(history, now=timezone.now(), shown={pk: row["value"] for pk, row in shown.items()})
                      if card.kind != CardKind.EVENT else None),
-        "perspectives": (CardPerspective.objects.in_scopes(in_scope).filter(card=card).select_related("user")
-                         .order_by("user__username")),
         "revisions": CardRevision.objects.in_scopes(in_scope).filter(card=card).select_related("actor"),
         "may_write": may_write,
         "describe_form": DescribeForm(initial={"text": card.text}),
         "confirm_form": ConfirmForm(auto_id="h_%s") if card.tag == Tag.HYPOTHESIS else None,
-        "perspective_form": PerspectiveForm(members=_members(card)) if may_write and _shared(card) else None,
+        # Your own phrasing only (DESIGN §3): the card's `text` above already reads in it.
+        "perspective_form": (PerspectiveForm(initial={"text": _own_phrasing(card, request.user)})
+                             if may_write and _shared(card) else None),
     }
     return render(request, "cards/card.html", context)
 
@@ -142,29 +147,33 @@ def _shared(card: Card) -> bool:
     return card.scope.kind not in (ScopeKind.PERSONAL, ScopeKind.GLOBAL)
 
 
-def _members(card: Card):
-    return User.objects.filter(pk__in=Membership.objects.in_scopes([card.scope_id]).values("user_id")
-                               ).order_by("username")
+def _own_phrasing(card: Card, user) -> str:
+    own = perspectives_own(CardPerspective.objects.in_scopes([card.scope_id]).filter(card=card), user=user)
+    return own.values_list("text", flat=True).first() or ""
 
 
 @page
 @require_POST
 def card_perspective_page(request, card_id: int):
+    """Sets the signed-in member's own phrasing; the form has no field naming
+    anyone else, and the service refuses another member's phrasing anyway."""
     with transaction.atomic():
         card = card_get(principal=principal_of_page(request), card_id=card_id, action="write")
-        form = PerspectiveForm(request.POST, members=_members(card))
+        form = PerspectiveForm(request.POST)
         if not _shared(card):
             messages.error(request, f"A {card.scope.kind} scope has no other members to phrase it.")
         elif not form.is_valid():
-            messages.error(request, "Pick a member of this scope and give their phrasing.")
+            messages.error(request, "Give your phrasing: a text of at most 2000 characters.")
         else:
             try:
                 with transaction.atomic():
-                    perspectives_set(card=card, phrasings={form.cleaned_data["username"]: form.cleaned_data["text"]})
+                    perspectives_set(card=card, actor=request.user,
+                                     phrasings={request.user.username: form.cleaned_data["text"]},
+                                     consent=form.cleaned_data["consent"])
             except DomainError as error:
-                messages.error(request, error.detail)
+                messages.error(request, refusal_message(error))
             else:
-                messages.success(request, "Phrasing saved: that member now reads the card this way.")
+                messages.success(request, "Phrasing saved: you read the card this way; nobody else sees it.")
     return redirect("card", card_id=card.pk)
 
 
@@ -191,9 +200,9 @@ def card_describe_page(request, card_id: int):
         if form.is_valid():
             try:
                 card_describe(card=card, actor=request.user, text=form.cleaned_data["text"],
-                              reason=form.cleaned_data["reason"])
+                              reason=form.cleaned_data["reason"], consent=form.cleaned_data["consent"])
             except DomainError as error:
-                messages.error(request, error.detail)
+                messages.error(request, refusal_message(error))
             else:
                 messages.success(request, "Description corrected; the old one is kept as a revision.")
         else:
@@ -201,20 +210,49 @@ def card_describe_page(request, card_id: int):
     return redirect("card", card_id=card.pk)
 
 
+FORGET_WHAT = {"card", "timeline", "subject"}
+
+
 @page
-def card_forget_page(request, card_id: int):
-    """GET asks for confirmation; POST forgets, at once and completely."""
+def card_forget_page(request, card_id: int, what: str = "card"):
+    """Forget this card, its whole timeline (the label's history for its
+    subject) or everything about its subject in its scope: GET asks for
+    confirmation, POST forgets at once and completely and says the receipt in words."""
+    if what not in FORGET_WHAT:
+        raise Http404
     principal = principal_of_page(request)
     if request.method != "POST":
-        card = card_get(principal=principal, card_id=card_id, action="write")
+        card = card_forgettable_get(principal=principal, card_id=card_id)
         row = card_out(card_rows(Card.objects.in_scopes([card.scope_id]).filter(pk=card.pk), user=request.user).get())
-        return render(request, "cards/forget.html", {"card": row})
+        return render(request, "cards/forget.html", {"card": row, "what": what, "scope": card.scope})
     with transaction.atomic():
-        card = card_get(principal=principal, card_id=card_id, action="write")
+        card = card_forgettable_get(principal=principal, card_id=card_id)
         scope_id = card.scope_id
-        card_forget(card=card, actor=request.user)
-    messages.success(request, "Forgotten. Only the fact that something was forgotten is kept.")
+        if what == "card":
+            receipt = card_forget(card=card, actor=request.user)
+        else:
+            receipt = subject_forget(principal=principal, scope=card.scope, subject=card.subject,
+                                     label=card.label if what == "timeline" else None)
+    messages.success(request, f"Forgotten: {receipt.words()}. Only the fact that something was forgotten is kept.")
     return redirect("scope", scope_id=scope_id)
+
+
+@page
+def account_erase_page(request):
+    """GET explains what goes and asks for the password; POST erases the account
+    and everything of theirs, ends the session and shows the receipt in words."""
+    form = AccountEraseForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            receipt = account_erase_confirmed(user=request.user, password=form.cleaned_data["password"])
+        except DomainError as error:
+            for field, problems in error_fields(error).items():
+                form.add_error(field if field in form.fields else None, problems)
+        else:
+            logout(request)
+            return render(request, "cards/erased.html", {"receipt": receipt.words()})
+    return render(request, "cards/erase_account.html", {"form": form},
+                  status=400 if request.method == "POST" else 200)
 
 
 @page

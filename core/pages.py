@@ -6,20 +6,39 @@ from __future__ import annotations
 
 import functools
 
+from django import forms
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from rest_framework import exceptions as drf_exceptions
 
+from .errors import DomainError
+from .instants import EARLIEST_YEAR, LATEST_YEAR
+
 
 def page(view):
-    """Sign-in required; a selector's 403 becomes Django's 403 page (its 404 already is Http404)."""
+    """Sign-in required; a selector's 403 — or a domain refusal that is one (a
+    minor's `minor_not_allowed`) — becomes Django's 403 page, with its words (a
+    404 already is Http404)."""
     @functools.wraps(view)
     def wrapped(request, *args, **kwargs):
         try:
             return view(request, *args, **kwargs)
         except drf_exceptions.PermissionDenied as refused:
             raise PermissionDenied(str(refused.detail)) from None
+        except DomainError as refused:
+            if refused.status != 403:
+                raise
+            raise PermissionDenied(refused.detail) from None
     return login_required(wrapped)
+
+
+def refusal_message(error) -> str:
+    """A refusal's words for a person, with the screen's code and what it named
+    (`excluded: transient_feeling`, `needs_consent: health`), as the API gives them."""
+    named = error.extra.get("rule") if error.code == "excluded" else error.extra.get("category")
+    if error.code in ("excluded", "needs_consent") and named:
+        return f"{error.detail} ({error.code}: {named})"
+    return error.detail
 
 
 def error_fields(error) -> dict[str, list[str]]:
@@ -30,7 +49,22 @@ def error_fields(error) -> dict[str, list[str]]:
                 for name, msgs in extra["fields"].items()}
     field = {"unknown_label": "label", "label_kind_mismatch": "label", "needs_consent": "consent",
              "unresolvable_time": "when"}.get(error.code, "__all__")
-    message = error.detail
+    if error.code == "excluded" and extra.get("field"):
+        # The screen names the field by its API name (`source.quote`); a form calls it `quote`.
+        field = str(extra["field"]).split(".")[0 if extra["field"].startswith("perspectives") else -1]
+    message = refusal_message(error)
     if extra.get("suggestions"):
         message += " Did you mean: " + ", ".join(map(str, extra["suggestions"])) + "?"
     return {field: [message]}
+
+
+class DayField(forms.DateField):
+    """A day a page's form takes (as of, from, to): within the years the memory
+    can compute with (core/instants.py), so the day after 31 December 9999 is a
+    form error, not a 500."""
+
+    def to_python(self, value):
+        day = super().to_python(value)
+        if day is not None and not EARLIEST_YEAR <= day.year <= LATEST_YEAR:
+            raise forms.ValidationError(f"Pick a day between the years {EARLIEST_YEAR} and {LATEST_YEAR}.")
+        return day

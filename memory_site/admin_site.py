@@ -1,6 +1,7 @@
-"""The admin site: staff as usual, and also reviewers — people holding the
-review role in some scope — who see only the review models, only for the
-scopes they review (scopes/admin_scoped.py decides which rows)."""
+"""The admin site: staff as usual, and reviewers of shared scopes, who see only
+the review models, only for the shared scopes they review. Who may come in is
+decided once, by scopes/admin_scoped.py `admin_allowed`; which rows they see,
+by its `ReviewerScoped`."""
 
 from __future__ import annotations
 
@@ -9,16 +10,14 @@ from django.contrib.admin.apps import AdminConfig
 from django.http import HttpRequest
 
 
-
 class MemoryAdminSite(admin.AdminSite):
     site_header = "memory-site admin"
 
     def has_permission(self, request: HttpRequest) -> bool:
         # Imported here: this module is loaded as an app config, before any model.
-        from scopes.admin_scoped import reviewable_scope_ids
+        from scopes.admin_scoped import admin_allowed
 
-        user = request.user
-        return user.is_active and (user.is_staff or bool(reviewable_scope_ids(user)))
+        return admin_allowed(request.user)
 
 
 class MemoryAdminConfig(AdminConfig):

@@ -6,10 +6,20 @@ project owns, and keeps running between processes so ``make run`` and
 ``make test`` reuse it. Two processes starting at once are safe: the folder is
 created idempotently and the library serialises initdb/start behind an
 inter-process lock.
+
+The library also keeps a list of the processes holding the server in
+``.handle_pids.json`` (it stops the server when the last one leaves; this
+project never asks it to). It rewrites that file in place, so a start that
+is interrupted can leave it empty, and it never drops a process that died
+without saying goodbye. Before every start the list is read under the
+library's own lock and written back holding only processes still alive:
+a damaged file costs nothing, and the list stays as long as the processes
+actually running.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import warnings
 from pathlib import Path
@@ -30,8 +40,41 @@ def embedded_server(data_dir: Path):
 
         pgdata = data_dir / "postgres"
         pgdata.mkdir(parents=True, exist_ok=True)
+        handle_pids_repair(pgdata)
         # cleanup_mode=None: the server outlives this process and is reused.
         return pgserver.get_server(pgdata, cleanup_mode=None)
+
+
+HANDLE_PIDS = ".handle_pids.json"
+
+
+def handle_pids_repair(pgdata: Path) -> list[int]:
+    """Rewrite the library's pid list holding only the processes still alive
+    (an unreadable list counts as empty), under the lock the library itself
+    takes around that file; returns what was kept."""
+    from pgserver.postgres_server import PostgresServer
+    from pgserver.utils import process_is_running
+
+    path = pgdata / HANDLE_PIDS
+    # The class's own lock object: a second lock on the same file in this
+    # process would release the library's lock when it is closed (POSIX locks).
+    with PostgresServer._lock:
+        try:
+            found = json.loads(path.read_text())
+        except FileNotFoundError:
+            return []
+        except (ValueError, UnicodeDecodeError):
+            found = None  # empty, or not JSON: rewritten below
+        listed = found if isinstance(found, list) else []
+        alive = list(dict.fromkeys(pid for pid in listed
+                                   if isinstance(pid, int) and not isinstance(pid, bool) and pid > 0
+                                   and process_is_running(pid)))
+        if alive != found:
+            # Written whole, then renamed: a reader never sees half a list.
+            part = path.with_name(f"{HANDLE_PIDS}.{os.getpid()}.part")
+            part.write_text(json.dumps(alive))
+            os.replace(part, path)
+    return alive
 
 
 def embedded_database_settings(data_dir: Path) -> dict:

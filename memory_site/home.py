@@ -12,9 +12,10 @@ from django.views.decorators.http import require_POST
 from core.errors import DomainError
 from core.pages import error_fields, page
 from scopes.forms import ScopeCreateForm
+from scopes.guardians import is_minor
 from scopes.models import Scope
 from scopes.principals import principal_of_page
-from scopes.selectors import scope_get, scope_list
+from scopes.selectors import invitations_waiting, scope_get, scope_list
 from scopes.services import scope_create
 
 from .health import scopes_health
@@ -47,7 +48,8 @@ def _home_context(request, form=None) -> dict:
     # Common sense is everyone's: its churn would drown the person's own scopes.
     weeks = weekly_health(principal=principal, scope_ids=[s.id for s in scopes if s.kind != "global"])
     return {"rows": rows, "form": form or ScopeCreateForm(parents=manageable), "weeks": weeks,
-            "chart": chart_of(weeks)}
+            "chart": chart_of(weeks), "invitations": invitations_waiting(principal=principal),
+            "minor": is_minor(request.user)}
 
 
 @page
@@ -70,6 +72,8 @@ def scope_create_page(request):
                 scope = scope_create(name=form.cleaned_data["name"], kind=form.cleaned_data["kind"],
                                      creator=request.user, parent=parent)
         except DomainError as error:
+            if error.status == 403:  # a minor: the page says so with a 403, as the API does
+                raise
             for field, problems in error_fields(error).items():
                 form.add_error(None if field not in form.fields else field, problems)
         else:

@@ -257,7 +257,14 @@ CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "celery")
 CELERY_BEAT_SCHEDULE = {
     "hypotheses-nightly": {"task": "review.tasks.hypotheses_nightly", "schedule": crontab(hour=3, minute=0)},
     "ingest-sweep": {"task": "review.tasks.ingest_sweep_stale", "schedule": crontab(minute="*/15")},
+    "candidates-retention": {"task": "review.tasks.candidates_retention", "schedule": crontab(hour=3, minute=30)},
+    # No vector is lost: cards committed without one (a crash before embedding)
+    # get it within minutes. `expires`: runs a stopped worker missed are dropped, not piled up.
+    "cards-embed-sweep": {"task": "cards.tasks.cards_embed_sweep", "schedule": crontab(minute="*/5"),
+                          "options": {"expires": 240}},
 }
+# Rejected candidates, and those nobody decided on, keep their words this many days.
+CANDIDATE_RETENTION_DAYS = int(os.environ.get("CANDIDATE_RETENTION_DAYS", "30"))
 EXTRACTOR = os.environ.get("EXTRACTOR", "patterns")
 CELERY_TIMEZONE = TIME_ZONE
 

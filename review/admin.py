@@ -7,6 +7,7 @@ from django.contrib import admin, messages
 from django.http import HttpRequest
 
 from core.errors import DomainError
+from core.pages import refusal_message
 from scopes.admin_scoped import ReviewerScoped
 
 from .models import Candidate, Decision, IngestJob
@@ -61,7 +62,7 @@ class CandidateAdmin(ReviewerScoped, admin.ModelAdmin):
                 decide(candidate)
                 done += 1
             except DomainError as refused:  # e.g. a sensitive one without consent: approve it in the API
-                self.message_user(request, f"#{candidate.pk}: {refused.detail}", messages.WARNING)
+                self.message_user(request, f"#{candidate.pk}: {refusal_message(refused)}", messages.WARNING)
         self.message_user(request, f"{done} candidate(s) decided.", messages.SUCCESS)
 
 

@@ -22,7 +22,9 @@ class ApproveForm(forms.Form):
         kwargs.setdefault("initial", {name: getattr(candidate, name) for name in EDITED})
         super().__init__(*args, **kwargs)
         self.candidate = candidate
-        if candidate.status != "needs_consent":
+        # Offered where the candidate waits for consent, and again on a refused form:
+        # an edit can make a pending candidate sensitive (the write screen says so).
+        if candidate.status != "needs_consent" and not self.is_bound:
             del self.fields["consent"]
 
     def edits(self) -> dict:

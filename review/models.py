@@ -29,6 +29,9 @@ class IngestJob(models.Model):
     messages = models.JSONField(default=list, blank=True)
     message_count = models.PositiveIntegerField(default=0)
     attempts = models.PositiveIntegerField(default=0)
+    # False for a propose-only token's session: nothing it sends is stored
+    # unreviewed, even in a scope that auto-accepts explicit statements.
+    auto_accept = models.BooleanField(default=True)
     error = models.TextField(blank=True)
     result = models.JSONField(default=dict, blank=True)  # counts, and what the policy dropped (rule names only)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -51,6 +54,8 @@ class CandidateStatus(models.TextChoices):
     APPROVED = "approved"
     AUTO_ACCEPTED = "auto_accepted"
     REJECTED = "rejected"
+    # Nobody decided within the retention period: it left the queue, and its words went.
+    EXPIRED = "expired"
 
 
 class Candidate(models.Model):
@@ -90,6 +95,11 @@ class Candidate(models.Model):
     anchor_zone = models.CharField(max_length=64, blank=True, default="")
     extractor = models.CharField(max_length=32)
     rule = models.CharField(max_length=64, blank=True)
+    # A propose-only agent token's card (extractor "agent"): which token, and the
+    # phrasings it asked for, set on the card when a person approves it.
+    proposed_by = models.ForeignKey("scopes.AgentToken", null=True, blank=True, on_delete=models.SET_NULL,
+                                    related_name="+")
+    perspectives = models.JSONField(default=dict, blank=True)
     problem = models.CharField(max_length=300, blank=True, help_text="Why it cannot be approved as is.")
     status = models.CharField(max_length=16, choices=CandidateStatus.choices, default=CandidateStatus.PENDING)
     card = models.ForeignKey("cards.Card", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")

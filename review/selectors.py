@@ -1,16 +1,22 @@
 """Reads of the review app, always through the principal: what you may not
-view is a 404, what you may view but not review is a 403."""
+view is a 404, what you may view but not review is a 403. Beside each scope's
+queue, a person has a part of their own: what others said about them that
+disagrees with their own word (`said_about_you`)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.db.models import Q
 from django.http import Http404
+from rest_framework.exceptions import PermissionDenied
 
 from cards.errors import InvalidCard
 from cards.models import Card, DuplicateStatus, Entity, PossibleDuplicate, Rule, RuleStatus, Tag
 from cards.retrieval import contradictions_in
+from cards.selectors.shape import cards_out
 from scopes.models import Scope, ScopeKind
-from scopes.principals import scope_ids_for
+from scopes.principals import TOKEN_ACTIONS, Principal, scope_ids_for
 from scopes.relations import members_of
 from scopes.selectors import read_scope_ids
 from scopes.visibility import row_get
@@ -21,7 +27,8 @@ from .services.hypotheses import hypotheses_current
 
 
 def candidate_get(*, principal, candidate_id: int, action: str = "review") -> Candidate:
-    return row_get(Candidate.objects.select_related("author", "scope"), principal=principal, pk=candidate_id,
+    return row_get(Candidate.objects.select_related("author", "scope", "proposed_by"), principal=principal,
+                   pk=candidate_id,
                    action=action)
 
 
@@ -57,7 +64,7 @@ def review_queue(*, principal, scope: Scope) -> dict:
     scope_ids = read_scope_ids(principal=principal, scope_id=scope.pk)
     return {
         "candidates": list(Candidate.objects.visible_to(principal, "review").filter(scope=scope, status__in=OPEN)
-                           .order_by("-long_term", "id")[:500]),
+                           .select_related("proposed_by").order_by("-long_term", "id")[:500]),
         "rules": (list(Rule.objects.visible_to(principal, "review").filter(status=RuleStatus.DRAFT)
                        .select_related("author"))
                   if scope.kind == ScopeKind.GLOBAL else []),
@@ -87,6 +94,81 @@ def contradiction_sides(*, principal, scope: Scope, card_id: int) -> tuple[Card,
                           fields={"card": ["not a side of a current contradiction here"]})
     others = list(Card.objects.in_scopes(visible).select_related("label", "subject", "scope")
                   .filter(pk__in=[pk for pk in group.card_ids if pk != chosen.pk]))
-    writable = set(scope_ids_for(principal, "write").filter(id__in=[o.scope_id for o in others])
-                   .values_list("id", flat=True))
-    return chosen, others, writable
+    return chosen, others, _writable(principal, others)
+
+
+def _writable(principal: Principal, cards: list[Card]) -> set[int]:
+    """Which of the cards' scopes the principal may write in (the pick refuses unless all)."""
+    return set(scope_ids_for(principal, "write").filter(id__in=[c.scope_id for c in cards])
+               .values_list("id", flat=True))
+
+
+# --- what others said about you ---------------------------------------------------------------
+
+SAID_ABOUT_YOU_LIMIT = 200
+
+
+@dataclass
+class SaidAboutYou:
+    """One of the person's own cards and the standing statements of others that dispute it."""
+
+    yours: int
+    theirs: list[int]
+    scope_name: str
+
+
+def _a_person_reviews(principal: Principal) -> None:
+    """Reviewing stays with people (TOKEN_ACTIONS): an agent token never settles, nor lists, what
+    is said about its person, even with write access."""
+    if principal.token is not None and "review" not in TOKEN_ACTIONS[principal.token.access]:
+        raise PermissionDenied("Reviewing is for a signed-in person, never an agent token.")
+
+
+def said_about_you(*, principal: Principal) -> list[dict]:
+    """The person's own part of the queue, as the API and the review page show it:
+    `{"scope", "scope_name", "yours": card, "theirs": [card…]}`, cards in their own phrasing."""
+    found = said_about_you_found(principal=principal)
+    ids = [pk for item in found for pk in (item.yours, *item.theirs)]
+    shown = dict(zip(ids, cards_out(ids, user=principal.user)))
+    return [{"scope": shown[item.yours]["scope"], "scope_name": item.scope_name, "yours": shown[item.yours],
+             "theirs": [shown[pk] for pk in item.theirs]} for item in found]
+
+
+def said_about_you_found(*, principal: Principal) -> list[SaidAboutYou]:
+    """What others said about the person that disagrees with their own statements
+    (DESIGN §4 rule 7: it stands beside theirs with `disputes`), read from every
+    scope they view, whatever their role there: a plain member has no scope
+    queue, and it is theirs alone to settle. The newest first, grouped by the
+    card disputed."""
+    _a_person_reviews(principal)
+    disputes = (Card.objects.visible_to(principal, "view")
+                .filter(disputes__isnull=False, superseded_at__isnull=True, subject__user_id=principal.user.pk,
+                        disputes__source_actor_id=principal.user.pk)
+                .select_related("scope").only("id", "disputes_id", "scope__name")
+                .order_by("-id")[:SAID_ABOUT_YOU_LIMIT])
+    grouped: dict[int, SaidAboutYou] = {}
+    for card in disputes:
+        grouped.setdefault(card.disputes_id, SaidAboutYou(card.disputes_id, [], card.scope.name)).theirs.append(card.pk)
+    return list(grouped.values())
+
+
+def dispute_sides(*, principal: Principal, card_id: int) -> tuple[Card, list[Card], set[int]]:
+    """For settling what was said about a person, with the pick a reviewer uses
+    (review.services.queue.contradiction_pick, which lets only that person
+    settle it): the chosen card — their own, to keep it, or a standing statement
+    disputing it, to take that one — the other side, and which of their scopes
+    the principal may write in."""
+    _a_person_reviews(principal)
+    chosen = row_get(Card.objects.select_related("label", "object", "subject", "scope"), principal=principal,
+                     pk=card_id)
+    own_id = chosen.disputes_id or chosen.pk
+    # The sides live in the chosen card's scope: a dispute stands beside the card it disputes.
+    sides = (Card.objects.in_scopes([chosen.scope_id]).select_related("label", "subject", "scope")
+             .filter(Q(pk=own_id) | Q(disputes_id=own_id, superseded_at__isnull=True)).exclude(pk=chosen.pk)
+             .order_by("-id"))
+    others = list(sides)
+    standing = chosen.superseded_at is None if chosen.disputes_id else any(o.disputes_id for o in others)
+    if not standing or not others:
+        raise InvalidCard("That card is not a side of a statement about a person standing beside their own.",
+                          fields={"card": ["not a side of a standing dispute"]})
+    return chosen, others, _writable(principal, others)

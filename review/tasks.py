@@ -9,6 +9,7 @@ from celery.utils.time import get_exponential_backoff_interval
 from django.db import InterfaceError, OperationalError
 
 from .extract.base import ExtractionFailed
+from .services.forget import candidates_retain
 from .services.hypotheses import hypotheses_decay
 from .services.ingest import ingest_fail, ingest_process, ingest_sweep
 
@@ -50,3 +51,9 @@ def hypotheses_nightly() -> dict:
 def ingest_sweep_stale() -> dict:
     """Re-deliver ingest jobs whose task was lost; fail (and wipe) the too old (beat: every 15 minutes)."""
     return ingest_sweep()
+
+
+@shared_task(acks_late=True)
+def candidates_retention() -> dict:
+    """Rejected and stale candidates lose their words after the retention period (beat: nightly)."""
+    return candidates_retain()

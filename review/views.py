@@ -1,10 +1,12 @@
 """Dashboard pages for reviewers: each scope's queue (candidates, rules,
-possible duplicates, contradictions, hypotheses) and the decisions on them.
-The API's selectors restrict (404 / 403), the review services decide."""
+possible duplicates, contradictions, hypotheses) and the decisions on them;
+and every person's own part, what others said about them. The API's
+selectors restrict (404 / 403), the review services decide."""
 
 from __future__ import annotations
 
 from django.contrib import messages
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404
 from django.shortcuts import redirect, render
@@ -13,15 +15,15 @@ from django.views.decorators.http import require_POST
 from cards.forms import ConfirmForm
 from cards.selectors.shape import cards_out
 from core.errors import DomainError
-from core.pages import error_fields, page
+from core.pages import error_fields, page, refusal_message
 from scopes.models import Scope
 from scopes.principals import principal_of_page
 from scopes.selectors import scope_get
 from scopes.services import global_scope_get
 
 from .forms import ApproveForm, PickForm, ReasonForm, RejectForm
-from .selectors import (candidate_get, contradiction_sides, duplicate_get, hypothesis_get, review_queue,
-                        rule_get)
+from .selectors import (candidate_get, contradiction_sides, dispute_sides, duplicate_get, hypothesis_get,
+                        review_queue, rule_get, said_about_you)
 from .services.candidates import candidate_approve, candidate_reject
 from .services.hypotheses import hypothesis_confirm, hypothesis_reject
 from .services.queue import contradiction_pick, duplicate_decide, rule_decide
@@ -29,9 +31,34 @@ from .services.queue import contradiction_pick, duplicate_decide, rule_decide
 
 @page
 def review_page(request):
-    """The scopes the person reviews, each with a link to its queue."""
-    scopes = Scope.objects.visible_to(principal_of_page(request), "review").order_by("kind", "name")
-    return render(request, "review/index.html", {"scopes": scopes})
+    """What was said about the person, theirs to settle; and the scopes they review, each with a link to its queue."""
+    principal = principal_of_page(request)
+    scopes = Scope.objects.visible_to(principal, "review").order_by("kind", "name")
+    return render(request, "review/index.html",
+                  {"scopes": scopes, "said_about_you": said_about_you(principal=principal)})
+
+
+@page
+@require_POST
+def said_about_you_pick_page(request):
+    """Keep your own card, or take a statement about you: only the person it is about may (403 for anyone else)."""
+    principal = principal_of_page(request)
+    form = PickForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Pick one of the values.")
+        return redirect("review")
+    try:
+        with transaction.atomic():
+            chosen, others, writable = dispute_sides(principal=principal, card_id=form.cleaned_data["card"])
+            contradiction_pick(chosen=chosen, others=others, reviewer=request.user, writable=writable,
+                               scope=chosen.scope, reason=form.cleaned_data["reason"])
+    except DomainError as error:
+        if error.status == 403:
+            raise PermissionDenied(error.detail) from None
+        messages.error(request, error.detail)
+        return redirect("review")
+    messages.success(request, f"{chosen.value or chosen.object} is now what is remembered of your {chosen.label.key}.")
+    return redirect("review")
 
 
 def _queue_context(request, scope, *, bound: dict | None = None) -> dict:
@@ -176,9 +203,10 @@ def hypothesis_confirm_page(request, card_id: int):
     form.is_valid()
     try:
         stated = hypothesis_confirm(card=card, user=request.user, quote=form.cleaned_data.get("quote", ""),
-                                    as_tag=form.cleaned_data.get("tag") or None)
+                                    as_tag=form.cleaned_data.get("tag") or None,
+                                    consent=form.cleaned_data.get("consent", False))
     except DomainError as error:
-        messages.error(request, error.detail)
+        messages.error(request, refusal_message(error))
     else:
         messages.success(request, "Confirmed: no longer a guess.")
         card = stated

@@ -63,6 +63,9 @@ class MembershipFormSet(forms.BaseInlineFormSet):
             raise forms.ValidationError("A user can hold only one membership per scope.")
         if self.instance.pk and not any(form.cleaned_data.get("role") == Role.OWNER for form in kept):
             raise forms.ValidationError("A scope must keep at least one owner.")
+        if any(form.instance.minor and form.cleaned_data.get("role") == Role.OWNER for form in kept):
+            # scopes/guardians.py: an owner is a guardian; the services refuse it too.
+            raise forms.ValidationError("A minor cannot be an owner; unmark them as a minor first.")
 
 
 class MembershipInline(ScopedAdmin, admin.TabularInline):
@@ -143,7 +146,7 @@ class ScopeAdmin(admin.ModelAdmin):
 class MembershipAdmin(ScopedAdmin, admin.ModelAdmin):
     """Read-only overview; memberships are edited on their scope's page."""
 
-    list_display = ("user", "scope", "role", "created_at")
+    list_display = ("user", "scope", "role", "minor", "created_at")
     list_filter = ("role", "scope__kind")
     list_select_related = ("user", "scope")
     search_fields = ("user__username", "user__display_name", "scope__name")

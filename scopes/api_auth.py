@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
+from rest_framework.permissions import BasePermission
 
+from .models import AgentToken
 from .tokens import TokenRefused, token_authenticate
 
 
@@ -30,6 +32,16 @@ class AgentTokenAuthentication(authentication.BaseAuthentication):
     def authenticate_header(self, request):
         # Makes DRF answer 401 (not 403) to a request without credentials.
         return f'{self.keyword} realm="api"'
+
+
+class SignedInPerson(BasePermission):
+    """What stays with people: a signed-in session, never an agent token (tokens
+    are managed by people; an account is erased by its person)."""
+
+    message = "This is done from a signed-in session, not with an agent token."
+
+    def has_permission(self, request, view) -> bool:
+        return bool(request.user and request.user.is_authenticated and not isinstance(request.auth, AgentToken))
 
 
 class AgentTokenScheme(OpenApiAuthenticationExtension):

@@ -10,6 +10,20 @@ class LastOwner(DomainError):
     status = 409
 
 
+class NotAMember(DomainError):
+    """Leaving a scope one does not belong to: as absent as a scope one cannot see."""
+
+    code = "not_found"
+    status = 404
+
+
+class InvitationGone(DomainError):
+    """The invitation was answered or withdrawn meanwhile (a race, or a second click)."""
+
+    code = "invitation_gone"
+    status = 409
+
+
 class InvalidLadder(DomainError):
     code = "invalid_ladder"
 
@@ -19,3 +33,11 @@ class UnknownTimeZone(InvalidInput):
     wrong after the next summer-time change). Carries `fields`, so it answers
     like any other bad field: `validation_error`, the code the API has always
     given a bad `tz`."""
+
+
+class MinorRefused(DomainError):
+    """Minors make no agent tokens and no scopes (DESIGN §3): their guardians,
+    the owners of their family, look after that."""
+
+    code = "minor_not_allowed"
+    status = 403

@@ -60,7 +60,9 @@ ROLE_CHOICES = [(r.value, r.value) for r in Role]
 
 
 class MemberAddForm(forms.Form):
-    username = forms.CharField(max_length=150, help_text="Someone who already has an account here.")
+    username = forms.CharField(max_length=150, validators=[User.username_validator],
+                               help_text="Their username here. They join when they accept; until then they see "
+                                         "nothing of this scope. A member's role changes at once.")
     role = forms.ChoiceField(choices=ROLE_CHOICES, initial=Role.MEMBER)
     relation = forms.CharField(max_length=100, required=False,
                                help_text='What they are to you, e.g. "mother", "wife" or "manager".')
@@ -79,12 +81,23 @@ class TokenForm(forms.Form):
     name = forms.CharField(max_length=100, help_text="Which agent uses it, e.g. \"kitchen assistant\".")
     scopes = forms.TypedMultipleChoiceField(coerce=int, widget=forms.CheckboxSelectMultiple,
                                             help_text="The agent sees only these, and never more than you.")
-    access = forms.ChoiceField(choices=[("read", "read"), ("read+write", "read and write")], initial="read")
+    access = forms.ChoiceField(
+        choices=[("read", "read"), ("read+write", "read and write"),
+                 ("propose", "propose only: its writes wait for your review")], initial="read",
+        help_text="Propose only is for an agent you do not yet trust: whatever it asks to remember waits in your "
+                  "review queue until you approve it, so a wrong or planted memory (memory poisoning) never "
+                  "reaches your facts unseen. It can read, but never correct, verify or forget.")
     days = forms.IntegerField(label="Expires after (days)", min_value=1, max_value=366, initial=90)
 
     def __init__(self, *args, scopes=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["scopes"].choices = [(s.id, str(s)) for s in scopes]
+
+
+class MemberMinorForm(forms.Form):
+    minor = forms.BooleanField(required=False, label="Minor",
+                               help_text="A minor makes no agent tokens or scopes; the family's owners see and "
+                                         "revoke their tokens.")
 
 
 class SettingsForm(forms.Form):

@@ -1,5 +1,14 @@
-"""Invite links: `/invite/<secret>/` lets one person join a scope with a role.
-Like agent tokens, only the secret's SHA-256 is stored and it is shown once."""
+"""Joining a scope by consent (DESIGN §3), the two ways in:
+
+- an invitation by name (`Invitation`): a manager asks for a username; the
+  person accepts or declines from their home page or the API, and only on
+  accepting becomes a member (grants, relation, the join steps). A name no one
+  has answers the same and stores a row that can never be accepted;
+- an invite link (`Invite`): `/invite/<secret>/` lets whoever holds it join
+  with a role. Like agent tokens, only the secret's SHA-256 is stored and it is
+  shown once; opening the link and choosing to join is the consent.
+
+Both join through `_join`, so a relation given when inviting is applied the same way."""
 
 from __future__ import annotations
 
@@ -12,8 +21,10 @@ from django.utils import timezone
 
 from core.errors import DomainError, InvalidInput
 
-from .models import Invite, Membership, Role, Scope, User
-from .relations import relation_key
+from .errors import InvitationGone
+from .members import owner_change_check, shared_scope_check
+from .models import Invitation, InvitationStatus, Invite, Membership, Role, Scope, User
+from .relations import RELATIONS, relation_key
 from .services import membership_set
 
 INVITE_DAYS = 7
@@ -24,6 +35,25 @@ INVITE_ROLES = [Role.ADMIN, Role.MEMBER, Role.REVIEWER, Role.VIEWER]
 class InviteRefused(DomainError):
     code = "invite_invalid"
     status = 404
+
+
+def _relation_checked(relation: str | None) -> str:
+    """The relation key a word names ("Mom" → mother), "" for none; an unknown word is refused now, not on joining."""
+    if not relation:
+        return ""
+    key = relation_key(relation)
+    if key is None:
+        raise InvalidInput(f"{relation!r} is not a relation this memory knows; use one of: "
+                           f"{', '.join(sorted(RELATIONS))}.", fields={"relation": ["unknown relation"]})
+    return key
+
+
+def _join(*, scope: Scope, user: User, role: str, relation: str, inviter: User) -> Membership:
+    """`user` becomes a member: grants, the join steps (look-alikes proposed for
+    merging) and, when the inviter still belongs, what `user` is to them."""
+    if not relation or not Membership.objects.filter(scope=scope, user_id=inviter.pk).exists():
+        return membership_set(scope=scope, user=user, role=role)
+    return membership_set(scope=scope, user=user, role=role, relation=relation, relation_of=inviter)
 
 
 def _digest(raw: str) -> str:
@@ -38,8 +68,7 @@ def invite_create(*, scope: Scope, role: str, created_by: User, relation: str = 
     if role not in INVITE_ROLES:
         raise InvalidInput("An invite gives one of admin, member, reviewer or viewer.",
                            fields={"role": [f"must be one of {', '.join(INVITE_ROLES)}"]})
-    if relation and relation_key(relation) is None:
-        raise InvalidInput(f"{relation!r} is not a relation this memory knows.", fields={"relation": ["unknown relation"]})
+    _relation_checked(relation)
     raw = secrets.token_urlsafe(32)
     invite = Invite.objects.create(scope=scope, role=role, relation=relation[:100], token_hash=_digest(raw),
                                    created_by=created_by, expires_at=timezone.now() + dt.timedelta(days=days))
@@ -65,11 +94,8 @@ def invite_accept(*, raw: str, user: User) -> Membership:
         raise InviteRefused("This invite link was just used by someone else.")
     if Membership.objects.filter(scope_id=invite.scope_id, user=user).exists():
         raise InvalidInput("You are already a member of this scope.", fields={"invite": ["already a member"]})
-    # The invite's relation is what the invitee is to the person who invited them.
-    inviter = invite.created_by if Membership.objects.filter(scope_id=invite.scope_id,
-                                                             user_id=invite.created_by_id).exists() else None
-    membership = membership_set(scope=invite.scope, user=user, role=invite.role, relation=invite.relation or None,
-                                relation_of=inviter)
+    membership = _join(scope=invite.scope, user=user, role=invite.role, relation=invite.relation,
+                       inviter=invite.created_by)
     invite.used_by, invite.used_at = user, timezone.now()
     invite.save(update_fields=["used_by", "used_at"])
     return membership
@@ -87,3 +113,90 @@ def invite_revoke(*, invite: Invite) -> Invite:
 def invites_open(*, scope: Scope):
     return (Invite.objects.filter(scope=scope, used_at__isnull=True, expires_at__gt=timezone.now())
             .select_related("created_by").order_by("-created_at"))
+
+
+# --- invitations by name ----------------------------------------------------------------
+
+@transaction.atomic
+def member_invite_or_change(*, principal, scope: Scope, username: str, role: str,
+                            relation: str | None = None) -> Membership | Invitation:
+    """What a manager's "add `username` as `role`" does. A member already: their
+    role (and relation to the asker) change at once, as before — they consented
+    when they joined. Anyone else: an invitation, whether or not the name
+    exists, so the answer says nothing about who has an account. The API and
+    the dashboard both call this, after checking the principal may manage `scope`."""
+    shared_scope_check(scope)
+    key = _relation_checked(relation)
+    existing = Membership.objects.filter(scope=scope, user__username=username).select_related("user").first()
+    owner_change_check(principal, scope, role, existing and existing.role)
+    if existing is not None:
+        return membership_set(scope=scope, user=existing.user, role=role, relation=key or None,
+                              relation_of=principal.user)
+    return invitation_create(scope=scope, username=username, role=role, relation=key, invited_by=principal.user)
+
+
+@transaction.atomic
+def invitation_create(*, scope: Scope, username: str, role: str, invited_by: User, relation: str = "") -> Invitation:
+    """The open invitation of `username` to `scope`, made or (asked again) updated:
+    one per name and scope. The caller has checked the asker's rights."""
+    # Two managers inviting one name at once: the second waits and updates the first's row.
+    # FOR NO KEY UPDATE: card writes in the scope (which take a key-share lock on it) go on.
+    list(Scope.objects.select_for_update(no_key=True).filter(pk=scope.pk).values_list("pk"))
+    invitee = User.objects.filter(username=username).first()
+    invitation = Invitation.objects.filter(scope=scope, username=username, status=InvitationStatus.INVITED).first()
+    if invitation is None:
+        invitation = Invitation(scope=scope, username=username)
+    invitation.invitee, invitation.role, invitation.relation = invitee, role, relation
+    invitation.invited_by = invited_by
+    invitation.save()
+    return invitation
+
+
+def _open_for_update(invitation: Invitation, *, invitee: User | None = None) -> Invitation:
+    """The invitation locked, if still open (and still `invitee`'s): answered or withdrawn meanwhile is refused."""
+    rows = Invitation.objects.select_for_update().filter(pk=invitation.pk, status=InvitationStatus.INVITED)
+    if invitee is not None:
+        rows = rows.filter(invitee=invitee)
+    locked = rows.select_related("scope", "invited_by").first()
+    if locked is None:
+        raise InvitationGone("This invitation was already answered or withdrawn.")
+    return locked
+
+
+def _decided(invitation: Invitation, status: str) -> Invitation:
+    invitation.status, invitation.decided_at = status, timezone.now()
+    invitation.save(update_fields=["status", "decided_at"])
+    return invitation
+
+
+@transaction.atomic
+def invitation_accept(*, invitation: Invitation, user: User) -> Membership:
+    """`user` accepts their invitation: only now do they become a member, with
+    its role and relation. Someone who joined meanwhile (by a link) keeps their
+    role: accepting never demotes."""
+    invitation = _open_for_update(invitation, invitee=user)
+    membership = Membership.objects.filter(scope_id=invitation.scope_id, user=user).first()
+    if membership is None:
+        membership = _join(scope=invitation.scope, user=user, role=invitation.role, relation=invitation.relation,
+                           inviter=invitation.invited_by)
+    _decided(invitation, InvitationStatus.ACCEPTED)
+    return membership
+
+
+@transaction.atomic
+def invitation_decline(*, invitation: Invitation, user: User) -> Invitation:
+    """`user` says no: nothing of the scope ever reached them, and nothing does now."""
+    return _decided(_open_for_update(invitation, invitee=user), InvitationStatus.DECLINED)
+
+
+@transaction.atomic
+def invitation_withdraw(*, invitation: Invitation) -> Invitation:
+    """A manager takes an open invitation back. The caller has checked they may manage its scope."""
+    return _decided(_open_for_update(invitation), InvitationStatus.WITHDRAWN)
+
+
+def invitations_open(*, scope: Scope):
+    """A scope's open invitations, for its managers: by the name asked for, never
+    by the account behind it (which would tell which names exist)."""
+    return (Invitation.objects.in_scopes([scope.pk]).filter(status=InvitationStatus.INVITED)
+            .select_related("invited_by").order_by("-created_at"))

@@ -20,10 +20,13 @@ ROLE_EFFECTS = {
 }
 
 
+def is_owner(scope: Scope, user_id: int) -> bool:
+    return Membership.objects.in_scopes([scope.pk]).filter(user_id=user_id, role=Role.OWNER).exists()
+
+
 def owner_change_check(principal, scope: Scope, *roles: str | None) -> None:
-    """Only an owner makes or unmakes owners."""
-    if Role.OWNER in roles and not Membership.objects.filter(scope=scope, user_id=principal.user.pk,
-                                                           role=Role.OWNER).exists():
+    """Only an owner makes or unmakes owners (inviting someone as owner included)."""
+    if Role.OWNER in roles and not is_owner(scope, principal.user.pk):
         raise PermissionDenied("Only an owner can make or unmake owners.")
 
 
@@ -32,8 +35,10 @@ def shared_scope_check(scope: Scope) -> None:
         raise InvalidInput(f"A {scope.kind} scope has no other members.", fields={"scope": ["not shared"]})
 
 
-def member_target(username: str) -> User:
-    user = User.objects.filter(username=username).first()
-    if user is None:
-        raise InvalidInput(f"No user named {username!r}.", fields={"username": ["no such user"]})
-    return user
+def member_named(scope: Scope, username: str, *, field: str = "username") -> User:
+    """The member of `scope` called `username`. Anyone else, whether or not an
+    account has that name, gets the same refusal: names are never probed here."""
+    membership = Membership.objects.in_scopes([scope.pk]).filter(user__username=username).select_related("user").first()
+    if membership is None:
+        raise InvalidInput(f"{username!r} is not a member of this scope.", fields={field: ["not a member"]})
+    return membership.user

@@ -190,12 +190,21 @@ class Membership(models.Model):
     user = models.ForeignKey("scopes.User", on_delete=models.CASCADE, related_name="memberships")
     scope = models.ForeignKey(Scope, on_delete=models.CASCADE, related_name="memberships")
     role = models.CharField(max_length=16, choices=Role.choices)
+    # Set by a family's owner (scopes/guardians.py): a minor makes no tokens or
+    # scopes, and the family's owners are their guardians.
+    minor = models.BooleanField(default=False, help_text="A minor in this family: no tokens or scopes of their "
+                                                          "own; the family's owners see and revoke their tokens.")
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = ScopedQuerySet.as_manager()
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["user", "scope"], name="one_membership_per_scope")]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "scope"], name="one_membership_per_scope"),
+            # An owner is a guardian; a minor cannot be their own.
+            models.CheckConstraint(name="a_minor_is_never_owner", condition=~models.Q(minor=True, role="owner")),
+        ]
+        indexes = [models.Index(fields=["user"], condition=models.Q(minor=True), name="minor_memberships")]
 
     def __str__(self) -> str:
         return f"{self.user} in {self.scope} as {self.role}"
@@ -242,6 +251,9 @@ class AgentToken(models.Model):
     prefix = models.CharField(max_length=16, unique=True, help_text="The identifying part, safe to show.")
     secret_hash = models.CharField(max_length=64)
     can_write = models.BooleanField(default=False)
+    # Propose-only: its writes become review candidates of its person, never
+    # cards (for agents a household does not yet trust); never with can_write.
+    proposes = models.BooleanField(default=False, help_text="Its writes wait in its person's review queue.")
     all_scopes = models.BooleanField(default=False, help_text="Every scope the user can see, now and later.")
     scopes = models.ManyToManyField(Scope, blank=True, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -251,13 +263,16 @@ class AgentToken(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["user", "created_at"], name="token_by_user")]
+        constraints = [models.CheckConstraint(name="token_writes_or_proposes",
+                                              condition=~models.Q(can_write=True, proposes=True))]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.prefix}…)"
 
     @property
     def access(self) -> str:
-        return "read+write" if self.can_write else "read"
+        """One of TOKEN_ACCESS (scopes/principals.py): what the token may do."""
+        return "propose" if self.proposes else "read+write" if self.can_write else "read"
 
 
 class Invite(models.Model):
@@ -281,3 +296,44 @@ class Invite(models.Model):
 
     def __str__(self) -> str:
         return f"invite to {self.scope} as {self.role}"
+
+
+class InvitationStatus(models.TextChoices):
+    INVITED = "invited"
+    ACCEPTED = "accepted"
+    DECLINED = "declined"
+    WITHDRAWN = "withdrawn"
+
+
+class Invitation(models.Model):
+    """Someone asked by name to join a scope with a role (membership by consent,
+    DESIGN §3). It grants nothing: no membership and no guardian grant exist
+    until the invitee accepts, so nothing of the scope reaches them or their
+    tokens before. `invitee` is null when no one had the name: such a row
+    answers and lists exactly like any other and can never be accepted (an
+    account made later under that name does not inherit it), so a name cannot
+    be probed by inviting it."""
+
+    scope = models.ForeignKey(Scope, on_delete=models.CASCADE, related_name="invitations")
+    username = models.CharField(max_length=150, help_text="The name as it was asked for.")
+    invitee = models.ForeignKey("scopes.User", null=True, blank=True, on_delete=models.CASCADE,
+                                related_name="invitations")
+    role = models.CharField(max_length=16, choices=Role.choices)
+    relation = models.CharField(max_length=32, blank=True,
+                                help_text="What the invitee is to the person who invited them (a relation key); "
+                                          "stated when they accept.")
+    invited_by = models.ForeignKey("scopes.User", on_delete=models.CASCADE, related_name="+")
+    status = models.CharField(max_length=16, choices=InvitationStatus.choices, default=InvitationStatus.INVITED)
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    objects = ScopedQuerySet.as_manager()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["scope", "username"], condition=models.Q(status="invited"),
+                                               name="one_open_invitation_per_name")]
+        # The invitee's own list: a person's row across scopes, like their person entity.
+        indexes = [models.Index(fields=["invitee", "status"], name="invitation_by_invitee")]
+
+    def __str__(self) -> str:
+        return f"{self.username} invited to {self.scope} as {self.role} ({self.status})"

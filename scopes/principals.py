@@ -14,9 +14,15 @@ ACTION_PERMISSIONS = {
     "write": "write_scope",
     "review": "review_scope",
     "manage": "manage_scope",
+    # Where a proposal may be made: where the person could write it themselves
+    # (approving it writes it as them).
+    "propose": "write_scope",
 }
-# What an agent token can ever be used for; review and membership stay with people.
-TOKEN_ACTIONS = {False: {"view"}, True: {"view", "write"}}
+# What an agent token can ever be used for, by its access; review and membership
+# stay with people. A propose-only token never writes: every write endpoint
+# refuses it, and remember sends its cards to the review queue instead.
+TOKEN_ACTIONS = {"read": {"view"}, "read+write": {"view", "write"}, "propose": {"view", "propose"}}
+TOKEN_ACCESS = tuple(TOKEN_ACTIONS)
 
 
 @dataclass(frozen=True)
@@ -27,6 +33,16 @@ class Principal:
     @property
     def is_agent(self) -> bool:
         return self.token is not None
+
+    @property
+    def proposes(self) -> bool:
+        """A propose-only token: its writes become candidates in its person's review queue."""
+        return self.token is not None and self.token.proposes
+
+    @property
+    def write_action(self) -> str:
+        """What asking to write means for this principal: a write, or for a propose-only token a proposal."""
+        return "propose" if self.proposes else "write"
 
 
 def principal_of(request) -> Principal:
@@ -39,6 +55,19 @@ def principal_of_page(request) -> Principal:
     return Principal(user=request.user)
 
 
+def scope_create_check(principal: Principal) -> None:
+    """Who may create a scope: a person, or a read+write token over all of their
+    scopes (it sees every scope they own anyway). A token limited to some scopes
+    creates none: the new scope would be one it could not see before."""
+    from rest_framework.exceptions import PermissionDenied
+
+    token = principal.token
+    if token is not None and not token.can_write:
+        raise PermissionDenied("A read-only token cannot create scopes.")
+    if token is not None and not token.all_scopes:
+        raise PermissionDenied("A token limited to some scopes cannot create scopes: it would reach beyond them.")
+
+
 def scope_ids_for(principal: Principal, action: str) -> QuerySet:
     """Ids of the scopes `principal` may `action`, as a subquery (never a list):
     the user's guardian grants — narrowed by the token's scopes and access when
@@ -48,7 +77,7 @@ def scope_ids_for(principal: Principal, action: str) -> QuerySet:
 
     if action not in ACTION_PERMISSIONS:
         raise ValueError(f"unknown action {action!r}")
-    if principal.token is not None and action not in TOKEN_ACTIONS[principal.token.can_write]:
+    if principal.token is not None and action not in TOKEN_ACTIONS[principal.token.access]:
         return Scope.objects.none().values("id")
     granted = ScopeUserObjectPermission.objects.filter(
         user_id=principal.user.pk, permission__codename=ACTION_PERMISSIONS[action],

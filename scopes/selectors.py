@@ -12,7 +12,8 @@ from django.http import Http404
 
 from core.compiled import Compiled
 
-from .models import LADDER_UP_SQL, MAX_LADDER_DEPTH, AgentToken, MemberRelation, Membership, Scope, ScopeKind, User
+from .models import (LADDER_UP_SQL, MAX_LADDER_DEPTH, AgentToken, Invitation, InvitationStatus, MemberRelation,
+                     Membership, Role, Scope, ScopeKind, User)
 from .principals import Principal, scope_ids_for
 from .visibility import first_allowed
 
@@ -38,6 +39,46 @@ def scope_list(*, principal: Principal) -> QuerySet[Scope]:
     return (Scope.objects.visible_to(principal, "view")
             .annotate(role=Subquery(mine.values("role")[:1]), relation=Subquery(relations[:1]))
             .order_by("id"))
+
+
+# A person answers invitations one by one; past this many, the oldest wait unseen until they do.
+INVITATIONS_SHOWN = 100
+
+
+def invitations_waiting(*, principal: Principal, invitation_id: int | None = None) -> list[Invitation]:
+    """The signed-in person's open invitations, newest first (or the one named).
+    Read by invitee, not through the scope: until they accept they may not view
+    it (that is the point); what they see is the scope's name and kind, who
+    asked, and the role offered. Evaluated here, so the read stays this one."""
+    rows = (Invitation.objects.filter(invitee_id=principal.user.pk, status=InvitationStatus.INVITED)
+            .select_related("scope", "invited_by").order_by("-created_at", "-id"))
+    if invitation_id is not None:
+        rows = rows.filter(pk=invitation_id)
+    return list(rows[:INVITATIONS_SHOWN])
+
+
+def invitation_waiting(*, principal: Principal, invitation_id: int) -> Invitation:
+    """One of the person's open invitations; anyone else's (or an answered one) is the same 404."""
+    found = invitations_waiting(principal=principal, invitation_id=invitation_id)
+    if not found:
+        raise Http404
+    return found[0]
+
+
+def scope_leave_state(*, principal: Principal, scope: Scope) -> str:
+    """What the scope page offers about leaving `scope` (already checked visible):
+    "leave", "last_owner" (who must hand ownership over first: membership_remove
+    holds that rule), or "" where there is nothing to leave (personal, global)."""
+    if scope.kind in (ScopeKind.PERSONAL, ScopeKind.GLOBAL):
+        return ""
+    rows = list(Membership.objects.in_scopes([scope.pk]).filter(Q(user_id=principal.user.pk) | Q(role=Role.OWNER))
+                .values_list("user_id", "role"))
+    mine = next((role for user_id, role in rows if user_id == principal.user.pk), None)
+    if mine is None:
+        return ""
+    if mine == Role.OWNER and sum(role == Role.OWNER for _, role in rows) == 1:
+        return "last_owner"
+    return "leave"
 
 
 def _read_scope_ids_query(*, agent: bool, all_scopes: bool, can_write: bool, user_id: int, scope_id: int,

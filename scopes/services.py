@@ -9,11 +9,14 @@ from django.contrib.auth.models import Permission
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 
-from .errors import InvalidLadder, LastOwner
+from .errors import InvalidLadder, LastOwner, NotAMember
+from .guardians import minor_check, minor_role_check
 from .relations import relation_set, relations_forget_member
-from .members import member_target, owner_change_check, shared_scope_check
-from .models import ROLE_PERMISSIONS, Membership, Role, Scope, ScopeKind, ScopeUserObjectPermission, User
+from .members import shared_scope_check
+from .models import (ROLE_PERMISSIONS, AgentToken, Invitation, InvitationStatus, Membership, Role, Scope, ScopeKind,
+                     ScopeUserObjectPermission, User)
 
 
 def _permission_ids(codenames: tuple[str, ...]) -> list[int]:
@@ -78,6 +81,7 @@ def global_scope_get() -> Scope:
 def scope_create(*, name: str, kind: str, creator: User, parent: Scope | None = None) -> Scope:
     if kind in (ScopeKind.PERSONAL, ScopeKind.GLOBAL):
         raise InvalidLadder(f"A {kind} scope cannot be created by hand.")
+    minor_check(creator, "scopes")
     scope = Scope(name=name, kind=kind, parent=parent)
     try:
         scope.full_clean()
@@ -100,6 +104,7 @@ def membership_set(*, scope: Scope, user: User, role: str, relation: str | None 
     if joined:
         membership = Membership(scope=scope, user=user, role=role)
     else:
+        minor_role_check(membership, role)
         membership.role = role
     membership.full_clean(exclude=["user", "scope"])
     membership.save()
@@ -110,25 +115,13 @@ def membership_set(*, scope: Scope, user: User, role: str, relation: str | None 
     ScopeUserObjectPermission.objects.bulk_create(
         ScopeUserObjectPermission(content_object=scope, user=user, permission_id=pid)
         for pid in _permission_ids(ROLE_PERMISSIONS[role]))
+    if not joined:
+        _invitations_withdraw_beyond(scope=scope, user=user, role=role)
     if relation and relation_of is None:
         raise ValueError("a relation is relative to another member: give relation_of")
     if relation and relation_of.pk != user.pk:
         relation_set(scope=scope, member=user, of=relation_of, relation=relation)
     return membership
-
-
-@transaction.atomic
-def member_add_or_change(*, principal, scope: Scope, username: str, role: str,
-                         relation: str | None = None) -> tuple[Membership, bool]:
-    """Add the user named `username` to a shared `scope`, or, if they already
-    belong, change their role and relation; True when added. The API and the
-    dashboard both call this, after the same checks of who may ask."""
-    shared_scope_check(scope)
-    user = member_target(username)
-    existing = Membership.objects.filter(scope=scope, user=user).first()
-    owner_change_check(principal, scope, role, existing and existing.role)
-    return (membership_set(scope=scope, user=user, role=role, relation=relation, relation_of=principal.user),
-            existing is None)
 
 
 @transaction.atomic
@@ -141,6 +134,31 @@ def membership_remove(*, scope: Scope, user: User) -> None:
     membership.delete()
     relations_forget_member(scope=scope, user=user)
     ScopeUserObjectPermission.objects.filter(content_object=scope, user=user).delete()
+    _invitations_withdraw_beyond(scope=scope, user=user, role=None)
+    # A token named for the scope forgets it: joining again later must not revive an old agent's reach.
+    AgentToken.scopes.through.objects.filter(agenttoken__user=user, scope=scope).delete()
+
+
+@transaction.atomic
+def membership_leave(*, scope: Scope, user: User) -> None:
+    """`user` leaves `scope` of their own accord: every member may, but the last
+    owner (membership_remove refuses that), and only from a shared scope."""
+    shared_scope_check(scope)
+    if not Membership.objects.filter(scope=scope, user=user).exists():
+        raise NotAMember("You are not a member of this scope.")
+    membership_remove(scope=scope, user=user)
+
+
+def _invitations_withdraw_beyond(*, scope: Scope, user: User, role: str | None) -> None:
+    """An open invitation stands on its inviter's right to make it: a member who
+    can no longer manage the scope (or is no longer an owner, for an owner's
+    invitation) takes back what they asked."""
+    opened = Invitation.objects.filter(scope=scope, invited_by=user, status=InvitationStatus.INVITED)
+    if role is not None and "manage_scope" in ROLE_PERMISSIONS[role]:
+        if role == Role.OWNER:
+            return
+        opened = opened.filter(role=Role.OWNER)
+    opened.update(status=InvitationStatus.WITHDRAWN, decided_at=timezone.now())
 
 
 def _refuse_if_last_owner(*, scope: Scope) -> None:

@@ -10,13 +10,16 @@ import hmac
 import secrets
 
 from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.http import Http404
 from django.utils import timezone
 
 from core.compiled import Compiled
 from core.errors import DomainError, InvalidInput
 
+from .guardians import minor_check, ward_ids
 from .models import AgentToken, Scope, User
-from .principals import Principal
+from .principals import TOKEN_ACCESS, Principal
 
 TOKEN_PREFIX = "memsite"
 DEFAULT_DAYS = 90
@@ -85,11 +88,25 @@ def _token_with_user(prefix: str) -> AgentToken | None:
     return token
 
 
+def token_access_flags(access: str) -> dict[str, bool]:
+    """A token's access as the API, the pages and the command name it (`read`,
+    `read+write`, `propose`), as token_create's flags."""
+    if access not in TOKEN_ACCESS:
+        raise InvalidInput("Unknown access.", fields={"access": [f"one of {', '.join(TOKEN_ACCESS)}"]})
+    return {"can_write": access == "read+write", "proposes": access == "propose"}
+
+
 @transaction.atomic
-def token_create(*, user: User, name: str, can_write: bool = False, scopes: list[Scope] | None = None,
-                 all_scopes: bool = False, days: int = DEFAULT_DAYS) -> tuple[AgentToken, str]:
-    """Returns the token row and the raw token, which is shown once and never again."""
+def token_create(*, user: User, name: str, can_write: bool = False, proposes: bool = False,
+                 scopes: list[Scope] | None = None, all_scopes: bool = False,
+                 days: int = DEFAULT_DAYS) -> tuple[AgentToken, str]:
+    """Returns the token row and the raw token, which is shown once and never again.
+    A propose-only token (`proposes`) never writes: its writes wait in the
+    person's review queue. Minors make no tokens (scopes/guardians.py)."""
+    minor_check(user, "agent tokens")
     problems: dict[str, list[str]] = {}
+    if can_write and proposes:
+        problems["access"] = ["a token either writes or only proposes"]
     if not isinstance(days, int) or isinstance(days, bool) or not 1 <= days <= MAX_DAYS:
         problems["days"] = [f"must be between 1 and {MAX_DAYS}; tokens always expire"]
     if not all_scopes and not scopes:
@@ -111,7 +128,7 @@ def token_create(*, user: User, name: str, can_write: bool = False, scopes: list
             with transaction.atomic():
                 token = AgentToken.objects.create(
                     user=user, name=name.strip(), prefix=prefix, secret_hash=_digest(raw), can_write=can_write,
-                    all_scopes=all_scopes, expires_at=timezone.now() + dt.timedelta(days=days))
+                    proposes=proposes, all_scopes=all_scopes, expires_at=timezone.now() + dt.timedelta(days=days))
             break
         except IntegrityError:  # an id collision: draw again
             continue
@@ -120,6 +137,22 @@ def token_create(*, user: User, name: str, can_write: bool = False, scopes: list
     if scopes and not all_scopes:
         token.scopes.set(scopes)
     return token, raw
+
+
+def tokens_of_wards(*, guardian: User):
+    """The tokens of the minors `guardian` looks after (scopes/guardians.py), newest first."""
+    return (AgentToken.objects.filter(user_id__in=ward_ids(guardian)).select_related("user")
+            .prefetch_related("scopes").order_by("-id"))
+
+
+def token_get(*, person: User, token_id: int) -> AgentToken:
+    """A token its person may revoke: their own, or a ward's. Anyone else's is
+    as absent as a missing one (404)."""
+    token = (AgentToken.objects.filter(pk=token_id)
+             .filter(Q(user_id=person.pk) | Q(user_id__in=ward_ids(person))).first())
+    if token is None:
+        raise Http404
+    return token
 
 
 def token_revoke(*, token: AgentToken) -> AgentToken:

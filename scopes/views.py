@@ -16,15 +16,17 @@ from django.views.decorators.http import require_POST
 from core.errors import DomainError
 from core.pages import error_fields, page
 
-from .forms import InviteForm, MemberAddForm, MemberChangeForm, SettingsForm, SignUpForm, TokenForm
-from .invites import invite_accept, invite_create, invite_open, invite_revoke, invites_open
-from .members import ROLE_EFFECTS, owner_change_check
-from .models import AgentToken, Invite, MemberRelation, Membership, Scope, User
+from .forms import InviteForm, MemberAddForm, MemberChangeForm, MemberMinorForm, SettingsForm, SignUpForm, TokenForm
+from .guardians import is_minor, member_minor_set
+from .invites import (invitation_accept, invitation_decline, invitation_withdraw, invitations_open, invite_accept,
+                      invite_create, invite_open, invite_revoke, invites_open, member_invite_or_change)
+from .members import ROLE_EFFECTS, is_owner, owner_change_check
+from .models import AgentToken, Invitation, Invite, MemberRelation, Membership, Scope, User
 from .people import person_settings_set
 from .principals import principal_of_page
-from .selectors import scope_get, scope_list
-from .services import member_add_or_change, membership_remove, membership_set
-from .tokens import token_create, token_revoke
+from .selectors import invitation_waiting, scope_get, scope_list
+from .services import membership_leave, membership_remove, membership_set
+from .tokens import token_access_flags, token_create, token_get, token_revoke, tokens_of_wards
 
 
 @page
@@ -82,13 +84,18 @@ def _members_context(request, scope, *, add_form=None, refused: dict | None = No
     # What each member is to the person looking: Kai's page says Dana is "mother".
     to_me = {row.member_id: row.relation
              for row in MemberRelation.objects.in_scopes([scope.pk]).filter(of=request.user)}
+    # A family's owners mark minors (scopes/guardians.py): the box is theirs only.
+    guardian = scope.kind == "family" and is_owner(scope, request.user.pk)
     rows = [{"m": m, "effect": ROLE_EFFECTS[m.role], "refused": (refused or {}).get(m.pk),
              "relation": to_me.get(m.user_id, ""),
              "form": MemberChangeForm(initial={"role": m.role, "relation": to_me.get(m.user_id, "")},
-                                      auto_id=f"m{m.pk}_%s")}
+                                      auto_id=f"m{m.pk}_%s"),
+             "minor_form": MemberMinorForm(initial={"minor": m.minor}, auto_id=f"minor{m.pk}_%s")
+             if guardian and m.role != "owner" else None}
             for m in memberships]
     return {"scope": scope, "rows": rows, "add_form": add_form or MemberAddForm(),
-            "invites": invites_open(scope=scope), "invite_form": InviteForm(), "effects": ROLE_EFFECTS.items()}
+            "invitations": invitations_open(scope=scope), "invites": invites_open(scope=scope),
+            "invite_form": InviteForm(), "effects": ROLE_EFFECTS.items()}
 
 
 @page
@@ -108,16 +115,21 @@ def member_add_page(request, scope_id: int):
             data = form.cleaned_data
             try:
                 with transaction.atomic():
-                    membership, added = member_add_or_change(
+                    result = member_invite_or_change(
                         principal=principal, scope=scope, username=data["username"], role=data["role"],
                         relation=data["relation"])
             except DomainError as error:
                 for field, problems in error_fields(error).items():
                     form.add_error(field if field in form.fields else None, problems)
             else:
-                # An existing member's role changes, as through the API; the message says which happened.
-                verb = "is now" if added else "was already a member; now"
-                messages.success(request, f"{membership.user.shown_name} {verb} {data['role']} of {scope.name}.")
+                # An existing member's role changes, as through the API. Anyone else is invited, in
+                # the same words whether or not the name exists (the page must not tell).
+                if isinstance(result, Invitation):
+                    messages.success(request, f"Invited {data['username']} as {data['role']}: they join "
+                                              f"{scope.name} when they accept.")
+                else:
+                    messages.success(request, f"{result.user.shown_name} was already a member; now "
+                                              f"{data['role']} of {scope.name}.")
                 return redirect("members", scope_id=scope.pk)
     return render(request, "scopes/members.html", _members_context(request, scope, add_form=form), status=400)
 
@@ -149,6 +161,27 @@ def member_change_page(request, scope_id: int, user_id: int):
         except DomainError as error:
             return _member_refused(request, scope, membership, error.detail)
     messages.success(request, f"{membership.user.shown_name} is now {role}.")
+    return redirect("members", scope_id=scope.pk)
+
+
+@page
+@require_POST
+def member_minor_page(request, scope_id: int, user_id: int):
+    """A family's owner marks a member as a minor, or unmarks them."""
+    principal = principal_of_page(request)
+    form = MemberMinorForm(request.POST)
+    form.is_valid()
+    minor = form.cleaned_data.get("minor", False)
+    with transaction.atomic():
+        scope = scope_get(principal=principal, scope_id=scope_id, action="manage")
+        membership = _membership_of(scope, user_id)
+        try:
+            with transaction.atomic():
+                member_minor_set(principal=principal, scope=scope, membership=membership, minor=minor)
+        except DomainError as error:
+            return _member_refused(request, scope, membership, error.detail)
+    name = membership.user.shown_name
+    messages.success(request, f"{name} is now marked as a minor." if minor else f"{name} is no longer a minor.")
     return redirect("members", scope_id=scope.pk)
 
 
@@ -188,11 +221,62 @@ def invite_revoke_page(request, scope_id: int, invite_id: int):
     return redirect("members", scope_id=scope.pk)
 
 
+@page
+@require_POST
+def invitation_withdraw_page(request, scope_id: int, invitation_id: int):
+    with transaction.atomic():
+        scope = scope_get(principal=principal_of_page(request), scope_id=scope_id, action="manage")
+        invitation = invitations_open(scope=scope).filter(pk=invitation_id).first()
+        if invitation is None:
+            raise Http404
+        invitation_withdraw(invitation=invitation)
+    messages.success(request, f"The invitation of {invitation.username} is withdrawn.")
+    return redirect("members", scope_id=scope.pk)
+
+
+@page
+@require_POST
+def invitation_answer_page(request, invitation_id: int, accept: bool):
+    """The invitee's answer, from their home page."""
+    invitation = invitation_waiting(principal=principal_of_page(request), invitation_id=invitation_id)
+    try:
+        with transaction.atomic():
+            if not accept:
+                invitation_decline(invitation=invitation, user=request.user)
+            else:
+                membership = invitation_accept(invitation=invitation, user=request.user)
+    except DomainError as refused:  # answered meanwhile, in another tab
+        messages.error(request, refused.detail)
+        return redirect("home")
+    if not accept:
+        messages.success(request, f"You declined the invitation to {invitation.scope.name}.")
+        return redirect("home")
+    messages.success(request, f"You joined {invitation.scope.name} as {membership.role}.")
+    return redirect("scope", scope_id=invitation.scope_id)
+
+
+@page
+@require_POST
+def scope_leave_page(request, scope_id: int):
+    with transaction.atomic():
+        scope = scope_get(principal=principal_of_page(request), scope_id=scope_id)
+        try:
+            with transaction.atomic():
+                membership_leave(scope=scope, user=request.user)
+        except DomainError as refused:
+            messages.error(request, refused.detail)
+            return redirect("scope", scope_id=scope.pk)
+    messages.success(request, f"You left {scope.name}.")
+    return redirect("home")
+
+
 def _tokens_context(request, *, form=None, created=None, secret=None) -> dict:
-    """Tokens are a person's own: the page lists only theirs, and offers only scopes they see."""
+    """Tokens are a person's own: the page lists only theirs, and offers only
+    scopes they see; a guardian also sees the tokens of the minors they look after."""
     scopes = list(scope_list(principal=principal_of_page(request)))
     tokens = AgentToken.objects.filter(user=request.user).prefetch_related("scopes").order_by("-id")
-    return {"form": form or TokenForm(scopes=scopes), "tokens": tokens, "created": created, "secret": secret}
+    return {"form": form or TokenForm(scopes=scopes), "tokens": tokens, "created": created, "secret": secret,
+            "minor": is_minor(request.user), "ward_tokens": list(tokens_of_wards(guardian=request.user))}
 
 
 @page
@@ -210,9 +294,11 @@ def token_create_page(request):
         chosen = list(Scope.objects.visible_to(principal, "view").filter(pk__in=data["scopes"]))
         try:
             with transaction.atomic():
-                token, raw = token_create(user=request.user, name=data["name"], scopes=chosen,
-                                          can_write=data["access"] == "read+write", days=data["days"])
+                token, raw = token_create(user=request.user, name=data["name"], scopes=chosen, days=data["days"],
+                                          **token_access_flags(data["access"]))
         except DomainError as error:
+            if error.status == 403:  # a minor: the page says so with a 403, as the API does
+                raise
             for field, problems in error_fields(error).items():
                 form.add_error(field if field in form.fields else None, problems)
         else:
@@ -224,9 +310,8 @@ def token_create_page(request):
 @page
 @require_POST
 def token_revoke_page(request, token_id: int):
-    token = AgentToken.objects.filter(user=request.user, pk=token_id).first()
-    if token is None:  # someone else's token is as absent as a missing one
-        raise Http404
+    # One's own, or a minor's one looks after; anyone else's is as absent as a missing one.
+    token = token_get(person=request.user, token_id=token_id)
     token_revoke(token=token)
     messages.success(request, f"Revoked {token.name}: it stops working at once.")
     return redirect("tokens")

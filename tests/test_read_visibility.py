@@ -64,6 +64,7 @@ READ_MODULES = (
     "cards/count.py",
     "cards/derive.py",
     "cards/retrieval.py",
+    "cards/unembedded.py",
     "cards/timeline.py",
 )
 # Every top-level package of the project but the tests and the benchmarks, so a new
@@ -82,6 +83,9 @@ SCOPE_FILTER = re.compile(r"scope_id\s*(=\s*ANY\s*\(|IN\s*\(|=\s*%)", re.IGNOREC
 
 # Reads that knowingly stand outside the primitive: (module, function, what) → why.
 ALLOWED = {
+    ("scopes/selectors.py", "invitations_waiting", "Invitation"):
+        "an invitation is its invitee's own, read by invitee = the caller: until they accept they may not view "
+        "the scope (that is the point of asking), so no scope filter could admit the row",
     ("cards/selectors/cards.py", "with_perspective", "CardPerspective"):
         "a correlated subquery for the caller's own phrasing (user_id) of each card of an outer query that is "
         "itself restricted; a scope filter here would only repeat the outer one on the hot list path",
@@ -92,6 +96,9 @@ ALLOWED = {
         "follows merges from the entities the binder found through in_scopes (the `direct` union): a root may "
         "sit above a write's scope, and what was merged into it only matches cards, which are read through "
         "in_scopes; entities of scopes the caller cannot see are never shown",
+    ("cards/selectors/entities.py", "skeleton_look_alikes_query", "Entity"):
+        "follows merges from the look-alikes found through in_scopes (the `direct` union), as _bound_query does; "
+        "a read offers only roots in its scopes or members' own (entity_look_alikes), a write only refuses",
     ("cards/selectors/answers.py", "Shaper.__init__", "Entity"):
         "names the entities of the derivation chains, built from cards of the read's scope ids",
     ("cards/api/serializers.py", "EntityOut.get_aliases", "Alias"):
@@ -117,6 +124,8 @@ ALLOWED = {
         "a template around `valid`, which _valid() starts with c.scope_id = ANY(%(scopes)s)",
     ("cards/retrieval.py", "_contradictions", "SQL"):
         "a template around `valid`, which _valid() starts with c.scope_id = ANY(%(scopes)s)",
+    ("cards/unembedded.py", "unembedded_sql", "SQL"):
+        "a template around recall's `valid`, which retrieval._valid() starts with c.scope_id = ANY(%(scopes)s)",
     ("cards/retrieval.py", "_asked_at", "SQL"):
         "a correlated subquery for the caller's own (user_id) record of having asked about each card of an outer "
         "query that _valid() restricts (c.scope_id = ANY(%(scopes)s)); a scope filter here would only repeat it",

@@ -8,7 +8,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.api.common import IdField, StrictSerializer
+from core.api.common import IdField, InstantField, StrictSerializer
 from core.api.errors import error_responses
 from scopes.principals import principal_of
 
@@ -23,7 +23,7 @@ class AnswerIn(StrictSerializer):
     scope = IdField(help_text="Read in this scope: it, its ancestors, your personal scope and global.")
     subject = serializers.CharField(max_length=MAX_REF, help_text='"me", or a name or alias.')
     label = serializers.CharField(max_length=64)
-    as_of = serializers.DateTimeField(required=False, allow_null=True, default=None)
+    as_of = InstantField(required=False, allow_null=True, default=None)
 
 
 class CountIn(StrictSerializer):
@@ -35,8 +35,8 @@ class CountIn(StrictSerializer):
     # Checked where it is used (count_read), as every zone is: scopes.zones.zone_named.
     tz = serializers.CharField(max_length=64, required=False, allow_null=True, default=None,
                                help_text="IANA zone for `when` and for counting by day; default yours.")
-    start = serializers.DateTimeField(required=False, allow_null=True, default=None, help_text="Sent as `from`.")
-    to = serializers.DateTimeField(required=False, allow_null=True, default=None, help_text="Exclusive.")
+    start = InstantField(required=False, allow_null=True, default=None, help_text="Sent as `from`.")
+    to = InstantField(required=False, allow_null=True, default=None, help_text="Exclusive.")
 
     def get_fields(self):
         fields = super().get_fields()
@@ -106,13 +106,18 @@ class AnswerOut(serializers.Serializer):
 
 
 class CountOut(serializers.Serializer):
-    count = serializers.IntegerField()
+    count = serializers.IntegerField(help_text="What happened (events) or held (values) in the range; never "
+                                               "what is planned.")
     undated = serializers.IntegerField()
-    at_least = serializers.IntegerField()
+    at_least = serializers.IntegerField(help_text="With undated or coarsely dated events apart: at least this "
+                                                  "many happened.")
     exact = serializers.BooleanField()
+    planned = serializers.IntegerField(help_text="In the range but still to come (an event that has not "
+                                                 "happened, a value from a later date): not counted.")
     counted = serializers.ChoiceField(choices=["events", "values"])
     cards = serializers.ListField(child=serializers.IntegerField())
     undated_cards = serializers.ListField(child=serializers.IntegerField())
+    planned_cards = serializers.ListField(child=serializers.IntegerField(), help_text="The planned ones' cards.")
     straddling_cards = serializers.ListField(child=serializers.IntegerField(),
                                              help_text="Dated too coarsely to tell whether they fall in the range.")
     current = serializers.ListField(child=serializers.IntegerField(), help_text="States: the values current now.")
@@ -133,7 +138,10 @@ class AnswerView(APIView):
 
 class CountView(APIView):
     @extend_schema(request=CountIn, responses={200: CountOut, **error_responses(400, 401, 404)},
-                   summary="Count events in a range (undated ones apart), or distinct values a state held")
+                   summary="Count events in a range (undated and planned ones apart), or distinct values a "
+                           "state held",
+                   description="A range may reach into the future: what is still to come is `planned` (with "
+                               "`planned_cards`), never part of `count` or `at_least`.")
     def post(self, request):
         data = CountIn(data=request.data)
         data.is_valid(raise_exception=True)
@@ -142,7 +150,8 @@ class CountView(APIView):
                                           label=params["label"], subject=params["subject"], start=params["from"],
                                           end=params["to"], when=params["when"], tz=params["tz"])
         return Response({"count": found.count, "undated": len(found.undated_ids), "at_least": found.count,
-                         "exact": found.exact, "counted": found.counted, "cards": found.card_ids,
-                         "undated_cards": found.undated_ids, "straddling_cards": found.straddling_ids,
+                         "exact": found.exact, "planned": len(found.planned_ids), "counted": found.counted,
+                         "cards": found.card_ids, "undated_cards": found.undated_ids,
+                         "planned_cards": found.planned_ids, "straddling_cards": found.straddling_ids,
                          "current": found.current_ids,
                          "start": iso(start), "end": iso(end)})

@@ -79,6 +79,6 @@ class EntityResolve(APIView):
             bound = next((shown[e.pk] for e in binding.entities if e.merged_into_id is None), None)
         candidates = ([{"entity": shown[e.pk], "score": 1.0} for e in binding.entities]
                       if binding.status == "ambiguous" else
-                      [{"entity": shown[pk], "score": score} for pk, score in binding.did_you_mean])
+                      [{"entity": shown[pk], "score": score} for pk, score in binding.did_you_mean if pk in shown])
         return Response(ResolveOut({"entity": bound, "ambiguous": binding.status == "ambiguous",
                                     "candidates": candidates}).data)

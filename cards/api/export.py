@@ -42,9 +42,12 @@ class Export(APIView):
     content_negotiation_class = FormatIsOurs
 
     @extend_schema(parameters=[ExportQuery],
-                   responses={200: OpenApiResponse(OpenApiTypes.OBJECT, description=(
+                   responses={(200, "application/json"): OpenApiResponse(OpenApiTypes.OBJECT, description=(
                        '{"format": "memory-site-export", "version": 1, "exported_at", "scopes", "entities", '
-                       '"cards"} — or, with format=markdown, an application/zip.')),
+                       '"cards"}; with format=markdown, an application/zip of MEMORY.md and memory/*.md')),
+                       # Documented as served: the markdown export is a zip, not JSON.
+                       (200, "application/zip"): OpenApiResponse(OpenApiTypes.BINARY, description=(
+                           "With format=markdown: a zip of MEMORY.md and memory/*.md.")),
                        **error_responses(400, 401, 404)},
                    summary="Export a scope's memory with history and sources (JSON or a markdown zip)")
     def get(self, request):

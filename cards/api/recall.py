@@ -7,7 +7,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.api.common import IdField, StrictSerializer
+from core.api.common import IdField, InstantField, StrictSerializer
 from core.api.errors import error_responses
 from scopes.principals import principal_of
 
@@ -26,7 +26,7 @@ class RecallIn(StrictSerializer):
                                  help_text='Only events that happened then: "last week", 昨天, "May 2026"…')
     tz = serializers.CharField(max_length=64, required=False, allow_null=True, default=None,
                                help_text="Zone for `when`; default yours.")
-    as_of = serializers.DateTimeField(required=False, allow_null=True, default=None,
+    as_of = InstantField(required=False, allow_null=True, default=None,
                                       help_text="Cards valid then, decayed as of then; default now.")
     subject = serializers.CharField(max_length=MAX_REF, required=False, allow_null=True, default=None,
                                     help_text='Only cards about this entity: "me", a name or an alias, bound as '
@@ -51,6 +51,15 @@ class ScoredOut(serializers.Serializer):
     days = serializers.FloatField(help_text="Δt: days since the card was last made true or verified.")
     tier = serializers.ChoiceField(choices=["recorded", "hypothesis"],
                                    help_text="hypothesis: inferred, unconfirmed — never state it as fact.")
+    vector = serializers.ChoiceField(choices=["stored", "computed"], help_text=(
+        "computed: the card has no stored vector yet (it is filled within minutes); its similarity was computed "
+        "in this request by the same model, so the numbers are those it will have once stored."))
+
+
+class UnembeddedOut(serializers.Serializer):
+    scored = serializers.IntegerField(help_text="Candidates without a stored vector scored in this request.")
+    left_out = serializers.BooleanField(help_text="More were waiting than are scored in a request: those are "
+                                                  "found once the embedding sweep (every few minutes) has run.")
 
 
 _NOT_ASKED = ("null when it is not to be asked: asked already (`asked_at`), or a sensitive attribute, which is "
@@ -90,6 +99,8 @@ class RecallOut(serializers.Serializer):
                                                       "ones listed too. Ask one per reply.")
     at = serializers.DateTimeField(help_text="The time scores were decayed to (as_of, or now).")
     route = serializers.ChoiceField(choices=ROUTES, help_text="exact scan, or the vector index for broad reads.")
+    unembedded = UnembeddedOut(help_text="Cards written moments ago, or while the embedder was down, have no "
+                                         "vector yet; recall still scores the freshest of them (`vector`: computed).")
 
 
 class QuestionOut(serializers.Serializer):

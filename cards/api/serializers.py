@@ -4,12 +4,22 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from core.api.common import IdField, ParsedField, StrictSerializer, WallClockDateTimeField
+from core.api.common import IdField, InstantField, ParsedField, StrictSerializer, WallClockDateTimeField
 
 from ..confidence import CONFIDENCE_SCHEMA, LEVELS, confidence_value, level_of
 from ..drafts import MAX_REF, MAX_TEXT, MAX_VALUE
 from ..models import Card, CardKind, EntityKind, Precision, Tag
 from ..valid_time import is_planned
+
+
+# What cards.text holds, said where agents read the schema.
+NAME_RULE = (" Taken NFC-normalised; invisible or direction-control characters (zero-width spaces, joiners "
+             "outside the scripts they shape, bidi controls, …) are refused with `invalid_text`.")
+LOOK_ALIKE_RULE = (" A new name that looks like an entity's the write can see (the same Unicode TR39 skeleton: "
+                   "\"Pаris\" with a Cyrillic а and \"Paris\") is refused with `confusable_name` and that entity "
+                   "in `candidates`; it binds only once registered as an alias of it.")
+FREE_TEXT_RULE = (" Taken NFC-normalised; emoji sequences, Arabic, Hebrew and Persian (ZWNJ) are kept as written, "
+                  "bidi embedding, override and isolate controls (U+202A–U+202E, U+2066–U+2069) are dropped.")
 
 
 class PerspectivesField(serializers.DictField):
@@ -39,11 +49,15 @@ class SourceIn(StrictSerializer):
 class RememberIn(StrictSerializer):
     scope = IdField()
     kind = serializers.ChoiceField(choices=CardKind.choices)
-    subject = serializers.CharField(max_length=MAX_REF, help_text='"me", or the name of an entity in the scope.')
-    label = serializers.CharField(max_length=64, help_text="A registered label key or synonym.")
-    value = serializers.CharField(max_length=MAX_VALUE, required=False, allow_blank=True, default="")
-    object = serializers.CharField(max_length=MAX_REF, required=False, allow_null=True, default=None)
-    text = serializers.CharField(max_length=MAX_TEXT, required=False, allow_blank=True, default="")
+    subject = serializers.CharField(max_length=MAX_REF, help_text='"me", or the name of an entity in the scope.'
+                                    + NAME_RULE + LOOK_ALIKE_RULE)
+    label = serializers.CharField(max_length=64, help_text="A registered label key or synonym." + NAME_RULE)
+    value = serializers.CharField(max_length=MAX_VALUE, required=False, allow_blank=True, default="",
+                                  help_text="The value." + FREE_TEXT_RULE)
+    object = serializers.CharField(max_length=MAX_REF, required=False, allow_null=True, default=None,
+                                   help_text="Another entity's name, for relations." + NAME_RULE + LOOK_ALIKE_RULE)
+    text = serializers.CharField(max_length=MAX_TEXT, required=False, allow_blank=True, default="",
+                                 help_text="The human-readable description." + FREE_TEXT_RULE)
     tag = serializers.ChoiceField(choices=Tag.choices, required=False, default=Tag.FACT)
     when = serializers.CharField(max_length=200, required=False, allow_null=True, default=None,
                                  help_text="When it happened (events) or became true (states).")
@@ -58,14 +72,20 @@ class RememberIn(StrictSerializer):
     tz = serializers.CharField(max_length=64, required=False, allow_null=True, default=None,
                                help_text="IANA zone for a reference time without an offset; default yours.")
     source = SourceIn(required=False, allow_null=True, default=None)
-    perspectives = PerspectivesField(required=False, default=dict, help_text="Per-member phrasings keyed by username.")
+    perspectives = PerspectivesField(required=False, default=dict, help_text=(
+        "Per-member phrasings keyed by username, for members of the card's shared scope. Each member reads only "
+        "their own. Others' phrasings are set only when this write creates the card."))
     confidence = ParsedField(parse=confidence_value, schema=CONFIDENCE_SCHEMA, required=False, allow_null=True,
                              default=None, help_text="Hypotheses: " + ", ".join(
                                  f'"{word}" (stored as {number:g})' for word, number in LEVELS.items())
                              + ", or a number between 0 and 1.")
     impact = serializers.IntegerField(min_value=1, max_value=3, required=False, default=2)
-    consent = serializers.BooleanField(required=False, default=False,
-                                       help_text="Explicit consent to store a sensitive attribute.")
+    consent = serializers.BooleanField(required=False, default=False, help_text=(
+        "The person's explicit consent to store a sensitive attribute: a label the registry marks sensitive, or "
+        "health, religion, sexuality, ethnicity, politics, union membership, a criminal record or immigration "
+        "status mentioned in the value, text, quote, object or perspectives (English or Chinese). Without it "
+        "such a card is refused with 400 `needs_consent` naming the `category`. Consent never lets through "
+        "what is never stored (`excluded`)."))
 
     def validate(self, data):
         if not (data["value"].strip() or data["object"] or data["text"].strip()):
@@ -81,8 +101,12 @@ class BulkIn(StrictSerializer):
 
 class CardPatchIn(StrictSerializer):
     text = serializers.CharField(max_length=MAX_TEXT, required=False)
-    perspectives = PerspectivesField(required=False)
+    perspectives = PerspectivesField(required=False, help_text=(
+        "Your own phrasing, keyed by your username; another member's is refused (403 `not_your_perspective`)."))
     reason = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
+    consent = serializers.BooleanField(required=False, default=False, help_text=(
+        "The person explicitly consents to storing a sensitive attribute the new words mention "
+        "(without it: 400 `needs_consent`, with `category`)."))
 
     def validate(self, data):
         if "text" not in data and "perspectives" not in data:
@@ -97,7 +121,7 @@ class CardListQuery(StrictSerializer):
     kind = serializers.ChoiceField(choices=CardKind.choices, required=False)
     tag = serializers.ChoiceField(choices=Tag.choices, required=False)
     current = serializers.BooleanField(required=False, default=True)
-    as_of = serializers.DateTimeField(required=False)
+    as_of = InstantField(required=False)
     when = serializers.CharField(max_length=200, required=False,
                                  help_text='Events that happened then: "yesterday", "last week", 上週, an ISO date…')
     tz = serializers.CharField(max_length=64, required=False, help_text="Zone for `when`; default yours.")
@@ -181,12 +205,29 @@ class CardOut(serializers.Serializer):
 
 class RememberOut(serializers.Serializer):
     outcome = serializers.ChoiceField(choices=["inserted", "superseded", "reinforced", "duplicate"])
-    card = CardOut()
+    card = CardOut(allow_null=True, help_text="The card as stored, in your phrasing; null only when `forgotten`.")
+    card_id = serializers.IntegerField(help_text="The card's id (also when it was forgotten meanwhile).")
     superseded = serializers.ListField(child=serializers.IntegerField())
+    forgotten = serializers.BooleanField(
+        help_text="True when someone forgot the card after this write committed and before the answer was read: "
+                  "the write happened (do not send it again) and the card is gone, as asked.")
 
 
 class BulkOut(serializers.Serializer):
     results = RememberOut(many=True)
+
+
+class ProposedOut(serializers.Serializer):
+    """A propose-only token's card: a candidate in its person's review queue, not a card."""
+
+    outcome = serializers.ChoiceField(choices=["proposed"])
+    candidate = serializers.DictField(help_text="The candidate as the review queue shows it (`GET /api/v1/review/`): "
+                                                "`id`, `scope`, `status` (`pending`, or `needs_consent` for a "
+                                                "sensitive attribute), the card's fields, `proposed_by`.")
+
+
+class BulkProposedOut(serializers.Serializer):
+    results = ProposedOut(many=True)
 
 
 class AskedOut(serializers.Serializer):
@@ -197,12 +238,15 @@ class AskedOut(serializers.Serializer):
 
 class EntityIn(StrictSerializer):
     scope = IdField()
-    name = serializers.CharField(max_length=MAX_REF)
+    name = serializers.CharField(max_length=MAX_REF, help_text="The entity's name." + NAME_RULE + LOOK_ALIKE_RULE)
     kind = serializers.ChoiceField(choices=EntityKind.choices, required=False, default=EntityKind.THING)
 
 
 class AliasIn(StrictSerializer):
-    name = serializers.CharField(max_length=MAX_REF)
+    name = serializers.CharField(
+        max_length=MAX_REF, help_text="Another name for the entity." + NAME_RULE + " A spelling that looks like "
+        "the entity's own name (\"Pаris\" for Paris) is how a look-alike is made to bind; one that looks like "
+        "another entity's name is refused with `confusable_name`.")
     scope = IdField(required=False, allow_null=True, default=None,
                     help_text="Where the name counts (default: the entity's own scope). A member names "
                               "themselves in a shared scope; its admins may name any member there.")
@@ -210,7 +254,10 @@ class AliasIn(StrictSerializer):
 
 class ResolveIn(StrictSerializer):
     scope = IdField()
-    name = serializers.CharField(max_length=MAX_REF)
+    name = serializers.CharField(max_length=MAX_REF,
+                                 help_text="The name to bind. One that only looks like an entity's name (the same "
+                                           "TR39 skeleton) binds to nothing: that entity comes first in "
+                                           "`candidates`, with score 1.0.")
 
 
 class EntityOut(serializers.Serializer):

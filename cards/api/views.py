@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.db import transaction
 from django.http import Http404
 from django.utils import timezone
@@ -11,7 +13,7 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.api.common import Page
+from core.api.common import Page, page_of
 from core.api.errors import ForbiddenAt, NotFoundAt, error_responses
 from core.errors import DomainError
 from scopes.models import Scope
@@ -21,17 +23,28 @@ from scopes.selectors import read_scope_ids, scope_get
 from ..drafts import draft_from_request, when_interval
 from ..errors import InvalidCard
 from ..models import Card
-from ..selectors.cards import card_get, card_history, cards_filtered, cards_in_interval
-from ..services import (Outcome, card_describe, card_remember_batch, card_forget, card_remember, card_verify,
-                        perspectives_set)
+from ..selectors.cards import card_forgettable_get, card_get, card_history, cards_filtered, cards_in_interval
+from ..services import (Outcome, card_describe, card_forget, card_hold, card_remember, card_remember_batch,
+                        card_verify, perspectives_set)
 from ..services.asked import card_asked
 from ..selectors.entities import entity_bind
-from ..selectors.shape import card_out, card_rows, cards_out, iso
-from .serializers import (AskedOut, BulkIn, BulkOut, CardListQuery, CardOut, CardPatchIn, RememberIn, RememberOut)
+from ..selectors.shape import card_out, card_rows, card_shown, cards_shown, iso
+from .serializers import (AskedOut, BulkIn, BulkOut, BulkProposedOut, CardListQuery, CardOut, CardPatchIn,
+                          ProposedOut, RememberIn, RememberOut)
 
-def _shown(principal, card_ids) -> list[dict]:
-    """Re-read written cards as the caller sees them (perspective included)."""
-    return cards_out(card_ids, user=principal.user)
+SCREENED = (
+    "Every card passes one screen before anything is stored (the same on every write path: single, bulk, the "
+    "dashboard, the admin, import, ingest, review approval, hypothesis confirmation). What is never stored is "
+    "refused with 400 `excluded` and its `rule`: `transient_feeling` (\"I'm so tired today\", 今天好累), "
+    "`one_off_frustration` (\"ugh, the bus was late again\"), `speculative_motive` (\"maybe he's only nice "
+    "because he wants something\") or `raw_conversation_log` (a pasted transcript with speaker turns); consent "
+    "does not change that. A sensitive attribute — a label the registry marks sensitive, or words about "
+    "health, religion, sexuality, ethnicity, politics, union membership, a criminal record or immigration "
+    "status in the value, text, quote, object or perspectives, in English or Chinese (Traditional or "
+    "Simplified) — needs `consent: true`, else 400 `needs_consent` with its `category` (`health`, `religion`, "
+    "`sexuality`, `ethnicity`, `politics`, `trade_union`, `criminal_record`, `immigration_status`, or the "
+    "sensitive label's own key). Both name the `field` that was refused.")
+
 
 
 def _remember(principal, data: dict):
@@ -40,12 +53,40 @@ def _remember(principal, data: dict):
     return card_remember(scope=scope, actor=principal.user, draft=draft)
 
 
-def _outcome_body(result, card: dict) -> dict:
-    return {"outcome": result.outcome, "card": card, "superseded": result.superseded}
+def _outcomes(principal, results) -> list[dict]:
+    """What each committed write did, with its card as the caller sees it, read
+    after commit. A card a concurrent forget removed since is reported as
+    forgotten (its id, no card) — the write stands and is not to be retried —
+    never re-read into a 500."""
+    shown = cards_shown([r.card.pk for r in results], user=principal.user)
+    return [{"outcome": r.outcome, "card": shown.get(r.card.pk), "card_id": r.card.pk, "superseded": r.superseded,
+             "forgotten": r.card.pk not in shown} for r in results]
+
+
+# Where a propose-only token's cards go instead of the store: the review queue,
+# handed in by the site's urls (the store never imports the queue). It takes
+# the principal and [(scope, draft)], and answers one
+# {"outcome": "proposed", "candidate": {…}} per card, all or nothing.
+Proposer = Callable[..., list[dict]]
+
+PROPOSED_DESCRIPTION = (
+    "A propose-only token (`access: \"propose\"`) stores nothing here: each card waits in its person's review "
+    "queue as a candidate, and the answer is 202 `{\"outcome\": \"proposed\", \"candidate\": {…}}` "
+    "(bulk: one per card, all or nothing). The person approves it (`POST /api/v1/review/{id}/approve/`), "
+    "which writes it through the same rules as any card.")
+
+
+def _proposer(view) -> Proposer:
+    if view.propose is None:
+        raise PermissionDenied("This token only proposes, and this endpoint takes no proposals.")
+    return view.propose
 
 
 class CardListCreate(APIView):
-    @extend_schema(parameters=[CardListQuery], responses={200: CardOut(many=True), **error_responses(400, 401, 404)},
+    propose: Proposer | None = None
+
+    @extend_schema(operation_id="cards_list", parameters=[CardListQuery],
+                   responses={200: page_of(CardOut), **error_responses(400, 401, 404)},
                    summary="List cards: current by default, or valid at `as_of`, or with history (current=false)")
     def get(self, request):
         query = CardListQuery(data=request.query_params.dict())
@@ -74,23 +115,42 @@ class CardListCreate(APIView):
         now = timezone.now()
         return paginator.get_paginated_response([card_out(row, now) for row in page])
 
-    @extend_schema(request=RememberIn, responses={201: RememberOut, 200: RememberOut,
+    @extend_schema(request=RememberIn, responses={201: RememberOut, 200: RememberOut, 202: ProposedOut,
                                                   **error_responses(400, 401, 403, 404, 409)},
-                   summary="Remember one card; the label registry decides supersede or accumulate")
+                   summary="Remember one card; the label registry decides supersede or accumulate",
+                   description=SCREENED + " " + PROPOSED_DESCRIPTION + " "
+                               "Answers with the card as stored. If someone forgot it in the moment between this "
+                               "write committing and the answer being read, the answer says `forgotten: true` (with "
+                               "`card` null and `card_id`): the write happened, so do not send it again.")
     def post(self, request):
         data = RememberIn(data=request.data)
         data.is_valid(raise_exception=True)
         principal = principal_of(request)
+        if principal.proposes:
+            propose = _proposer(self)
+            with transaction.atomic():
+                scope = scope_get(principal=principal, scope_id=data.validated_data["scope"], action="propose")
+                draft = draft_from_request(data.validated_data, principal=principal)
+                proposed = propose(principal=principal, items=[(scope, draft)], bulk=False)
+            return Response(proposed[0], status=status.HTTP_202_ACCEPTED)
         with transaction.atomic():
             result = _remember(principal, data.validated_data)
-        card = _shown(principal, [result.card.pk])[0]
         created = result.outcome in (Outcome.INSERTED, Outcome.SUPERSEDED)
-        return Response(_outcome_body(result, card), status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+        return Response(_outcomes(principal, [result])[0],
+                        status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
 
 class CardBulk(APIView):
-    @extend_schema(request=BulkIn, responses={201: BulkOut, **error_responses(400, 401, 403, 404, 409)},
-                   summary="Remember up to 1,000 cards, all or nothing")
+    propose: Proposer | None = None
+
+    @extend_schema(request=BulkIn, responses={201: BulkOut, 202: BulkProposedOut,
+                                              **error_responses(400, 401, 403, 404, 409)},
+                   summary="Remember up to 1,000 cards, all or nothing",
+                   description=SCREENED + " In a batch, the first refused card refuses the whole batch: the body "
+                               "names it with `index`, and nothing is stored. " + PROPOSED_DESCRIPTION + " "
+                               "One result per card, in order. A result whose card someone forgot after the batch "
+                               "committed says `forgotten: true` (with `card` null and `card_id`): the batch "
+                               "happened, so do not send it again.")
     def post(self, request):
         envelope = BulkIn(data=request.data)
         envelope.is_valid(raise_exception=True)
@@ -103,13 +163,15 @@ class CardBulk(APIView):
                               fields={"cards": problems})
         items = each.validated_data
         principal = principal_of(request)
+        propose = _proposer(self) if principal.proposes else None
         with transaction.atomic():
             scopes: dict[int, object] = {}
             pairs = []
             for index, data in enumerate(items):
                 try:
                     if data["scope"] not in scopes:
-                        scopes[data["scope"]] = scope_get(principal=principal, scope_id=data["scope"], action="write")
+                        scopes[data["scope"]] = scope_get(principal=principal, scope_id=data["scope"],
+                                                          action=principal.write_action)
                     pairs.append((scopes[data["scope"]], draft_from_request(data, principal=principal)))
                 except DomainError as error:
                     error.extra.setdefault("index", index)
@@ -121,13 +183,16 @@ class CardBulk(APIView):
                     raise ForbiddenAt(f"Card {index}: you may not write in scope {data['scope']}. "
                                       "Nothing was stored.", index=index) from None
             try:
-                results = card_remember_batch(actor=principal.user, items=pairs)
+                if propose is not None:
+                    proposed = propose(principal=principal, items=pairs, bulk=True)
+                else:
+                    results = card_remember_batch(actor=principal.user, items=pairs)
             except DomainError as error:
                 error.detail = f"Card {error.extra.get('index')}: {error.detail} Nothing was stored."
                 raise
-        shown = _shown(principal, [r.card.pk for r in results])
-        return Response({"results": [_outcome_body(r, card) for r, card in zip(results, shown)]},
-                        status=status.HTTP_201_CREATED)
+        if propose is not None:
+            return Response({"results": proposed}, status=status.HTTP_202_ACCEPTED)
+        return Response({"results": _outcomes(principal, results)}, status=status.HTTP_201_CREATED)
 
 
 class CardDetail(APIView):
@@ -135,41 +200,59 @@ class CardDetail(APIView):
     def get(self, request, card_id: int):
         principal = principal_of(request)
         card = card_get(principal=principal, card_id=card_id)
-        return Response(_shown(principal, [card.pk])[0])
+        return Response(card_shown(card.pk, user=principal.user))
 
     @extend_schema(request=CardPatchIn, responses={200: CardOut, **error_responses(400, 401, 403, 404)},
-                   summary="Correct the description (kept as a revision) and/or set perspectives")
+                   summary="Correct the description (kept as a revision) and/or set your own phrasing",
+                   description="`perspectives` sets your own phrasing of a card in a shared scope, keyed by your "
+                               "username; another member's phrasing is theirs to set (403 `not_your_perspective`, "
+                               "nothing changed) — only a new card's writer sets other members' phrasings, when "
+                               "creating it. The new words pass the same screen as a new card: `excluded` (with "
+                               "`rule`) for what is never stored, `needs_consent` (with `category`) for a sensitive "
+                               "attribute sent without `consent: true`.")
     def patch(self, request, card_id: int):
         data = CardPatchIn(data=request.data)
         data.is_valid(raise_exception=True)
         principal = principal_of(request)
         with transaction.atomic():
-            card = card_get(principal=principal, card_id=card_id, action="write")
+            # Held (its timeline locked) until commit: a forget meanwhile is a 404, not a write to a deleted card.
+            card = card_hold(card=card_get(principal=principal, card_id=card_id, action="write"))
             if "text" in data.validated_data:
                 card_describe(card=card, actor=principal.user, text=data.validated_data["text"],
-                              reason=data.validated_data["reason"])
+                              reason=data.validated_data["reason"], consent=data.validated_data["consent"])
             if "perspectives" in data.validated_data:
-                perspectives_set(card=card, phrasings=data.validated_data["perspectives"])
-        return Response(_shown(principal, [card.pk])[0])
+                perspectives_set(card=card, actor=principal.user, phrasings=data.validated_data["perspectives"],
+                                 consent=data.validated_data["consent"])
+            shown = card_shown(card.pk, user=principal.user)
+        return Response(shown)
 
     @extend_schema(responses={204: None, **error_responses(401, 403, 404)},
-                   summary="Forget now, completely (the audit log keeps only that it happened)")
+                   summary="Forget now, completely (the audit log keeps only that it happened)",
+                   description="The card goes with every copy of its words: its revisions, perspectives and "
+                               "vector, the guesses promoted into it, what a knowledge merge copied from it into "
+                               "another card's history, the review candidate it came from and the free text of "
+                               "the decisions about it (a confirmation's quote, a reviewer's reason). A card it "
+                               "had superseded stays closed. Whoever may write in the card's scope may forget "
+                               "it. It waits for writes in progress on the card's timeline; a card already "
+                               "forgotten (by an earlier call, or another one at the same moment) is 404. For a "
+                               "whole timeline or everything about a subject, see `POST /forget/`.")
     def delete(self, request, card_id: int):
         principal = principal_of(request)
         with transaction.atomic():
-            card = card_get(principal=principal, card_id=card_id, action="write")
+            card = card_forgettable_get(principal=principal, card_id=card_id)
             card_forget(card=card, actor=principal.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class CardHistory(APIView):
-    @extend_schema(responses={200: CardOut(many=True), **error_responses(401, 404)},
+    @extend_schema(responses={200: page_of(CardOut), **error_responses(401, 404)},
                    summary="The card's timeline (supersede chain), oldest first")
     def get(self, request, card_id: int):
         principal = principal_of(request)
         card = card_get(principal=principal, card_id=card_id)
         chain = [c.pk for c in card_history(card=card)]
-        return Response({"results": _shown(principal, chain), "next": None})
+        shown = cards_shown(chain, user=principal.user)  # less any card forgotten since the chain was read
+        return Response({"results": [shown[pk] for pk in chain if pk in shown], "next": None})
 
 
 class CardVerify(APIView):
@@ -178,9 +261,10 @@ class CardVerify(APIView):
     def post(self, request, card_id: int):
         principal = principal_of(request)
         with transaction.atomic():
-            card = card_get(principal=principal, card_id=card_id, action="write")
-            card_verify(card=card, actor=principal.user)
-        return Response(_shown(principal, [card.pk])[0])
+            card = card_verify(card=card_get(principal=principal, card_id=card_id, action="write"),
+                               actor=principal.user)
+            shown = card_shown(card.pk, user=principal.user)
+        return Response(shown)
 
 
 class CardQuestionAsked(APIView):

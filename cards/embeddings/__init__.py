@@ -78,6 +78,15 @@ def embed_texts(texts: list[str]) -> list[list[float]]:
 
 def embed_query(text: str) -> list[float]:
     """One query's vector, comparable with the cards' vectors (cosine)."""
+    return embed_in_request([text])[0]
+
+
+def embed_in_request(texts: list[str]) -> list[list[float]]:
+    """Vectors computed inside a request (a recall query, or the few cards recall
+    finds without a stored vector): the same vectors as embed_texts, through the
+    faster ONNX model when the local backend has it."""
+    if not texts:
+        return []
     backend = str(embedding_setting("EMBEDDING_BACKEND", "local")).strip().lower()
     model = str(embedding_setting("EMBEDDING_QUERY_MODEL", "onnx")).strip().lower()
     if model not in QUERY_MODELS:
@@ -88,12 +97,12 @@ def embed_query(text: str) -> list[float]:
         try:
             from .query_onnx import embed_query_onnx
 
-            return embed_query_onnx([text])[0]
+            return embed_query_onnx(texts)
         except Building:
             pass  # another process is building it: torch answers meanwhile
         except Exception:  # noqa: BLE001 - building or loading the file; the torch model still answers
             _onnx_unavailable()
-    return embed_texts([text])[0]
+    return embed_texts(texts)
 
 
 # After a failure the ONNX file is tried again after ONNX_RETRY_SECONDS: the same
@@ -118,12 +127,18 @@ def card_embedding_text(card: Card) -> str:
     exactly by entity before scoring, and a name in every vector would make all
     of one person's cards look alike and "me" mean nothing. Underscores in label
     keys become spaces so the tokenizer sees words ("job title")."""
-    head = card.label.key.replace("_", " ")
-    parts = [part for part in (card.value.strip(), card.object.name if card.object_id else "") if part]
+    return embedding_text(label_key=card.label.key, value=card.value,
+                          object_name=card.object.name if card.object_id else "", text=card.text)
+
+
+def embedding_text(*, label_key: str, value: str, object_name: str | None, text: str) -> str:
+    """card_embedding_text from a card's columns (recall reads them in SQL)."""
+    head = label_key.replace("_", " ")
+    parts = [part for part in (value.strip(), object_name or "") if part]
     line = f"{head}: {' '.join(parts)}" if parts else head
-    text = card.text.strip()
+    text = text.strip()
     return f"{line}. {text}" if text else line
 
 
-__all__ = ["EMBEDDING_DIMENSIONS", "EmbeddingError", "EmbeddingUnavailable", "card_embedding_text",
-           "embed_query", "embed_texts", "embedding_setting", "model_dir", "model_tokenizer"]
+__all__ = ["EMBEDDING_DIMENSIONS", "EmbeddingError", "EmbeddingUnavailable", "card_embedding_text", "embed_in_request",
+           "embed_query", "embed_texts", "embedding_setting", "embedding_text", "model_dir", "model_tokenizer"]

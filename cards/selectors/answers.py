@@ -21,7 +21,7 @@ def subject_shaped(asked: str, binding: Binding, scope_ids: list[int]) -> dict:
     alike = {e.pk: e for e in Entity.objects.in_scopes(scope_ids).filter(pk__in=[pk for pk, _ in binding.did_you_mean])}
     return {"asked": asked, "binding": binding.status, "entities": [entity_brief(e) for e in binding.entities],
             "did_you_mean": [{"entity": entity_brief(alike[pk]), "score": score}
-                             for pk, score in binding.did_you_mean]}
+                             for pk, score in binding.did_you_mean if pk in alike]}
 
 
 class Shaper:

@@ -43,6 +43,30 @@ def card_get(*, principal, card_id: int, action: str = "view") -> Card:
                    pk=card_id, action=action)
 
 
+# Who may forget a card: whoever may write in its scope (DESIGN §4 rule 9). A
+# single card, a timeline and everything about a subject ask it of every card,
+# for a person and for their agent's token alike.
+FORGET_ACTION = "write"
+
+
+def card_forgettable_get(*, principal, card_id: int) -> Card:
+    """The card if `principal` may see it (else 404) and forget it (else 403)."""
+    return card_get(principal=principal, card_id=card_id, action=FORGET_ACTION)
+
+
+def cards_forgettable(*, principal) -> QuerySet[Card]:
+    """Every card `principal` may forget."""
+    return Card.objects.visible_to(principal, FORGET_ACTION)
+
+
+def perspectives_own(perspectives: QuerySet, *, user) -> QuerySet:
+    """Of these phrasings, the ones a person may read: their own, never another
+    member's (DESIGN §3) — whatever their role, in the API, on every page and in
+    the admin alike. `perspectives`: CardPerspective rows already restricted to
+    cards the person may see."""
+    return perspectives.filter(user_id=user.pk)
+
+
 def with_perspective(cards: QuerySet[Card], *, user) -> QuerySet[Card]:
     """Adds `perspective_text`: the caller's own phrasing, if they have one."""
     from django.db.models import OuterRef, Subquery
@@ -50,7 +74,7 @@ def with_perspective(cards: QuerySet[Card], *, user) -> QuerySet[Card]:
     from ..models import CardPerspective
 
     # The caller's own phrasing of a card the outer query already restricted.
-    mine = CardPerspective.objects.filter(card=OuterRef("pk"), user_id=user.pk).values("text")[:1]
+    mine = perspectives_own(CardPerspective.objects.filter(card=OuterRef("pk")), user=user).values("text")[:1]
     return cards.annotate(perspective_text=Subquery(mine))
 
 

@@ -8,7 +8,10 @@ A name binds only to
 - a member named by a relation word from the speaker's side (Kai's "Mom" is Dana; Sam's is nobody);
 and then to whatever it was merged into. Two different entities answering to
 one name make it ambiguous — reported, never guessed. Look-alikes are offered
-as "did you mean", never bound."""
+as "did you mean", never bound: first the names that look the same (one TR39
+skeleton, cards.text.name_skeleton: "Pаris" with a Cyrillic а), then the
+trigram-close ones. A look-alike binds only as a registered alias; as a new
+name it is refused (cards.services.entities.look_alikes_refuse)."""
 
 from __future__ import annotations
 
@@ -30,7 +33,7 @@ from scopes.relations import members_by_relation, members_of, relation_keys_mean
 
 from ..derive import entity_term
 from ..models import Alias, Entity
-from ..text import normalize
+from ..text import name_skeleton, normalize
 
 ME = "me"
 
@@ -90,13 +93,47 @@ def _entities_in_scopes_query(*, scopes):
 _IN_SCOPES = Compiled(_entities_in_scopes_query, "scopes")
 
 
-def entity_look_alikes(norm: str, scope_ids) -> list[tuple[int, float]]:
-    """(entity id, trigram similarity) of names and aliases in `scope_ids`
-    (members' own included) close to `norm`, best first. Offered, never bound."""
+def entity_look_alikes(name: str, scope_ids) -> list[tuple[int, float]]:
+    """(entity id, score) of names and aliases in `scope_ids` (members' own
+    included) like `name`, best first: those that look the same (score 1.0),
+    then the trigram-close ones (their similarity). Offered, never bound."""
+    norm, visible = normalize(name), set(scope_ids)
+    # Roots merged into from elsewhere are offered only where they could be shown (entity_bind's `shown`).
+    same = [row["id"] for row in skeleton_look_alikes(name, visible)
+            if row["scope_id"] in visible or row["user_id"] is not None]
     sql, params = look_alikes_sql(norm, _IN_SCOPES.sql({"scopes": list(scope_ids)}))
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        return [(pk, round(score, 3)) for pk, score in cursor.fetchall()]
+        close = [(pk, round(score, 3)) for pk, score in cursor.fetchall() if pk not in same]
+    return [(pk, 1.0) for pk in same] + close[:max(LOOK_ALIKE_LIMIT - len(same), 0)]
+
+
+def skeleton_look_alikes_query(*, scopes, skeleton, norm):
+    """The entities whose name or alias in `scopes` (members' own entities
+    included) has the TR39 `skeleton` under another name than `norm`, merges
+    followed to their roots; each match on its (scope, skeleton) index, or the
+    members' user index."""
+    own = Entity.objects.in_scopes(scopes, include="own").filter(name_skeleton=skeleton).exclude(name_norm=norm)
+    members = Entity.objects.in_scopes(scopes, include="members").filter(name_skeleton=skeleton).exclude(
+        name_norm=norm)
+    aliased = Alias.objects.in_scopes(scopes).filter(name_skeleton=skeleton).exclude(name_norm=norm)
+    direct = own.values("id").union(members.values("id"), aliased.values("entity_id"))
+    roots = Entity.objects.filter(pk__in=direct).values(root=Coalesce("merged_into_id", "id"))
+    return Entity.objects.filter(pk__in=roots).values(*_ENTITY_COLUMNS).order_by("id")
+
+
+_SKELETON_IN_SCOPES = Compiled(
+    lambda *, scopes, skeleton, norm: skeleton_look_alikes_query(
+        scopes=RawSQL("SELECT unnest(%s::bigint[])", [scopes]), skeleton=skeleton, norm=norm),
+    "scopes", "skeleton", "norm", text=("skeleton", "norm"))
+
+
+def skeleton_look_alikes(name: str, scope_ids) -> list[dict]:
+    """Rows (entity columns) of the entities in `scope_ids` that `name` looks like without being."""
+    skeleton = name_skeleton(name)
+    if not skeleton:
+        return []
+    return _SKELETON_IN_SCOPES.rows({"scopes": list(scope_ids), "skeleton": skeleton, "norm": normalize(name)})
 
 
 def entity_brief(entity: Entity) -> dict:
@@ -153,7 +190,8 @@ def entity_bind(*, name: str, scope_ids, speaker=None, suggest: bool = True) -> 
     """Bind `name` among `scope_ids` (a read's scopes from `read_scope_ids`, or a
     write's scope), as `speaker` (a user, for "me" and relation words) says it.
     `suggest`: look for "did you mean" names when nothing binds (a write, which
-    creates the entity then, has no use for them)."""
+    creates the entity then, has no use for them: creating one refuses a
+    look-alike itself, among every scope the new entity is seen from)."""
     scope_ids = list(scope_ids)
     norm = normalize(name)
     if norm == ME and speaker is not None:
@@ -161,7 +199,7 @@ def entity_bind(*, name: str, scope_ids, speaker=None, suggest: bool = True) -> 
         return Binding("bound", f"e:{me.pk}", [me], [me.pk], roots=[me])
     named = _bound(norm, name, scope_ids, speaker.pk if speaker is not None else None) if norm else []
     if not named:
-        return Binding("unknown", did_you_mean=entity_look_alikes(norm, scope_ids) if norm and suggest else [])
+        return Binding("unknown", did_you_mean=entity_look_alikes(name, scope_ids) if norm and suggest else [])
     roots = [e for e in named if e.merged_into_id is None]
     terms = {e.pk: entity_term(e.pk, e.kind, e.scope_kind, e.name_norm) for e in roots}
     # A name that is a kind in one visible scope names that kind in all of them

@@ -13,7 +13,7 @@ from ..models import Tag
 from ..retrieval import recall
 from ..services import entity_of_user
 from .entities import entity_bind
-from .shape import cards_out, iso
+from .shape import cards_shown, iso
 
 
 class EmbeddingDown(DomainError):
@@ -70,22 +70,25 @@ def recall_body(principal: Principal, *, scope_id: int, query: str, k: int, when
         raise EmbeddingDown(f"The embedding model is not available right now ({error}); try again shortly.") from None
     ids = [r.card_id for r in found.results] + [a.card_id for a in found.aging]
     ids += [pk for c in found.contradictions for pk in c.card_ids]
-    cards = dict(zip(ids, cards_out(ids, user=principal.user)))
+    # Read once more to shape them: a card forgotten in between is left out, not a 500.
+    cards = cards_shown(ids, user=principal.user)
     me_id = entity_of_user(principal.user).pk
     results = [{"card": cards[r.card_id], "similarity": r.similarity, "decay": r.decay, "score": r.score,
-                "days": r.days, "tier": "hypothesis" if cards[r.card_id]["tag"] == Tag.HYPOTHESIS else "recorded"}
-               for r in found.results]
+                "days": r.days, "tier": "hypothesis" if cards[r.card_id]["tag"] == Tag.HYPOTHESIS else "recorded",
+                "vector": "computed" if r.computed else "stored"}
+               for r in found.results if r.card_id in cards]
     sides = {pk for c in found.contradictions for pk in c.card_ids}
     covered = {a.card_id for a in found.aging if a.askable and a.card_id in sides}
     aging = [{**cards[a.card_id], "unverified_days": a.days, "asked_at": iso(a.asked_at),
               "question": _question(cards[a.card_id], me_id) if a.askable and a.card_id not in covered else None}
-             for a in found.aging]
+             for a in found.aging if a.card_id in cards]
     contradictions = [{"subject": cards[c.card_ids[0]]["subject"], "subject_id": c.subject_id,
                        "label": cards[c.card_ids[0]]["label"], "cards": [cards[pk] for pk in c.card_ids],
                        "question_card": c.question_card_id, "asked_at": iso(c.asked_at),
                        "question": _contradiction_question([cards[pk] for pk in c.card_ids], me_id)
                        if c.askable else None}
-                      for c in found.contradictions]
+                      for c in found.contradictions if all(pk in cards for pk in c.card_ids)]
     waiting = {"contradictions": found.contradictions_askable, "aging_facts": found.aging_askable - len(covered)}
     return {"results": results, "aging_facts": aging, "contradictions": contradictions,
-            "questions_waiting": waiting, "at": iso(found.at), "route": found.route}, me_id
+            "questions_waiting": waiting, "at": iso(found.at), "route": found.route,
+            "unembedded": found.unembedded}, me_id

@@ -17,6 +17,7 @@ from django.utils import timezone
 from core.compiled import Compiled
 
 from ..confidence import level_of
+from ..errors import CardGone
 from ..models import Card
 from ..valid_time import planned
 from .cards import with_perspective
@@ -92,12 +93,26 @@ def _cards_by_id_query(*, ids, user_id):
 _CARDS_BY_ID = Compiled(_cards_by_id_query, "ids", "user_id")
 
 
+def cards_shown(card_ids: Iterable[int], *, user) -> dict[int, dict]:
+    """The cards with these ids that still stand, shaped, by id: one forgotten
+    since its id was read is simply absent (the caller says so)."""
+    ids = sorted(set(card_ids))
+    if not ids:
+        return {}
+    now = timezone.now()
+    return {row["id"]: card_out(row, now) for row in _CARDS_BY_ID.rows({"ids": ids, "user_id": user.pk})}
+
+
+def card_shown(card_id: int, *, user) -> dict:
+    """One card, shaped; CardGone (a 404) if a forget removed it since it was read."""
+    card = cards_shown([card_id], user=user).get(card_id)
+    if card is None:
+        raise CardGone("That card was forgotten meanwhile.")
+    return card
+
+
 def cards_out(card_ids: Iterable[int], *, user) -> list[dict]:
     """The cards with these ids, shaped, in the order given (ids may repeat)."""
     ids = list(card_ids)
-    if not ids:
-        return []
-    rows = _CARDS_BY_ID.rows({"ids": sorted(set(ids)), "user_id": user.pk})
-    now = timezone.now()
-    by_id = {row["id"]: card_out(row, now) for row in rows}
+    by_id = cards_shown(ids, user=user)
     return [by_id[pk] for pk in ids]

@@ -20,7 +20,8 @@ from scopes.models import Scope, User
 from ..drafts import CardDraft, occurrence_from
 from ..models import Card, CardKind, Cardinality
 from .embedding import embed_outcomes_after_commit
-from .remember import card_remember, perspectives_set
+from .perspectives import perspectives_set
+from .remember import card_remember
 from .sql import cards_insert_many, timestamps_literal
 from .tags import about_someone_else, is_guess, lock_label, tags_settle
 from .write_plan import (ONE_MICROSECOND, STATED_AT_KEEP, Outcome, Write, WriteOutcome, duplicate_window,
@@ -93,7 +94,9 @@ def card_remember_batch(*, actor: User, items: list[tuple[Scope, CardDraft]]) ->
                 continue
             outcome, card, closed = choice
             if write.draft.perspectives:
-                perspectives_set(card=card, phrasings=write.draft.perspectives)
+                perspectives_set(card=card, actor=actor, phrasings=write.draft.perspectives,
+                                 consent=write.draft.consent,
+                                 new_card=outcome in (Outcome.INSERTED, Outcome.SUPERSEDED))
             results.append(WriteOutcome(outcome, card, [c.pk for c in closed]))
             placed_here.append(results[-1])
         except DomainError as error:

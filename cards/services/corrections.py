@@ -1,18 +1,20 @@
 """Corrections after a card is written: describe, verify, retract, knowledge
-merge/rename, and forget."""
+merge/rename. Forgetting is services/forget.py."""
 
 from __future__ import annotations
 
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from scopes.models import User
 
-from ..errors import ImmutableEvent, InvalidCard, NotCurrent
-from ..models import AuditEvent, Card, CardKind, CardRevision, Cardinality
+from ..errors import CardGone, ImmutableEvent, InvalidCard, NotCurrent
+from ..models import Card, CardKind, CardRevision, Cardinality
+from ..screen import content_screen
+from ..text import text_in
 from .embedding import embed_after_commit
 from .remember import card_stated_again
-from .write_plan import value_key
+from .write_plan import timeline_lock, value_key
 
 MAX_TEXT = 10_000
 
@@ -21,15 +23,17 @@ def _clean_text(text, field: str) -> str:
     if not isinstance(text, str) or "\x00" in text or len(text) > MAX_TEXT or not text.strip():
         raise InvalidCard(f"{field} must be a non-empty text of at most {MAX_TEXT} characters.",
                           fields={field: ["invalid"]})
-    return text.strip()
+    return text_in(text).strip()
 
 
 @transaction.atomic
-def card_describe(*, card: Card, actor: User, text: str, reason: str = "") -> Card:
+def card_describe(*, card: Card, actor: User, text: str, reason: str = "", consent: bool = False) -> Card:
     """Correct a card's description; the old one is kept as a revision. For an
-    event this is the only change allowed — that it happened stays as written."""
+    event this is the only change allowed — that it happened stays as written.
+    The new words pass the same screen as a new card (`consent` for sensitive ones)."""
     text = _clean_text(text, "text")
-    card = Card.objects.select_for_update().get(pk=card.pk)
+    content_screen(fields={"text": text, "reason": reason}, consent=consent)
+    card = card_hold(card=card, for_update=True)
     if text == card.text:
         return card
     CardRevision.objects.create(card=card, actor=actor, at=timezone.now(), field="text",
@@ -43,6 +47,7 @@ def card_describe(*, card: Card, actor: User, text: str, reason: str = "") -> Ca
 @transaction.atomic
 def card_verify(*, card: Card, actor: User) -> Card:
     """"Still true": moves verified_at to now."""
+    card = card_hold(card=card)
     if card.superseded_at is not None:
         raise NotCurrent("Only a current card can be confirmed; this one was superseded.",
                          superseded_by=card.superseded_by_id)
@@ -66,10 +71,11 @@ def card_retract(*, card: Card, actor: User, at=None) -> Card:
 
 
 @transaction.atomic
-def knowledge_rename(*, card: Card, actor: User, value: str, reason: str = "") -> Card:
+def knowledge_rename(*, card: Card, actor: User, value: str, reason: str = "", consent: bool = False) -> Card:
     if card.kind != CardKind.KNOWLEDGE:
         raise InvalidCard("Only knowledge cards are renamed.", fields={"card": ["not a knowledge card"]})
     value = _clean_text(value, "value")
+    content_screen(fields={"value": value, "reason": reason}, consent=consent)
     card = Card.objects.select_for_update().get(pk=card.pk)
     CardRevision.objects.create(card=card, actor=actor, at=timezone.now(), field="value",
                                 before=card.value, after=value, reason=reason[:300])
@@ -81,7 +87,8 @@ def knowledge_rename(*, card: Card, actor: User, value: str, reason: str = "") -
 
 
 @transaction.atomic
-def knowledge_merge(*, target: Card, others: list[Card], actor: User, text: str | None = None) -> Card:
+def knowledge_merge(*, target: Card, others: list[Card], actor: User, text: str | None = None,
+                    consent: bool = False) -> Card:
     """Fold knowledge cards into `target`: the others are closed and point to it,
     and the target's revisions say what was merged."""
     ids = [c.pk for c in others if c.pk != target.pk]
@@ -96,25 +103,22 @@ def knowledge_merge(*, target: Card, others: list[Card], actor: User, text: str 
         CardRevision.objects.create(card=target, actor=actor, at=now, field="merged",
                                     before=f"#{other.pk}", after=other.value or other.text)
     if text is not None:
-        target = card_describe(card=target, actor=actor, text=text, reason="merge")
+        target = card_describe(card=target, actor=actor, text=text, reason="merge", consent=consent)
     return target
 
 
 @transaction.atomic
-def card_forget(*, card: Card, actor: User) -> None:
-    """Forget now and completely: the card, its revisions, perspectives and
-    embedding. The audit log keeps that a card was forgotten, by whom and when —
-    not what it said. A card it had superseded stays closed (we never revive a
-    stale value); its superseded_by is cleared."""
-    with connection.cursor() as cursor:
-        # The write-once trigger lets an event row go only inside this transaction.
-        cursor.execute("SET LOCAL memory_site.forgetting = 'on'")
-    AuditEvent.objects.create(actor=actor, action="card.forgotten", scope_id=card.scope_id,
-                              object_type="card", object_id=card.pk, detail={"kind": card.kind})
-    card.delete()
-    with connection.cursor() as cursor:
-        # Inside a caller's longer transaction, the permission ends with this card.
-        cursor.execute("SET LOCAL memory_site.forgetting = 'off'")
+def card_hold(*, card: Card, for_update: bool = False) -> Card:
+    """The card as it stands now, its timeline locked until commit — or CardGone
+    (404) if a forget committed since it was read. Forgetting takes the same lock
+    (card_forget), so a change that holds the card never writes to, links to or
+    re-reads a card deleted under it."""
+    timeline_lock(scope_id=card.scope_id, subject_id=card.subject_id, label=card.label)
+    rows = Card.objects.select_related("label", "subject", "object", "scope").filter(pk=card.pk)
+    held = (rows.select_for_update(of=("self",)) if for_update else rows).first()
+    if held is None:
+        raise CardGone("That card was forgotten meanwhile.")
+    return held
 
 
 def event_update_refused(error: IntegrityError) -> ImmutableEvent | None:
@@ -125,5 +129,5 @@ def event_update_refused(error: IntegrityError) -> ImmutableEvent | None:
     return None
 
 
-__all__ = ["card_describe", "card_verify", "card_retract", "knowledge_rename", "knowledge_merge",
-           "card_forget", "event_update_refused"]
+__all__ = ["card_hold", "card_describe", "card_verify", "card_retract", "knowledge_rename", "knowledge_merge",
+           "event_update_refused"]

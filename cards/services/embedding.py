@@ -3,7 +3,7 @@ a slow or failing embedder never holds a lock or loses a card."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from itertools import islice
 from typing import TYPE_CHECKING
 
@@ -16,6 +16,9 @@ if TYPE_CHECKING:
     from .write_plan import WriteOutcome
 
 EMBED_BATCH = 64
+# One sweep's bound (tasks.cards_embed_sweep, every few minutes): a few seconds
+# of the local model, so a backlog drains over several runs, never in one long task.
+SWEEP_LIMIT = 512
 _NEW_CARD_OUTCOMES = ("inserted", "superseded")  # Outcome.INSERTED / SUPERSEDED (remember imports this module)
 
 
@@ -100,3 +103,38 @@ def _store(cards: list[Card], vectors: list[list[float]]) -> int:
             " WHERE c.id = v.id AND c.value = v.value AND c.text = v.text",
             [[c.pk for c in cards], [c.value for c in cards], [c.text for c in cards], literals])
         return cursor.rowcount
+
+
+def cards_embed_missing(*, limit: int | None = SWEEP_LIMIT, batch_size: int = EMBED_BATCH,
+                        progress: Callable[[int], None] | None = None) -> dict:
+    """Embed committed cards that have no vector (a process killed between
+    commit and embedding, an embedder outage, EMBED_ON_WRITE off, an import),
+    newest first, at most `limit` of them (None: all); returns
+    {"missing": cards looked at, "embedded": vectors written}.
+
+    Idempotent and safe beside the on-commit tasks: cards_embed_now writes a
+    vector only where the text is still what was embedded. The walk goes down
+    by id rather than re-asking for "the newest NULLs": a card whose text
+    changes mid-run keeps its NULL (its own task fills it) and is not fetched
+    again by this run. `progress` is told how many cards each batch covered."""
+    # Every scope at once, on no person's behalf: the partial index card_unembedded holds only these rows.
+    missing = Card.objects.filter(embedding__isnull=True)
+    seen = written = 0
+    below: int | None = None
+    while limit is None or seen < limit:
+        chunk = missing if below is None else missing.filter(id__lt=below)
+        size = batch_size if limit is None else min(batch_size, limit - seen)
+        ids = list(chunk.order_by("-id").values_list("id", flat=True)[:size])
+        if not ids:
+            break
+        written += cards_embed_now(card_ids=ids, batch_size=batch_size)
+        seen += len(ids)
+        below = ids[-1]
+        if progress is not None:
+            progress(len(ids))
+    return {"missing": seen, "embedded": written}
+
+
+def cards_missing_count() -> int:
+    """How many cards have no vector (the backfill command's progress bar)."""
+    return Card.objects.filter(embedding__isnull=True).count()

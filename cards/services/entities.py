@@ -1,5 +1,7 @@
 """Entities and aliases: creating, aliasing and merging them. Which entity a
-name means is decided by the one binder, `cards.selectors.entities.entity_bind`."""
+name means is decided by the one binder, `cards.selectors.entities.entity_bind`.
+A new name is taken as it reads (cards.text: NFC, no invisible or direction
+controls) and never as a look-alike of a name its scope already sees."""
 
 from __future__ import annotations
 
@@ -11,10 +13,10 @@ from django.utils import timezone
 from core.compiled import Compiled
 from scopes.models import LADDER_UP_SQL, MAX_LADDER_DEPTH, Membership, Scope, ScopeKind, User
 
-from ..errors import InvalidCard
+from ..errors import ConfusableName, InvalidCard
 from ..models import Alias, Entity, EntityKind
-from ..selectors.entities import LOOK_ALIKE_THRESHOLD, entity_bind, look_alikes_sql
-from ..text import normalize
+from ..selectors.entities import LOOK_ALIKE_THRESHOLD, entity_bind, look_alikes_sql, skeleton_look_alikes_query
+from ..text import name_in, name_skeleton, normalize
 
 ME = "me"
 
@@ -51,10 +53,12 @@ def entity_of_user(user: User) -> Entity:
 
 @transaction.atomic
 def entity_create(*, scope: Scope, name: str, kind: str = EntityKind.THING) -> Entity:
+    name = name_in(name)
     if not normalize(name):
         raise InvalidCard("An entity needs a name.", fields={"name": ["must not be empty"]})
     if Alias.objects.filter(scope=scope, name_norm=normalize(name)).exists():
         raise InvalidCard(f"{name!r} is already an alias in this scope.", fields={"name": ["already an alias"]})
+    look_alikes_refuse(scope_id=scope.pk, name=name)
     try:
         with transaction.atomic():
             entity = Entity.objects.create(scope=scope, name=name.strip(), kind=kind)
@@ -67,11 +71,16 @@ def entity_create(*, scope: Scope, name: str, kind: str = EntityKind.THING) -> E
 
 @transaction.atomic
 def alias_add(*, entity: Entity, name: str, scope: Scope | None = None) -> Alias:
+    """`name` is `entity` too, in `scope`. A name that looks like the entity's
+    own ("Pаris" with a Cyrillic а, for Paris) is how a look-alike is made to
+    bind; one that looks like another entity's is refused."""
     scope = scope or entity.scope
+    name = name_in(name)
     norm = normalize(name)
     clash = Entity.objects.filter(scope=scope, name_norm=norm).exclude(pk=entity.pk).exists()
     if not norm or clash:
         raise InvalidCard(f"{name!r} already names another entity here.", fields={"name": ["already taken"]})
+    look_alikes_refuse(scope_id=scope.pk, name=name, allowed=entity.merged_into_id or entity.pk)
     alias, _ = Alias.objects.get_or_create(scope=scope, name_norm=norm, defaults={"entity": entity, "name": name})
     if alias.entity_id != entity.pk:
         raise InvalidCard(f"{name!r} is already an alias of another entity.", fields={"name": ["already taken"]})
@@ -98,19 +107,68 @@ def entity_for_write(*, scope: Scope, actor: User, ref: Entity | str, kind: str 
     return _entity_insert_or_get(scope=scope, name=ref.strip(), kind=kind)
 
 
+def _ladder_query(scope_id):
+    """The scopes a new entity in `scope_id` is seen with: it, the scopes above it, global."""
+    return Scope.objects.filter(Q(pk__in=RawSQL(LADDER_UP_SQL, [scope_id, MAX_LADDER_DEPTH]))
+                                | Q(kind=ScopeKind.GLOBAL)).values("id")
+
+
+# Compiled once per process, like the binder: it runs whenever a new name appears.
+_SKELETON_SEEN_FROM = Compiled(
+    lambda *, scope_id, skeleton, norm: skeleton_look_alikes_query(
+        scopes=_ladder_query(scope_id), skeleton=skeleton, norm=norm),
+    "scope_id", "skeleton", "norm", text=("skeleton", "norm"))
+
+
+def look_alikes_refuse(*, scope_id: int, name: str, allowed: int | None = None) -> None:
+    """Refuse a new name in `scope_id` (an entity, or an alias of the entity
+    `allowed`) that looks like a name seen from there — of the scope, the scopes
+    above it, global, or a member's own — without being it: its TR39 skeleton
+    is theirs, its exact form is not. One indexed equality per table."""
+    skeleton = name_skeleton(name)
+    if not skeleton:
+        return
+    rows = _SKELETON_SEEN_FROM.rows({"scope_id": scope_id, "skeleton": skeleton, "norm": normalize(name)})
+    others = [(row["id"], row["scope_id"], row["name"], row["kind"]) for row in rows if row["id"] != allowed]
+    if others:
+        raise _confusable(name, others)
+
+
+def _confusable(name: str, look_alikes: list[tuple]) -> ConfusableName:
+    shown = ", ".join(repr(alike_name) for _, _, alike_name, _ in look_alikes)
+    return ConfusableName(
+        f"{name!r} looks like {shown} but is written with other characters. Did you mean {shown}? Use that "
+        "name, or register this spelling as its alias.", name=name,
+        candidates=[{"id": pk, "scope": scope_id, "name": alike_name, "kind": kind}
+                    for pk, scope_id, alike_name, kind in look_alikes])
+
+
 def _entity_insert_or_get(*, scope: Scope, name: str, kind: str) -> Entity:
     """Create the entity, or take the one a concurrent writer just created (the
-    unique index decides; ON CONFLICT waits for the other transaction)."""
+    unique index decides; ON CONFLICT waits for the other transaction) — unless
+    it looks like a name seen from its scope (look_alikes_refuse's rule): one
+    statement inserts only when no look-alike is found, and returns them."""
     now = timezone.now()
+    norm, skeleton = normalize(name), name_skeleton(name)
+    alike_sql, alike_params = _SKELETON_SEEN_FROM.sql({"scope_id": scope.pk, "skeleton": skeleton, "norm": norm})
     with connection.cursor() as cursor:
         cursor.execute(
-            "INSERT INTO cards_entity (scope_id, name, name_norm, kind, user_id, created_at)"
-            " VALUES (%s, %s, %s, %s, NULL, %s) ON CONFLICT (scope_id, name_norm) DO NOTHING RETURNING id",
-            [scope.pk, name, normalize(name), kind, now])
-        row = cursor.fetchone()
-    if row is None:
-        return Entity.objects.get(scope=scope, name_norm=normalize(name))
-    entity = Entity(id=row[0], scope=scope, name=name, name_norm=normalize(name), kind=kind, created_at=now)
+            f"WITH alike AS ({alike_sql}), created AS ("
+            "  INSERT INTO cards_entity (scope_id, name, name_norm, name_skeleton, kind, user_id, created_at)"
+            "  SELECT %s, %s, %s, %s, %s, NULL, %s WHERE NOT EXISTS (SELECT FROM alike)"
+            "  ON CONFLICT (scope_id, name_norm) DO NOTHING RETURNING id)"
+            " SELECT id, NULL, NULL, NULL FROM created"
+            " UNION ALL SELECT id, scope_id, name, kind FROM alike",
+            [*alike_params, scope.pk, name, norm, skeleton, kind, now])
+        rows = cursor.fetchall()
+    look_alikes = [row for row in rows if row[2] is not None]
+    if look_alikes:
+        raise _confusable(name, look_alikes)
+    if not rows:
+        return Entity.objects.get(scope=scope, name_norm=norm)
+    row = rows[0]
+    entity = Entity(id=row[0], scope=scope, name=name, name_norm=norm, name_skeleton=skeleton, kind=kind,
+                    created_at=now)
     entity._state.adding, entity._state.db = False, connection.alias
     duplicates_propose(entity)
     return entity
@@ -142,6 +200,22 @@ def duplicates_propose(entity: Entity) -> None:
             "INSERT INTO cards_possibleduplicate (entity_id, similar_to_id, score, status, created_at, reason)"
             f" SELECT %s, alike.id, alike.score, 'open', now(), '' FROM ({sql}) AS alike ON CONFLICT DO NOTHING",
             [entity.pk, *params])
+
+
+def look_alike_duplicates_propose(entity: Entity) -> None:
+    """An entity stored before look-alikes were refused (a "Pаris" beside
+    "Paris") is proposed for merge into each entity it looks like, seen from its
+    scope: into a member's own, else into the older one. Nothing is merged."""
+    if entity.user_id is not None or entity.merged_into_id is not None or not entity.name_skeleton:
+        return
+    sql, params = _SKELETON_SEEN_FROM.sql(
+        {"scope_id": entity.scope_id, "skeleton": entity.name_skeleton, "norm": entity.name_norm})
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "INSERT INTO cards_possibleduplicate (entity_id, similar_to_id, score, status, created_at, reason)"
+            f" SELECT %s, alike.id, 1.0, 'open', now(), '' FROM ({sql}) AS alike"
+            " WHERE alike.id <> %s AND (alike.user_id IS NOT NULL OR alike.id < %s) ON CONFLICT DO NOTHING",
+            [entity.pk, *params, entity.pk, entity.pk])
 
 
 @transaction.atomic

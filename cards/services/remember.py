@@ -7,26 +7,25 @@ from __future__ import annotations
 import copy
 import datetime as dt
 
-from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.utils import timezone
 
-from scopes.models import Membership, Scope, User
+from scopes.models import Scope, User
 
 from ..drafts import CardDraft, occurrence_from
-from ..errors import InvalidCard
-from ..models import Card, CardKind, CardPerspective, Cardinality, Tag
+from ..models import Card, CardKind, Cardinality, Tag
 from .embedding import embed_outcomes_after_commit
+from .perspectives import perspectives_set
 from .sql import card_insert, card_update, cards_sql, cards_where
-from .tags import (beside_filter, disputes_own, is_guess, lock_label, on_timeline, same_statement, stands_beside,
-                   tags_settle, timeline_filter)
-from .write_plan import (STATED_AT_KEEP, Outcome, Write, WriteOutcome, duplicate_window, timeline_lock_key,
-                         write_prepare)
+from .tags import (beside_filter, disputes_own, is_guess, on_timeline, same_statement, stands_beside, tags_settle,
+                   timeline_filter)
+from .write_plan import STATED_AT_KEEP, Outcome, Write, WriteOutcome, duplicate_window, timeline_lock, write_prepare
 
 @transaction.atomic
 def card_remember(*, scope: Scope, actor: User, draft: CardDraft) -> WriteOutcome:
     write = write_prepare(scope=scope, actor=actor, draft=draft)
-    _lock_timeline(write)
+    draft = write.draft  # as taken in: NFC, bidi controls stripped
+    timeline_lock(scope_id=write.scope.pk, subject_id=write.subject.pk, label=write.label)
     if draft.kind == CardKind.EVENT:
         result = _remember_event(write)
     elif is_guess(write):
@@ -36,17 +35,11 @@ def card_remember(*, scope: Scope, actor: User, draft: CardDraft) -> WriteOutcom
     else:
         result = _remember_accumulating(write)
     if draft.perspectives:
-        perspectives_set(card=result.card, phrasings=draft.perspectives)
+        perspectives_set(card=result.card, actor=actor, phrasings=draft.perspectives, consent=draft.consent,
+                         new_card=result.outcome in (Outcome.INSERTED, Outcome.SUPERSEDED))
     tags_settle([result])
     embed_outcomes_after_commit([result])
     return result
-
-
-def _lock_timeline(write: Write) -> None:
-    """Serialise writers of one (scope, subject, label) until commit."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(%s)",
-                       [timeline_lock_key(write.scope.pk, write.subject.pk, lock_label(write.label))])
 
 
 def _reinforce(card: Card, write: Write, *, seen: dt.datetime | None = None) -> WriteOutcome:
@@ -235,28 +228,3 @@ def _remember_event(write: Write) -> WriteOutcome:
                           occurred_end=when.end, precision=when.precision, time_source=when.source)
     card_insert(card)
     return WriteOutcome(Outcome.INSERTED, card)
-
-
-# --- perspectives ------------------------------------------------------------------------
-
-@transaction.atomic
-def perspectives_set(*, card: Card, phrasings: dict[str, str]) -> list[CardPerspective]:
-    """Per-member phrasings of a card in a shared scope, keyed by username."""
-    users = {u.username: u for u in get_user_model().objects.filter(
-        username__in=list(phrasings),
-        pk__in=Membership.objects.filter(scope=card.scope_id).values("user_id"))}
-    unknown = sorted(set(phrasings) - set(users))
-    if unknown:
-        raise InvalidCard("Perspectives are for members of the card's scope.",
-                          fields={"perspectives": [f"not a member: {name}" for name in unknown]})
-    result = []
-    for username, text in phrasings.items():
-        if not isinstance(text, str) or not text.strip() or "\x00" in text or len(text) > 2_000:
-            raise InvalidCard("A perspective is a non-empty text of at most 2000 characters.",
-                              fields={"perspectives": [f"invalid phrasing for {username}"]})
-        perspective, _ = CardPerspective.objects.update_or_create(
-            card=card, user=users[username], defaults={"text": text.strip()})
-        result.append(perspective)
-    return result
-
-

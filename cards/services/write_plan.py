@@ -8,18 +8,21 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
+from django.db import connection
 from django.utils import timezone
 
 from scopes.models import Scope, User
 from scopes.zones import person_zone
 
-from ..drafts import CardDraft, Occurrence, aware, draft_validate, reference_time_of
-from ..errors import InvalidCard, LabelKindMismatch, NeedsConsent
+from ..drafts import CardDraft, Occurrence, aware, draft_text_in, draft_validate, reference_time_of
+from ..errors import ConfusableName, InvalidCard, LabelKindMismatch
 from ..labels import label_resolve
 from ..models import Card, CardKind, Cardinality, Entity, EntityKind, Label, Precision
+from ..screen import content_screen
 from ..text import normalize
 from ..when import zone_from_label, zone_label
 from .entities import entity_for_write
+from .tags import lock_label
 
 ONE_MICROSECOND = dt.timedelta(microseconds=1)
 STATED_AT_KEEP = 100
@@ -85,34 +88,69 @@ def value_key(value: str, text: str, object_id: int | None) -> str:
     return f"{base} @{object_id}" if object_id else base
 
 
-def write_prepare(*, scope: Scope, actor: User, draft: CardDraft, entities: dict | None = None) -> Write:
-    """The draft checked against the label registry, its entities bound (`entities` memoises them across a batch)."""
+def draft_fields(draft: CardDraft) -> dict[str, str]:
+    """Every text a draft would store, by the name the API gives it: what the screen reads."""
+    fields = {"value": draft.value, "text": draft.text, "source.quote": draft.source_quote}
+    if isinstance(draft.object, str):
+        fields["object"] = draft.object
+    fields.update((f"perspectives.{user}", phrasing) for user, phrasing in draft.perspectives.items()
+                  if isinstance(phrasing, str))
+    return fields
+
+
+def draft_label(draft: CardDraft) -> Label:
+    """The draft's own rules, its label from the registry and the screen
+    (never-stored content, consent): what a write — or a proposal, which stores
+    nothing yet — is checked against first. `draft`: as taken in (draft_text_in)."""
     draft_validate(draft)
     label = label_resolve(draft.label)
     if label.kind != draft.kind:
         raise LabelKindMismatch(
             f"{label.key!r} is a {label.kind} label; a {draft.kind} card needs a {draft.kind} label.",
             label=label.key, label_kind=label.kind)
-    if label.sensitive and not draft.consent:
-        raise NeedsConsent(
-            f"{label.key!r} is sensitive ({label.description}); store it only with the person's explicit consent "
-            "(consent: true).", rule="sensitive_attribute", label=label.key)
+    content_screen(fields=draft_fields(draft), consent=draft.consent, label=label)
     if label.takes_object and draft.object in (None, "") and not draft.value.strip():
         raise InvalidCard(f"{label.key!r} relates two entities; give an object.", fields={"object": ["required"]})
+    return label
+
+
+def write_prepare(*, scope: Scope, actor: User, draft: CardDraft, entities: dict | None = None) -> Write:
+    """The draft's text taken in (cards.text: NFC, bidi controls stripped),
+    checked (draft_label), its entities bound (`entities` memoises them across a
+    batch). Every card write passes here: remember, bulk, import, review approval
+    and hypothesis confirmation. The Write carries the draft as taken in."""
+    draft = draft_text_in(draft)
+    label = draft_label(draft)
     tz = zone_from_label(draft.time_zone) if draft.time_zone else person_zone(actor)
-    subject = entity_for_write(scope=scope, actor=actor, ref=draft.subject, memo=entities)
+    subject = _entity_named(scope=scope, actor=actor, ref=draft.subject, field="subject", memo=entities)
     obj = None
     if draft.object not in (None, ""):
         # What something "is a" is a kind: derivation matches kinds by name across scopes.
         kind = EntityKind.KIND if label.key == "is_a" else EntityKind.THING
-        obj = entity_for_write(scope=scope, actor=actor, ref=draft.object, kind=kind, memo=entities)
+        obj = _entity_named(scope=scope, actor=actor, ref=draft.object, kind=kind, field="object", memo=entities)
     return Write(scope=scope, actor=actor, draft=draft, label=label, subject=subject, object=obj,
                  value_norm=value_key(draft.value, draft.text, obj.pk if obj else None),
                  reference=reference_time_of(draft, tz), now=timezone.now(), tz=tz)
 
 
+def _entity_named(*, field: str, **given) -> Entity:
+    """entity_for_write, a refusal naming the draft's field (a form shows it there)."""
+    try:
+        return entity_for_write(**given)
+    except ConfusableName as refused:
+        refused.extra.setdefault("fields", {field: [refused.detail]})
+        raise
+
+
 def timeline_lock_key(scope_id: int, subject_id: int, label_id: int) -> int:
     return ((scope_id * 1_000_003 + subject_id) * 1_000_003 + label_id) % (2**63)
+
+
+def timeline_lock(*, scope_id: int, subject_id: int, label: Label) -> None:
+    """Serialise writers of one (scope, subject, label) — and forgetting a card
+    of it — until commit; opposite labels share one lock (tags.lock_label)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [timeline_lock_key(scope_id, subject_id, lock_label(label))])
 
 
 def duplicate_window(when: Occurrence, tz: dt.tzinfo) -> tuple[dt.datetime, dt.datetime]:

@@ -12,12 +12,10 @@ from dataclasses import dataclass
 from dateutil.relativedelta import relativedelta
 
 from core.errors import DomainError
+from core.instants import EARLIEST_YEAR, LATEST_YEAR  # the range every entry point keeps (why: there)
+
 from ..models import Precision, TimeSource
 
-# Python dates end at year 9999 and PostgreSQL timestamps begin at year 1 (UTC):
-# a day's end, a local day around an instant or a time zone shift near either
-# edge would overflow, so times this far out are refused, never stored.
-EARLIEST_YEAR, LATEST_YEAR = 2, 9998
 DATE_ORDERS = ("mdy", "dmy")
 
 HINT = ("Give an ISO date (2026-05-08) or datetime (2026-05-08T16:44:10+08:00), a written date "

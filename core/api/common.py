@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
 
+from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound, ParseError
 from rest_framework.pagination import CursorPagination
 from rest_framework.parsers import JSONParser
+
+from ..instants import instant_problem
+from ..text import body_text_check
 
 MAX_ID = 2**63 - 1
 
@@ -38,27 +43,61 @@ class Page(CursorPagination):
 
 
 class StrictJSONParser(JSONParser):
-    """JSON, where a body nested too deeply to decode is malformed input, not a 500."""
+    """JSON, where a body nested too deeply to decode is malformed input, not a
+    500, and a string that is not text (a lone surrogate) is refused as
+    `invalid_text` before any view reads it (core/text.py)."""
 
     def parse(self, stream, media_type=None, parser_context=None):
+        raw = stream.read()
         try:
-            return super().parse(stream, media_type, parser_context)
+            data = super().parse(io.BytesIO(raw), media_type, parser_context)
         except RecursionError:
             raise ParseError("JSON parse error - the body is nested too deeply.") from None
+        body_text_check(data, raw)
+        return data
 
 
 class StrictSerializer(serializers.Serializer):
-    """Refuses fields it does not know: a typo must not silently drop data."""
+    """Refuses fields it does not know: a typo must not silently drop data; and a
+    number sent for a text field, which DRF would quietly turn into text
+    ("name": 0 bound the entity named "0") where the schema says string. (A query
+    string carries only text, so query serializers are never refused by it.)"""
 
     def to_internal_value(self, data):
         if isinstance(data, dict):
-            unknown = sorted(set(data) - set(self.fields))
-            if unknown:
-                raise serializers.ValidationError({name: ["unknown field"] for name in unknown})
+            problems = {name: ["unknown field"] for name in sorted(set(data) - set(self.fields))}
+            problems |= {name: ["must be text, not a number"] for name, field in self.fields.items()
+                         if isinstance(field, serializers.CharField)
+                         and isinstance(data.get(name), (int, float)) and not isinstance(data.get(name), bool)}
+            if problems:
+                raise serializers.ValidationError(problems)
         return super().to_internal_value(data)
 
 
-class WallClockDateTimeField(serializers.DateTimeField):
+class InstantField(serializers.DateTimeField):
+    """A datetime the memory can compute with: years 2 to 9998, as sent and in UTC
+    (core/instants.py); `as_of` 9999-12-31T23:59:59Z was a 500 once decayed to."""
+
+    def to_internal_value(self, value):
+        moment = super().to_internal_value(value)
+        if problem := instant_problem(moment):
+            raise serializers.ValidationError(problem)
+        return moment
+
+
+class StrictSerializerSchema(OpenApiSerializerExtension):
+    """Documents what StrictSerializer does: a body with a field it does not
+    know is refused, so its schema says `additionalProperties: false`."""
+
+    target_class = StrictSerializer
+    match_subclasses = True
+
+    def map_serializer(self, auto_schema, direction):
+        schema = auto_schema._map_serializer(self.target, direction, bypass_extensions=True)
+        return {**schema, "additionalProperties": False}
+
+
+class WallClockDateTimeField(InstantField):
     """Keeps a naive datetime naive: it is a wall time in the request's `tz`, which
     the resolver applies; DRF would otherwise read it in the server's zone (UTC)."""
 
@@ -86,6 +125,25 @@ class ParsedField(serializers.Field):
         return value
 
 
+_PAGES: dict[type, serializers.Serializer] = {}
+
+
+def page_of(item: type[serializers.Serializer]) -> serializers.Serializer:
+    """The documented shape of a list answer, `{"results": [item…], "next":
+    url|null}` (API.md: every list is paginated so), for views that page by
+    hand; one schema component per item, named after it (CardOut → CardPage)."""
+    if item not in _PAGES:
+        from drf_spectacular.utils import inline_serializer
+
+        _PAGES[item] = inline_serializer(name=item.__name__.removesuffix("Out") + "Page", fields={
+            "results": item(many=True),
+            "next": serializers.URLField(allow_null=True, help_text="The next page; null on the last one."),
+            "previous": serializers.URLField(allow_null=True, required=False,
+                                             help_text="The page before, where the list is paged by a cursor."),
+        })
+    return _PAGES[item]
+
+
 def IdField(**kwargs) -> serializers.IntegerField:  # noqa: N802 - reads like a field class
     return serializers.IntegerField(min_value=1, max_value=MAX_ID, **kwargs)
 
@@ -96,4 +154,13 @@ class ErrorSerializer(serializers.Serializer):
     fields = serializers.DictField(required=False, help_text="Per-field problems (validation_error).")
     suggestions = serializers.ListField(child=serializers.CharField(), required=False,
                                         help_text="Close registered labels (unknown_label).")
-    rule = serializers.CharField(required=False, help_text="The rule that refused (excluded, needs_consent).")
+    rule = serializers.CharField(required=False, help_text=(
+        "The rule that refused: for `excluded`, transient_feeling, one_off_frustration, speculative_motive or "
+        "raw_conversation_log; for `needs_consent`, sensitive_attribute."))
+    category = serializers.CharField(required=False, help_text=(
+        "needs_consent: what the sensitive attribute is about (health, religion, sexuality, ethnicity, politics, "
+        "trade_union, criminal_record, immigration_status, or a sensitive label's key)."))
+    field = serializers.CharField(required=False, help_text=(
+        "excluded, needs_consent: the field the screen refused (value, text, source.quote, object, "
+        "perspectives.<username>, or label)."))
+    index = serializers.IntegerField(required=False, help_text="In a batch: the card that refused the whole batch.")

@@ -100,11 +100,16 @@ def json_server_error(request):
 
 
 ERROR_MEANINGS = {
-    400: "validation_error, malformed_json, unknown_label, label_kind_mismatch, needs_consent, unresolvable_time",
+    400: "validation_error, malformed_json, invalid_text (not Unicode text, e.g. a lone surrogate; or invisible or "
+         "direction-control characters in a name, an alias or a label; with fields), unknown_label, "
+         "label_kind_mismatch, excluded (never stored; with `rule`), needs_consent (a sensitive attribute sent "
+         "without consent; with `category`), unresolvable_time, ambiguous_entity (with candidates), "
+         "confusable_name (a new name that looks like an existing entity's without being it; with candidates: use "
+         "that name, or register the spelling as its alias)",
     401: "not_authenticated, invalid_token, token_expired, token_revoked",
-    403: "permission_denied: seen, but not allowed to change",
+    403: "permission_denied: seen, but not allowed to change; minor_not_allowed: minors create no tokens or scopes",
     404: "not_found: does not exist, or you may not see it",
-    409: "immutable_event, not_current, last_owner",
+    409: "immutable_event, not_current, last_owner, invitation_gone",
     429: "throttled (with retry_after seconds)",
     503: "embedding_unavailable: the embedding model cannot be reached; retry shortly",
 }

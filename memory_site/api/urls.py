@@ -4,10 +4,12 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 from cards.api import answer as answer_views
 from cards.api import entities as entity_views
 from cards.api import export as export_views
+from cards.api import forget as forget_views
 from cards.api import recall as recall_views
 from cards.api import time as time_views
 from cards.api import views as card_views
 from review.api import views as review_views
+from review.api.proposals import proposals_answer
 from scopes.api import people as people_views
 from review.services.hypotheses import probe_pending
 from scopes.api import relations as relation_views
@@ -37,8 +39,15 @@ urlpatterns = [
     path("scopes/<id:scope_id>/members/", scope_views.ScopeMembers.as_view(), name="scope-members"),
     path("scopes/<id:scope_id>/relations/", relation_views.ScopeRelations.as_view(), name="scope-relations"),
     path("scopes/<id:scope_id>/members/<str:username>/", scope_views.ScopeMember.as_view(), name="scope-member"),
-    path("cards/", card_views.CardListCreate.as_view(), name="card-list"),
-    path("cards/bulk/", card_views.CardBulk.as_view(), name="card-bulk"),
+    path("scopes/<id:scope_id>/leave/", scope_views.ScopeLeave.as_view(), name="scope-leave"),
+    path("invitations/", scope_views.InvitationList.as_view(), name="invitation-list"),
+    path("invitations/<id:invitation_id>/accept/", scope_views.InvitationAnswer.as_view(accept=True),
+         name="invitation-accept"),
+    path("invitations/<id:invitation_id>/decline/", scope_views.InvitationAnswer.as_view(accept=False),
+         name="invitation-decline"),
+    # A propose-only token's cards wait in the review queue: the store never imports the queue.
+    path("cards/", card_views.CardListCreate.as_view(propose=proposals_answer), name="card-list"),
+    path("cards/bulk/", card_views.CardBulk.as_view(propose=proposals_answer), name="card-bulk"),
     path("cards/<id:card_id>/", card_views.CardDetail.as_view(), name="card-detail"),
     path("cards/<id:card_id>/history/", card_views.CardHistory.as_view(), name="card-history"),
     path("cards/<id:card_id>/verify/", card_views.CardVerify.as_view(), name="card-verify"),
@@ -57,6 +66,7 @@ urlpatterns = [
     path("review/duplicates/<id:duplicate_id>/keep/", review_views.DuplicateDecide.as_view(merge=False),
          name="duplicate-keep"),
     path("review/contradictions/pick/", review_views.ContradictionPick.as_view(), name="contradiction-pick"),
+    path("review/said-about-you/pick/", review_views.SaidAboutYouPick.as_view(), name="said-about-you-pick"),
     path("probes/next/", review_views.ProbeNext.as_view(), name="probe-next"),
     path("entities/", entity_views.EntityCreate.as_view(), name="entity-create"),
     path("entities/resolve/", entity_views.EntityResolve.as_view(), name="entity-resolve"),
@@ -69,8 +79,11 @@ urlpatterns = [
     path("context/", recall_views.Context.as_view(probes=probe_pending), name="context"),
     path("time/resolve/", time_views.TimeResolve.as_view(), name="time-resolve"),
     path("export/", export_views.Export.as_view(), name="export"),
+    path("forget/", forget_views.Forget.as_view(), name="forget"),
+    path("account/", forget_views.Account.as_view(), name="account"),
     path("me/", people_views.Me.as_view(), name="me"),
     path("tokens/", scope_views.TokenListCreate.as_view(), name="token-list"),
+    path("tokens/minors/", scope_views.WardTokenList.as_view(), name="token-minors"),
     path("tokens/<id:token_id>/", scope_views.TokenDetail.as_view(), name="token-detail"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),

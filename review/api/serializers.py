@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import datetime as dt
-
 from rest_framework import serializers
 
 from cards.confidence import CONFIDENCE_SCHEMA, confidence_value
 from cards.drafts import MAX_REF, MAX_TEXT, MAX_VALUE
-from cards.when import EARLIEST_YEAR, LATEST_YEAR
 from cards.models import CardKind, Tag
 from core.api.common import IdField, ParsedField, StrictSerializer, WallClockDateTimeField
 
@@ -28,19 +25,13 @@ class MessageIn(StrictSerializer):
     def validate_at(self, value):
         if value.tzinfo is None:
             raise serializers.ValidationError("give the offset (e.g. +08:00 or Z): it anchors 'yesterday'")
-        try:
-            year = value.astimezone(dt.timezone.utc).year
-        except OverflowError:
-            year = 0
-        if not EARLIEST_YEAR <= year <= LATEST_YEAR:
-            raise serializers.ValidationError(f"must fall between the years {EARLIEST_YEAR} and {LATEST_YEAR}")
-        return value
+        return value  # its years were checked by the field (core/instants.py)
 
 
 class IngestIn(StrictSerializer):
     scope = IdField()
     session = serializers.CharField(max_length=MAX_REF)
-    messages = MessageIn(many=True, max_length=MAX_MESSAGES, allow_empty=False)
+    messages = MessageIn(many=True, min_length=1, max_length=MAX_MESSAGES, allow_empty=False)
 
 
 class JobOut(serializers.Serializer):
@@ -73,7 +64,8 @@ class EditsIn(StrictSerializer):
 class ApproveIn(StrictSerializer):
     edits = EditsIn(required=False, default=dict)
     consent = serializers.BooleanField(required=False, default=False,
-                                       help_text="The person explicitly consented (sensitive attributes).")
+                                       help_text="The person explicitly consented: needed when the candidate, "
+                                                 "as approved, is a sensitive attribute (`needs_consent`).")
     reason = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
 
 
@@ -91,10 +83,18 @@ class PickIn(StrictSerializer):
     reason = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
 
 
+class SaidAboutYouPickIn(StrictSerializer):
+    card = IdField(help_text="Your own card (keep yours), or a statement about you that disputes it (take theirs).")
+    reason = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
+
+
 class ConfirmIn(StrictSerializer):
     quote = serializers.CharField(max_length=MAX_TEXT, required=False, allow_blank=True, default="",
                                   help_text="The person's confirming words: the card's new source.")
     tag = serializers.ChoiceField(choices=[Tag.FACT, Tag.PREFERENCE], required=False, allow_null=True, default=None)
+    consent = serializers.BooleanField(required=False, default=False,
+                                       help_text="The person explicitly consents to storing a sensitive attribute "
+                                                 "(needed when the statement mentions one: `needs_consent`).")
 
 
 class ReviewCandidateOut(serializers.Serializer):
@@ -122,10 +122,16 @@ class ReviewCandidateOut(serializers.Serializer):
     session = serializers.CharField()
     message = serializers.CharField()
     message_at = serializers.DateTimeField()
-    extractor = serializers.CharField()
+    extractor = serializers.CharField(help_text='What proposed it: an extractor, or "agent" for a propose-only '
+                                                "token's own card.")
+    proposed_by = serializers.SerializerMethodField(help_text="The propose-only token that proposed it, if one did.")
     rule = serializers.CharField()
     problem = serializers.CharField()
     card = serializers.IntegerField(source="card_id", allow_null=True)
     decided_by = serializers.CharField(source="decided_by.username", allow_null=True, default=None)
     decided_at = serializers.DateTimeField(allow_null=True)
     reason = serializers.CharField()
+
+    def get_proposed_by(self, candidate) -> dict | None:
+        token = candidate.proposed_by if candidate.proposed_by_id else None
+        return {"id": token.pk, "name": token.name, "prefix": token.prefix} if token else None

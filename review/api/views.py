@@ -8,23 +8,40 @@ from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from cards.selectors.shape import cards_out
+from cards.selectors.shape import card_shown, cards_out
 from core.api.common import IdField, StrictSerializer
 from core.api.errors import error_responses
 from scopes.principals import principal_of
 from scopes.selectors import read_scope_ids, scope_get
 
-from ..selectors import (candidate_get, contradiction_sides, duplicate_get, hypothesis_get, job_get, review_queue,
-                         rule_get)
+from ..selectors import (candidate_get, contradiction_sides, dispute_sides, duplicate_get, hypothesis_get, job_get,
+                         review_queue, rule_get, said_about_you)
 from ..services.candidates import candidate_approve, candidate_reject
 from ..services.hypotheses import hypothesis_confirm, hypothesis_reject, probe_next
 from ..services.ingest import ingest_create
 from ..services.queue import contradiction_pick, duplicate_decide, rule_decide
-from .serializers import ApproveIn, ReviewCandidateOut, ConfirmIn, IngestIn, JobOut, PickIn, ReasonIn, RejectIn
+from .serializers import (ApproveIn, ReviewCandidateOut, ConfirmIn, IngestIn, JobOut, PickIn, ReasonIn, RejectIn,
+                          SaidAboutYouPickIn)
 
 
 class ScopeQuery(StrictSerializer):
     scope = IdField()
+
+
+class QueueQuery(StrictSerializer):
+    scope = IdField(required=False, allow_null=True, default=None,
+                    help_text="The scope whose queue a reviewer reads; without it, your own part of the queue.")
+
+
+QUEUE_DESCRIPTION = """With `scope`: what waits for a reviewer of that scope (review role; 403 otherwise).
+
+Without `scope`: your own part of the queue, whatever your role —
+`{"said_about_you": [{"scope", "scope_name", "yours": card, "theirs": [card…]}]}`: statements
+by others about you, in every scope you view, that disagree with your own card and stand
+beside it (`disputes`: its id) until you settle them with
+`POST /api/v1/review/said-about-you/pick/`. Your word stands meanwhile.
+
+Reviewing is for a signed-in person: an agent token gets 403 either way."""
 
 
 def _valid(serializer_class, data):
@@ -40,9 +57,10 @@ class Ingest(APIView):
         data = _valid(IngestIn, request.data)
         principal = principal_of(request)
         with transaction.atomic():
-            scope = scope_get(principal=principal, scope_id=data["scope"], action="write")
+            # A propose-only token may ingest (it only makes candidates), and nothing of its job is auto-accepted.
+            scope = scope_get(principal=principal, scope_id=data["scope"], action=principal.write_action)
             job = ingest_create(scope=scope, actor=principal.user, session=data["session"],
-                                messages=data["messages"])
+                                messages=data["messages"], auto_accept=not principal.proposes)
         job = job_get(principal=principal, job_id=job.pk)  # eager Celery has already run it
         return Response(JobOut(job).data, status=status.HTTP_202_ACCEPTED)
 
@@ -54,12 +72,15 @@ class IngestJobDetail(APIView):
 
 
 class ReviewQueue(APIView):
-    @extend_schema(parameters=[ScopeQuery], responses={200: dict, **error_responses(400, 401, 403, 404)},
+    @extend_schema(parameters=[QueueQuery], responses={200: dict, **error_responses(400, 401, 403, 404)},
                    summary="What waits for a reviewer of the scope: candidates, rules, duplicates, "
-                           "contradictions, hypotheses")
+                           "contradictions, hypotheses; without a scope, what was said about you",
+                   description=QUEUE_DESCRIPTION)
     def get(self, request):
-        params = _valid(ScopeQuery, request.query_params.dict())
+        params = _valid(QueueQuery, request.query_params.dict())
         principal = principal_of(request)
+        if params["scope"] is None:
+            return Response({"said_about_you": said_about_you(principal=principal)})
         scope = scope_get(principal=principal, scope_id=params["scope"], action="review")
         queue = review_queue(principal=principal, scope=scope)
         contradiction_ids = [pk for c in queue["contradictions"] for pk in c.card_ids]
@@ -144,6 +165,24 @@ class ContradictionPick(APIView):
         return Response({"current": chosen.pk, "written": [c.pk for c in written]})
 
 
+class SaidAboutYouPick(APIView):
+    @extend_schema(request=SaidAboutYouPickIn, responses={200: dict, **error_responses(400, 401, 403, 404)},
+                   summary="Settle what was said about you: keep your own card, or take theirs",
+                   description="`card` is your own card (keep yours) or a statement about you that disputes it "
+                               "(take theirs). Either way it is stated in your name on that timeline, which "
+                               "settles every dispute standing beside it; the other side stays in the history. "
+                               "Only the person it is about settles it: anyone else gets 403 `member_settles`, "
+                               "an agent token 403 `permission_denied`. Answers `{current, written}`: the card "
+                               "picked, and the statements written.")
+    def post(self, request):
+        data = _valid(SaidAboutYouPickIn, request.data)
+        principal = principal_of(request)
+        chosen, others, writable = dispute_sides(principal=principal, card_id=data["card"])
+        written = contradiction_pick(chosen=chosen, others=others, reviewer=principal.user, writable=writable,
+                                     scope=chosen.scope, reason=data["reason"])
+        return Response({"current": chosen.pk, "written": [c.pk for c in written]})
+
+
 class ProbeNext(APIView):
     @extend_schema(parameters=[ScopeQuery],
                    responses={200: dict, 204: None, **error_responses(400, 401, 404)},
@@ -154,7 +193,7 @@ class ProbeNext(APIView):
         card = probe_next(user=principal.user, scope_ids=read_scope_ids(principal=principal, scope_id=params["scope"]))
         if card is None:
             return Response(status=status.HTTP_204_NO_CONTENT)
-        return Response(cards_out([card.pk], user=principal.user)[0])
+        return Response(card_shown(card.pk, user=principal.user))
 
 
 class HypothesisConfirm(APIView):
@@ -164,8 +203,9 @@ class HypothesisConfirm(APIView):
         data = _valid(ConfirmIn, request.data)
         principal = principal_of(request)
         card = hypothesis_get(principal=principal, card_id=card_id)
-        stated = hypothesis_confirm(card=card, user=principal.user, quote=data["quote"], as_tag=data["tag"])
-        return Response(cards_out([stated.pk], user=principal.user)[0])
+        stated = hypothesis_confirm(card=card, user=principal.user, quote=data["quote"], as_tag=data["tag"],
+                                    consent=data["consent"])
+        return Response(card_shown(stated.pk, user=principal.user))
 
 
 class HypothesisReject(APIView):

@@ -19,13 +19,13 @@ import urllib.request
 
 from django.core.exceptions import ImproperlyConfigured
 
+from cards.screen.never_store import policy_screen, policy_split
 from cards.when import anchor_zone, zone_from_label, zone_label
 from core.errors import DomainError
 
 from .base import Dropped, ExtractContext, Extraction, ExtractionFailed, Message
 from .config import extract_setting
 from .llm_schema import SCHEMA, validate
-from .policy import policy_screen, policy_split
 
 TRANSIENT_STATUS = {408, 425, 429, 500, 502, 503, 504}
 BLANKED = "[…]"

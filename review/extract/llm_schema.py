@@ -12,10 +12,11 @@ import datetime as dt
 import json
 
 from cards.confidence import confidence_value
+from cards.screen.never_store import ONE_OFF_FRUSTRATION, SPECULATIVE_MOTIVE, TRANSIENT_FEELING
 from cards.when import EARLIEST_YEAR, LATEST_YEAR, anchor_zone
+from core.text import InvalidText, text_tree_check
 
 from .base import Dropped, Extraction, Message, Proposal
-from .policy import ONE_OFF_FRUSTRATION, SPECULATIVE_MOTIVE, TRANSIENT_FEELING
 
 KINDS = ("state", "event", "knowledge")
 TAGS = ("fact", "preference", "goal", "boundary", "hypothesis")
@@ -115,8 +116,11 @@ def validate(content: str, messages: list[Message], tz: dt.tzinfo) -> tuple[Extr
     """The extraction the answer describes, and every problem found (empty: valid)."""
     try:
         answer = json.loads(content)
+        text_tree_check(answer)
     except (TypeError, ValueError) as error:
         return Extraction(), [f"the answer is not JSON ({error})"]
+    except InvalidText as error:
+        return Extraction(), [f"the answer holds text that is not Unicode at {', '.join(error.extra['fields'])}"]
     if not isinstance(answer, dict) or not isinstance(answer.get("items"), list):
         return Extraction(), ['the answer must be a JSON object with an "items" list']
     dropped = answer.get("dropped", [])

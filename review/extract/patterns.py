@@ -1,5 +1,5 @@
 """The deterministic extractor: named regex rules over the user's own messages,
-English and Chinese. Each clause first passes the ingest policy; then the first
+English and Chinese. Each clause first passes the never-store policy (cards/screen); then the first
 rule that matches it (english.RULES, then chinese.RULES) proposes its cards.
 
 "remember that …" / 記住… marks the proposals explicit; what follows is mined by
@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import re
 
+from cards.screen.never_store import policy_split
+
 from . import chinese, english
 from .base import Dropped, ExtractContext, Extraction, Message, Proposal
-from .policy import policy_split
 from .rules import Draft, Rule, clean
 
 RULES: list[Rule] = [*english.RULES, *chinese.RULES]

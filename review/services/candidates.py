@@ -7,8 +7,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from cards.drafts import CardDraft
-from cards.errors import InvalidCard
+from cards.errors import InvalidCard, NeedsConsent
 from cards.models import Card
+from cards.screen import content_finding
 from cards.services import card_remember
 from core.errors import DomainError
 from scopes.models import User
@@ -32,7 +33,21 @@ def candidate_draft(candidate: Candidate, *, consent: bool = False) -> CardDraft
         time_zone=candidate.anchor_zone or None, occurred_at=candidate.occurred_at,
         occurred_end=candidate.occurred_end, precision=candidate.precision, time_source=candidate.time_source,
         source_session=candidate.session, source_message=candidate.message, source_quote=candidate.quote,
-        confidence=candidate.confidence, impact=candidate.impact, consent=consent)
+        confidence=candidate.confidence, impact=candidate.impact, consent=consent,
+        perspectives=dict(candidate.perspectives or {}))
+
+
+def candidate_screen(candidate: Candidate, *, label_sensitive: bool = False) -> str | None:
+    """The write screen at a candidate's creation (cards/screen): the never-store
+    rule that excludes it, if any (the caller drops it); else a sensitive one —
+    by its label or its words — waits for the person's consent."""
+    found = content_finding({"value": candidate.value, "text": candidate.text, "source.quote": candidate.quote,
+                             "object": candidate.object})
+    if found is not None and found.rule:
+        return found.rule
+    if label_sensitive or found is not None:
+        candidate.status = CandidateStatus.NEEDS_CONSENT
+    return None
 
 
 def _locked_open(candidate: Candidate) -> Candidate:
@@ -45,15 +60,18 @@ def _locked_open(candidate: Candidate) -> Candidate:
 @transaction.atomic
 def candidate_approve(*, candidate: Candidate, reviewer: User, edits: dict | None = None, consent: bool = False,
                       reason: str = "") -> Card:
-    """Store the candidate as a card (the author's, with the quote as source).
-    A sensitive one needs `consent` — the reviewer attests the person gave it."""
+    """Store the candidate as a card (the author's, with the quote as source),
+    through the write path and so through its screen: never-stored content is
+    refused, and a sensitive one — held for consent at ingest, or made sensitive
+    by the edits — needs `consent`: the reviewer attests the person gave it."""
     candidate = _locked_open(candidate)
     edits = {name: value for name, value in (edits or {}).items() if name in EDITABLE}
     for name, value in edits.items():
         setattr(candidate, name, value if value is not None or name in ("confidence",) else "")
     if candidate.status == CandidateStatus.NEEDS_CONSENT and not consent:
-        raise InvalidCard("This is a sensitive attribute: approve it only with the person's explicit consent "
-                          "(consent: true).", fields={"consent": ["required for a sensitive attribute"]})
+        raise NeedsConsent("This is a sensitive attribute: approve it only with the person's explicit consent "
+                           "(consent: true).", rule="sensitive_attribute",
+                           fields={"consent": ["required for a sensitive attribute"]})
     result = card_remember(scope=candidate.scope, actor=candidate.author,
                            draft=candidate_draft(candidate, consent=consent))
     candidate.status, candidate.card, candidate.problem = CandidateStatus.APPROVED, result.card, ""

@@ -168,10 +168,13 @@ def _hypothesis(card: Card) -> Card:
 
 
 @transaction.atomic
-def hypothesis_confirm(*, card: Card, user: User, quote: str = "", as_tag: str | None = None) -> Card:
+def hypothesis_confirm(*, card: Card, user: User, quote: str = "", as_tag: str | None = None,
+                       consent: bool = False) -> Card:
     """The person said it is true: they state it, so it is written as a fact (or
     a preference) through the write path — onto its timeline, with the
-    confirming words as its source — and the guess is promoted into it."""
+    confirming words as its source — and the guess is promoted into it. The
+    statement passes the screen like any write: a sensitive one needs the
+    person's `consent` now, whatever the guess was stored with."""
     card = _hypothesis(card)
     tag = as_tag or (Tag.PREFERENCE if card.label.key in PREFERENCE_LABELS else Tag.FACT)
     now = timezone.now()
@@ -179,7 +182,7 @@ def hypothesis_confirm(*, card: Card, user: User, quote: str = "", as_tag: str |
     stated = card_remember(scope=card.scope, actor=user, draft=CardDraft(
         kind=card.kind, label=card.label.key, subject=card.subject, value=card.value, object=card.object,
         text=card.text, tag=tag, reference_time=now, source_quote=quote.strip() or card.source_quote,
-        impact=card.impact, consent=card.label.sensitive)).card
+        impact=card.impact, consent=consent)).card
     CardRevision.objects.create(card=card, actor=user, at=now, field="hypothesis", before=level,
                                 after=f"confirmed as {tag}", reason=quote.strip()[:300])
     Probe.objects.filter(card=card, user=user).update(answer="confirmed", answered_at=now)

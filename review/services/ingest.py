@@ -13,15 +13,15 @@ from cards.errors import InvalidCard
 from cards.labels import label_resolve, registry
 from cards.models import CardKind, Entity, Precision, Tag, TimeSource
 from cards.services import card_remember
-from cards.text import normalize
+from cards.text import name_visible, normalize, text_in
 from cards.when import UnresolvableTime, anchor_zone, person_zone, when_resolve, zone_label
 from core.errors import DomainError
 from scopes.models import Scope, User
 
 from ..extract import extractor_for
-from ..extract.base import ExtractContext, Extraction, ExtractionFailed, Message, Proposal
+from ..extract.base import Dropped, ExtractContext, Extraction, ExtractionFailed, Message, Proposal
 from ..models import Candidate, CandidateStatus, IngestJob, JobStatus
-from .candidates import candidate_draft
+from .candidates import candidate_draft, candidate_screen
 
 MAX_MESSAGES = 500
 ROLES = ("user", "assistant", "system")
@@ -30,17 +30,22 @@ STALE_AFTER = dt.timedelta(minutes=30)  # a job not finished by then lost its ta
 KEEP_AT_MOST = dt.timedelta(hours=24)  # raw messages are never kept longer than this, whatever happens
 
 
-def ingest_create(*, scope: Scope, actor: User, session: str, messages: list[dict]) -> IngestJob:
-    """Store one session's messages and queue their extraction after commit."""
+def ingest_create(*, scope: Scope, actor: User, session: str, messages: list[dict],
+                  auto_accept: bool = True) -> IngestJob:
+    """Store one session's messages and queue their extraction after commit.
+    Without `auto_accept` (a propose-only token's), every candidate waits for a
+    person even where the scope auto-accepts explicit statements."""
     problems = _check_messages(messages)
     if not session.strip() or len(session) > MAX_REF or "\x00" in session:
         problems["session"] = [f"must be non-empty text of at most {MAX_REF} characters"]
     if problems:
         raise InvalidCard("The ingest request has invalid fields; nothing was stored.", fields=problems)
-    stored = [{"id": m.get("id") or f"{session}:{index}", "role": m["role"], "text": m["text"],
+    # Free text as it is stored (cards.text): NFC, no bidi overrides.
+    stored = [{"id": m.get("id") or f"{session}:{index}", "role": m["role"], "text": text_in(m["text"]),
                "at": m["at"].isoformat()} for index, m in enumerate(messages)]
     job = IngestJob.objects.create(scope=scope, session=session, created_by=actor, messages=stored,
-                                   message_count=len(stored), extractor=extractor_for().name)
+                                   message_count=len(stored), extractor=extractor_for().name,
+                                   auto_accept=auto_accept)
     from ..tasks import ingest_extract  # the task module imports this one
 
     # robust: the job is committed either way; a broker that is down leaves it
@@ -140,12 +145,19 @@ def _context(job: IngestJob) -> ExtractContext:
 
 def _store(job: IngestJob, extraction: Extraction, messages: dict[str, Message]) -> dict:
     tz = person_zone(job.created_by)
-    candidates = [_candidate(job, p, messages[p.message_id], tz) for p in extraction.proposals
-                  if p.message_id in messages]
+    candidates = []
+    for proposal in (p for p in extraction.proposals if p.message_id in messages):
+        candidate, sensitive_label = _candidate(job, proposal, messages[proposal.message_id], tz)
+        # The write screen: never stored is dropped, as the policy drops a clause; a
+        # sensitive candidate, by its label or its words, waits for the person's consent.
+        if excluded_by := candidate_screen(candidate, label_sensitive=sensitive_label):
+            extraction.dropped.append(Dropped(proposal.message_id, excluded_by))
+        else:
+            candidates.append(candidate)
     _mark_long_term(job.scope, candidates)
     Candidate.objects.bulk_create(candidates)
     auto = 0
-    if job.scope.auto_accept_explicit:
+    if job.scope.auto_accept_explicit and job.auto_accept:
         for candidate in candidates:
             auto += _auto_accept(candidate)
     statuses = [c.status for c in candidates]
@@ -153,10 +165,12 @@ def _store(job: IngestJob, extraction: Extraction, messages: dict[str, Message])
             "auto_accepted": auto, "dropped_count": len(extraction.dropped)}
 
 
-def _candidate(job: IngestJob, p: Proposal, message: Message, tz) -> Candidate:
+def _candidate(job: IngestJob, p: Proposal, message: Message, tz) -> tuple[Candidate, bool]:
+    """The proposal as a candidate, and whether its label is a sensitive one."""
     candidate = Candidate(
-        scope=job.scope, job=job, author=job.created_by, kind=p.kind, label=p.label, subject=p.subject,
-        value=p.value, object=p.object or "", text=p.text, tag=p.tag, when=p.when or "", confidence=p.confidence,
+        # Names read out of free text lose what a name may not hold (cards.text), so they bind as they read.
+        scope=job.scope, job=job, author=job.created_by, kind=p.kind, label=name_visible(p.label),
+        subject=name_visible(p.subject), value=p.value, object=name_visible(p.object or ""), text=p.text, tag=p.tag, when=p.when or "", confidence=p.confidence,
         impact=p.impact, explicit=p.explicit, quote=p.quote, session=job.session, message=message.id,
         message_at=message.at, anchor_zone=zone_label(anchor_zone(message.at, tz)), extractor=job.extractor,
         rule=p.rule)
@@ -165,11 +179,9 @@ def _candidate(job: IngestJob, p: Proposal, message: Message, tz) -> Candidate:
         candidate.label = label.key
     except DomainError as refused:
         candidate.problem = refused.detail[:300]
-        return candidate
+        return candidate, False
     _place_in_time(candidate, p, message, tz)
-    if label.sensitive:
-        candidate.status = CandidateStatus.NEEDS_CONSENT  # sensitive: only with the person's explicit consent
-    return candidate
+    return candidate, label.sensitive
 
 
 def _place_in_time(candidate: Candidate, p: Proposal, message: Message, tz) -> None:

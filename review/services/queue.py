@@ -63,7 +63,10 @@ def duplicate_decide(*, proposal: PossibleDuplicate, reviewer: User, merge: bool
 def contradiction_pick(*, chosen: Card, others: list[Card], reviewer: User, writable: set[int],
                        scope: Scope, reason: str = "") -> list[Card]:
     """The chosen value is current: it is written into each other side's scope,
-    where it supersedes the value that disagreed (its history stays)."""
+    where it supersedes the value that disagreed (its history stays). The same
+    pick settles what was said about a member, from the scope's queue or from
+    the member's own (review.selectors.dispute_sides): the member's statement,
+    written on that timeline, settles every dispute standing beside it."""
     member = chosen.subject.user_id
     if member is not None and member != reviewer.pk:
         raise MemberSettles(f"This is about {chosen.subject.name}: only they settle what is said about them.")
@@ -71,8 +74,11 @@ def contradiction_pick(*, chosen: Card, others: list[Card], reviewer: User, writ
         raise InvalidCard("You may not write in every scope of this contradiction.",
                           fields={"card": ["pick from scopes you may write in"]})
     written = []
-    for other in others:
-        draft = CardDraft(kind=other.kind, label=other.label.key, subject=other.subject, value=chosen.value,
+    # One statement per scope: the sides in one scope (a member's card and the
+    # disputes beside it) share one timeline. The chosen card's label: opposite
+    # labels (likes/dislikes) are one timeline too, and the pick states the chosen one.
+    for other in {o.scope_id: o for o in others}.values():
+        draft = CardDraft(kind=chosen.kind, label=chosen.label.key, subject=other.subject, value=chosen.value,
                           object=chosen.object, text=chosen.text, reference_time=timezone.now(),
                           source_quote=f"reviewer picked card #{chosen.pk}: {reason}"[:2000])
         written.append(card_remember(scope=other.scope, actor=reviewer, draft=draft).card)

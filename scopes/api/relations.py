@@ -10,9 +10,10 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from core.api.common import page_of
 from core.api.errors import error_responses
 
-from ..members import member_target
+from ..members import member_named
 from ..principals import principal_of, scope_ids_for
 from ..relations import relation_remove, relation_set, relations_of
 from ..selectors import scope_get
@@ -23,7 +24,7 @@ from .views import SignedInPerson
 def _pair(request, scope_id: int, data: dict):
     principal = principal_of(request)
     scope = scope_get(principal=principal, scope_id=scope_id)
-    member, of = member_target(data["member"]), member_target(data["of"])
+    member, of = member_named(scope, data["member"], field="member"), member_named(scope, data["of"], field="of")
     if principal.user.pk not in (member.pk, of.pk) and not scope_ids_for(principal, "manage").filter(
             pk=scope.pk).exists():
         raise PermissionDenied("You may state relations you are part of; a scope's admins may state any.")
@@ -33,7 +34,7 @@ def _pair(request, scope_id: int, data: dict):
 class ScopeRelations(APIView):
     permission_classes = [SignedInPerson]
 
-    @extend_schema(responses={200: RelationOut(many=True), **error_responses(401, 403, 404)},
+    @extend_schema(responses={200: page_of(RelationOut), **error_responses(401, 403, 404)},
                    summary="Relations between members, read from one side")
     def get(self, request, scope_id: int):
         scope = scope_get(principal=principal_of(request), scope_id=scope_id)

@@ -7,22 +7,24 @@ from django.http import Http404
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.exceptions import PermissionDenied
-from rest_framework.permissions import BasePermission
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.api.common import Page
+from core.api.common import Page, page_of
 from core.api.errors import error_responses
 from core.errors import InvalidInput
 
+from ..api_auth import SignedInPerson
+from ..guardians import member_minor_set
+from ..invites import invitation_accept, invitation_decline, member_invite_or_change
 from ..members import owner_change_check
-from ..models import AgentToken, Membership, Scope
-from ..principals import principal_of
-from ..selectors import scope_get, scope_list
-from ..services import member_add_or_change, membership_remove, membership_set, scope_create
-from ..tokens import token_create, token_revoke
-from .serializers import (MemberIn, MemberOut, MemberPatchIn, ScopeIn, ScopeOut, TokenCreatedOut, TokenIn,
-                          TokenOut)
+from ..models import AgentToken, Invitation, Membership, Scope
+from ..principals import principal_of, scope_create_check
+from ..selectors import invitation_waiting, invitations_waiting, scope_get, scope_list
+from ..services import membership_leave, membership_remove, membership_set, scope_create
+from ..tokens import token_access_flags, token_create, token_get, token_revoke, tokens_of_wards
+from .serializers import (InvitationCreatedOut, InvitationOut, InvitationPageOut, MemberIn, MemberOut, MemberPatchIn,
+                          ScopeIn, ScopeOut, TokenCreatedOut, TokenIn, TokenOut, WardTokenOut)
 
 
 def _scope_out(principal, scope_id: int) -> dict:
@@ -30,7 +32,8 @@ def _scope_out(principal, scope_id: int) -> dict:
 
 
 class ScopeListCreate(APIView):
-    @extend_schema(responses={200: ScopeOut(many=True), **error_responses(401)}, summary="Scopes you can see")
+    @extend_schema(operation_id="scopes_list", responses={200: page_of(ScopeOut), **error_responses(401)},
+                   summary="Scopes you can see")
     def get(self, request):
         principal = principal_of(request)
         paginator = Page()
@@ -38,21 +41,21 @@ class ScopeListCreate(APIView):
         return paginator.get_paginated_response(ScopeOut(page, many=True).data)
 
     @extend_schema(request=ScopeIn, responses={201: ScopeOut, **error_responses(400, 401, 403, 404)},
-                   summary="Create a scope (you become its owner); a parent needs your manage right")
+                   summary="Create a scope (you become its owner); a parent needs your manage right",
+                   description="A person, or a read+write token over all of the person's scopes. A token limited "
+                               "to some scopes gets 403 `permission_denied`: a new scope would be one it could "
+                               "not see before.")
     def post(self, request):
         data = ScopeIn(data=request.data)
         data.is_valid(raise_exception=True)
         principal = principal_of(request)
-        if principal.token is not None and not principal.token.can_write:
-            raise PermissionDenied("A read-only token cannot create scopes.")
+        scope_create_check(principal)
         with transaction.atomic():
             parent = None
             if data.validated_data["parent"] is not None:
                 parent = scope_get(principal=principal, scope_id=data.validated_data["parent"], action="manage")
             scope = scope_create(name=data.validated_data["name"], kind=data.validated_data["kind"],
                                  creator=principal.user, parent=parent)
-            if principal.token is not None and not principal.token.all_scopes:
-                principal.token.scopes.add(scope)  # the agent that made it may use it
         return Response(_scope_out(principal, scope.pk), status=status.HTTP_201_CREATED)
 
 
@@ -65,7 +68,7 @@ class ScopeDetail(APIView):
 
 
 class ScopeMembers(APIView):
-    @extend_schema(responses={200: MemberOut(many=True), **error_responses(401, 404)}, summary="Members of a scope")
+    @extend_schema(responses={200: page_of(MemberOut), **error_responses(401, 404)}, summary="Members of a scope")
     def get(self, request, scope_id: int):
         principal = principal_of(request)
         scope = scope_get(principal=principal, scope_id=scope_id)
@@ -73,19 +76,26 @@ class ScopeMembers(APIView):
                    .order_by("id"))
         return Response({"results": MemberOut(members, many=True, context={"viewer": request.user}).data, "next": None})
 
-    @extend_schema(request=MemberIn, responses={201: MemberOut, 200: MemberOut, **error_responses(400, 401, 403, 404)},
-                   summary="Add a member, or change an existing member's role (admins); roles keep permissions in step")
+    @extend_schema(request=MemberIn,
+                   responses={201: InvitationCreatedOut, 200: MemberOut, **error_responses(400, 401, 403, 404)},
+                   summary="Invite someone by username, or change an existing member's role (admins, signed in)",
+                   description="Membership is by consent. For someone not yet a member: 201 with an invitation "
+                               "(`status: invited`) they accept or decline at `/api/v1/invitations/`; until then "
+                               "nothing of the scope reaches them or their tokens. The answer is the same whether "
+                               "or not anyone has the name. For an existing member: 200 with the changed "
+                               "membership. Agent tokens get 403: people manage members.")
     def post(self, request, scope_id: int):
         data = MemberIn(data=request.data)
         data.is_valid(raise_exception=True)
         principal = principal_of(request)
         with transaction.atomic():
             scope = scope_get(principal=principal, scope_id=scope_id, action="manage")
-            membership, added = member_add_or_change(
+            result = member_invite_or_change(
                 principal=principal, scope=scope, username=data.validated_data["username"],
                 role=data.validated_data["role"], relation=data.validated_data["relation"])
-        return Response(MemberOut(membership, context={"viewer": request.user}).data,
-                        status=status.HTTP_201_CREATED if added else status.HTTP_200_OK)
+        if isinstance(result, Invitation):
+            return Response({"invitation": InvitationOut(result).data}, status=status.HTTP_201_CREATED)
+        return Response(MemberOut(result, context={"viewer": request.user}).data)
 
 
 class ScopeMember(APIView):
@@ -99,19 +109,28 @@ class ScopeMember(APIView):
         return membership
 
     @extend_schema(request=MemberPatchIn, responses={200: MemberOut, **error_responses(400, 401, 403, 404, 409)},
-                   summary="Change a member's role or relation (admins)")
+                   summary="Change a member's role or relation (admins), or mark a family member as a minor "
+                           "(owners)")
     def patch(self, request, scope_id: int, username: str):
         data = MemberPatchIn(data=request.data)
         data.is_valid(raise_exception=True)
         principal = principal_of(request)
+        wanted = data.validated_data
         with transaction.atomic():
             scope = scope_get(principal=principal, scope_id=scope_id, action="manage")
             membership = self._membership(scope, username)
-            role = data.validated_data.get("role", membership.role)
-            owner_change_check(principal, scope, role if role != membership.role else None,
-                                membership.role if role != membership.role else None)
-            membership = membership_set(scope=scope, user=membership.user, role=role,
-                                        relation=data.validated_data.get("relation"), relation_of=principal.user)
+            # Unmark before a role change and mark after it: a minor is never an owner, even for a moment.
+            if wanted.get("minor") is False:
+                membership = member_minor_set(principal=principal, scope=scope, membership=membership, minor=False)
+            if "role" in wanted or "relation" in wanted:
+                role = wanted.get("role", membership.role)
+                owner_change_check(principal, scope, role if role != membership.role else None,
+                                   membership.role if role != membership.role else None)
+                membership = membership_set(scope=scope, user=membership.user, role=role,
+                                            relation=wanted.get("relation"), relation_of=principal.user)
+            if wanted.get("minor") is True:
+                membership = member_minor_set(principal=principal, scope=scope, membership=membership, minor=True)
+        membership = self._membership(scope, username)
         return Response(MemberOut(membership, context={"viewer": request.user}).data)
 
     @extend_schema(responses={204: None, **error_responses(401, 403, 404, 409)},
@@ -122,18 +141,63 @@ class ScopeMember(APIView):
             leaving = username == principal.user.username and principal.token is None
             scope = scope_get(principal=principal, scope_id=scope_id, action="view" if leaving else "manage")
             membership = self._membership(scope, username)
-            owner_change_check(principal, scope, membership.role)
-            membership_remove(scope=scope, user=membership.user)
+            if leaving:
+                membership_leave(scope=scope, user=membership.user)
+            else:
+                owner_change_check(principal, scope, membership.role)
+                membership_remove(scope=scope, user=membership.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class SignedInPerson(BasePermission):
-    """Tokens are managed by people, never by another token."""
+class ScopeLeave(APIView):
+    permission_classes = [SignedInPerson]
 
-    message = "Agent tokens are managed from a signed-in session, not with a token."
+    @extend_schema(request=None, responses={204: None, **error_responses(400, 401, 403, 404, 409)},
+                   summary="Leave a scope (signed in; any member but the last owner)",
+                   description="Your membership, grants and relations there end at once, and your tokens forget "
+                               "the scope. The last owner gets 409 `last_owner` (make someone else owner first); "
+                               "a personal or the global scope, 400. Agent tokens get 403.")
+    def post(self, request, scope_id: int):
+        principal = principal_of(request)
+        with transaction.atomic():
+            scope = scope_get(principal=principal, scope_id=scope_id)
+            membership_leave(scope=scope, user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
-    def has_permission(self, request, view) -> bool:
-        return bool(request.user and request.user.is_authenticated and not isinstance(request.auth, AgentToken))
+
+class InvitationList(APIView):
+    permission_classes = [SignedInPerson]
+
+    @extend_schema(responses={200: InvitationPageOut, **error_responses(401, 403)},
+                   summary="Your open invitations (signed in)",
+                   description="Invitations waiting for your answer, newest first (the 100 newest, on one "
+                               "page: `next` is null): the scope's name and kind, who invited you, the role and "
+                               "relation offered. Nothing else of the scope is yours until you accept.")
+    def get(self, request):
+        waiting = invitations_waiting(principal=principal_of(request))
+        return Response({"results": InvitationOut(waiting, many=True).data, "next": None})
+
+
+class InvitationAnswer(APIView):
+    permission_classes = [SignedInPerson]
+    accept = True
+
+    @extend_schema(request=None, responses={200: InvitationOut, **error_responses(401, 403, 404, 409)},
+                   summary="Accept (or decline) one of your invitations (signed in)",
+                   description="Accepting makes you a member with the role offered (and the relation, towards "
+                               "the person who invited you): the scope appears in your list and in your tokens "
+                               "that cover all your scopes. Declining leaves you as you were. Someone else's "
+                               "invitation is 404; one answered or withdrawn meanwhile, 409 `invitation_gone`.")
+    def post(self, request, invitation_id: int):
+        principal = principal_of(request)
+        with transaction.atomic():
+            invitation = invitation_waiting(principal=principal, invitation_id=invitation_id)
+            if self.accept:
+                invitation_accept(invitation=invitation, user=request.user)
+            else:
+                invitation_decline(invitation=invitation, user=request.user)
+            invitation.refresh_from_db(fields=["status"])
+        return Response(InvitationOut(invitation).data)
 
 
 def _token_scopes(principal, names: list[str]) -> tuple[list[Scope], bool]:
@@ -156,7 +220,7 @@ def _token_scopes(principal, names: list[str]) -> tuple[list[Scope], bool]:
 class TokenListCreate(APIView):
     permission_classes = [SignedInPerson]
 
-    @extend_schema(responses={200: TokenOut(many=True), **error_responses(401, 403)}, summary="Your agent tokens")
+    @extend_schema(responses={200: page_of(TokenOut), **error_responses(401, 403)}, summary="Your agent tokens")
     def get(self, request):
         tokens = AgentToken.objects.filter(user=request.user).prefetch_related("scopes").order_by("-id")
         paginator = Page()
@@ -164,27 +228,41 @@ class TokenListCreate(APIView):
         return paginator.get_paginated_response(TokenOut(page, many=True).data)
 
     @extend_schema(request=TokenIn, responses={201: TokenCreatedOut, **error_responses(400, 401, 403)},
-                   summary="Create an agent token; the secret is in this response only")
+                   summary="Create an agent token; the secret is in this response only",
+                   description="A minor (marked so by an owner of their family) is refused with 403 "
+                               "`minor_not_allowed`: their guardians look after their agents.")
     def post(self, request):
         data = TokenIn(data=request.data)
         data.is_valid(raise_exception=True)
         principal = principal_of(request)
         scopes, all_scopes = _token_scopes(principal, data.validated_data["scopes"])
         with transaction.atomic():
-            token, raw = token_create(user=request.user, name=data.validated_data["name"],
-                                      can_write=data.validated_data["access"] == "read+write", scopes=scopes,
-                                      all_scopes=all_scopes, days=data.validated_data["days"])
+            token, raw = token_create(user=request.user, name=data.validated_data["name"], scopes=scopes,
+                                      all_scopes=all_scopes, days=data.validated_data["days"],
+                                      **token_access_flags(data.validated_data["access"]))
         body = dict(TokenOut(token).data, token=raw)
         return Response(body, status=status.HTTP_201_CREATED)
+
+
+class WardTokenList(APIView):
+    permission_classes = [SignedInPerson]
+
+    @extend_schema(responses={200: WardTokenOut(many=True), **error_responses(401, 403)},
+                   summary="The agent tokens of the minors you look after",
+                   description="The guardians of a minor are the owners of a family in which the minor is marked "
+                               "as one; each sees the minor's tokens here and revokes them with "
+                               "`DELETE /api/v1/tokens/{id}/`.")
+    def get(self, request):
+        paginator = Page()
+        page = paginator.paginate_queryset(tokens_of_wards(guardian=request.user), request, view=self)
+        return paginator.get_paginated_response(WardTokenOut(page, many=True).data)
 
 
 class TokenDetail(APIView):
     permission_classes = [SignedInPerson]
 
-    @extend_schema(responses={204: None, **error_responses(401, 403, 404)}, summary="Revoke a token, at once")
+    @extend_schema(responses={204: None, **error_responses(401, 403, 404)},
+                   summary="Revoke a token, at once: your own, or one of a minor you look after")
     def delete(self, request, token_id: int):
-        token = AgentToken.objects.filter(user=request.user, pk=token_id).first()
-        if token is None:
-            raise Http404
-        token_revoke(token=token)
+        token_revoke(token=token_get(person=request.user, token_id=token_id))
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -1,5 +1,6 @@
 """POST /api/v1/count/: code does the counting — undated events apart, duplicate
-reports once, states as distinct values held, never the number of updates."""
+reports once, states as distinct values held, never the number of updates, and
+what is still to come apart from what happened."""
 
 import datetime as dt
 import zoneinfo
@@ -14,8 +15,9 @@ from tests.factories import family_scope
 pytestmark = pytest.mark.django_db
 
 TAIPEI = zoneinfo.ZoneInfo("Asia/Taipei")
-# "this year" is resolved against the real clock: the dates follow it.
-Y = timezone.now().astimezone(TAIPEI).year
+# "this year" and "last year" are resolved against the real clock: the dates follow
+# it. Counts hold what happened, so the tests count last year, all of it past.
+Y = timezone.now().astimezone(TAIPEI).year - 1
 
 
 def event(scope, actor, value, day: dt.date | None, subject="me"):
@@ -34,7 +36,7 @@ def count(agent, scope, label, **extra):
     return response.json()
 
 
-def test_weddings_this_year_with_an_undated_one_and_a_duplicate_report(alice, bearer):
+def test_weddings_last_year_with_an_undated_one_and_a_duplicate_report(alice, bearer):
     family = family_scope(owner=alice)
     mine = alice.personal_scope
     ana = event(mine, alice, "Ana's wedding", dt.date(Y, 2, 14)).card
@@ -44,20 +46,21 @@ def test_weddings_this_year_with_an_undated_one_and_a_duplicate_report(alice, be
     assert event(mine, alice, "cy's wedding", dt.date(Y, 9, 12)).outcome == "duplicate"  # and again: refused
     event(mine, alice, "Di's wedding", dt.date(Y - 1, 5, 5))
     undated = event(mine, alice, "Ed's wedding", None).card
-    body = count(bearer(alice), family, "wedding", when="this year")
+    body = count(bearer(alice), family, "wedding", when="last year")
     assert (body["count"], body["undated"], body["at_least"], body["exact"]) == (3, 1, 3, False)
     assert body["cards"] == [ana.pk, bo.pk, cy.pk] and body["undated_cards"] == [undated.pk]
-    assert body["start"].startswith(f"{Y - 1}-12-31T16:00:00")  # this year in the asker's zone (Taipei)
+    assert (body["planned"], body["planned_cards"]) == (0, [])
+    assert body["start"].startswith(f"{Y - 1}-12-31T16:00:00")  # last year in the asker's zone (Taipei)
     everything = count(bearer(alice), family, "wedding")
     assert (everything["count"], everything["exact"]) == (4, False)
-    last_year = count(bearer(alice), family, "wedding", **{"from": f"{Y - 1}-01-01T00:00:00+08:00",
-                                                          "to": f"{Y}-01-01T00:00:00+08:00"})
-    assert last_year["count"] == 1 and last_year["undated"] == 1
+    year_before = count(bearer(alice), family, "wedding", **{"from": f"{Y - 1}-01-01T00:00:00+08:00",
+                                                            "to": f"{Y}-01-01T00:00:00+08:00"})
+    assert year_before["count"] == 1 and year_before["undated"] == 1
 
 
 def test_a_count_with_no_undated_events_is_exact(alice, bearer):
     event(alice.personal_scope, alice, "Ana's wedding", dt.date(Y, 2, 14))
-    body = count(bearer(alice), alice.personal_scope, "wedding", when="this year")
+    body = count(bearer(alice), alice.personal_scope, "wedding", when="last year")
     assert (body["count"], body["undated"], body["exact"]) == (1, 0, True)
 
 
@@ -75,7 +78,7 @@ def test_a_state_counts_distinct_values_held_never_updates(alice, bearer):
                                                             consent=True,
                                                             reference_time=dt.datetime(Y, 7, 1, tzinfo=TAIPEI)))
     assert count(agent, scope, "weight", **spring)["count"] == 1  # 72 came later
-    year = count(agent, scope, "weight", when="this year")
+    year = count(agent, scope, "weight", when="last year")
     assert year["count"] == 2 and len(year["current"]) == 1
 
 
@@ -116,5 +119,39 @@ def test_an_event_dated_only_by_year_is_not_counted_as_may_with_confidence(alice
     card = card_remember(scope=scope, actor=alice, draft=draft).card
     may = count(bearer(alice), scope, "wedding", **{"from": f"{Y}-05-01T00:00:00+08:00", "to": f"{Y}-06-01T00:00:00+08:00"})
     assert (may["count"], may["exact"], may["straddling_cards"]) == (0, False, [card.pk])
-    year = count(bearer(alice), scope, "wedding", when="this year")
+    year = count(bearer(alice), scope, "wedding", when="last year")
     assert (year["count"], year["exact"]) == (1, True)
+
+
+def test_a_range_reaching_into_the_future_counts_what_happened_and_says_how_many_are_planned(alice, bearer):
+    """A wedding next week is not among the weddings of this month that happened:
+    before, /count/ said 2 (and `at_least` 2) for one wedding and one to come."""
+    scope = alice.personal_scope
+    today = timezone.now().astimezone(TAIPEI).date()
+    past = event(scope, alice, "Ana's wedding", today - dt.timedelta(days=10)).card
+    coming = event(scope, alice, "Bo's wedding", today + dt.timedelta(days=7)).card
+    undated = event(scope, alice, "Cy's wedding", None).card
+    span = {"from": (timezone.now() - dt.timedelta(days=30)).isoformat(),
+            "to": (timezone.now() + dt.timedelta(days=30)).isoformat()}
+    body = count(bearer(alice), scope, "wedding", **span)
+    assert (body["count"], body["at_least"], body["cards"]) == (1, 1, [past.pk])
+    assert (body["planned"], body["planned_cards"]) == (1, [coming.pk])
+    assert (body["undated"], body["undated_cards"], body["exact"]) == (1, [undated.pk], False)
+    assert count(bearer(alice), scope, "wedding")["planned_cards"] == [coming.pk]  # no range at all
+
+
+def test_a_value_from_a_later_date_is_planned_not_a_value_held(alice, bearer):
+    scope = alice.personal_scope
+    now = timezone.now()
+    card_remember(scope=scope, actor=alice, draft=CardDraft(kind="state", label="city", subject="me", value="Kyoto",
+                                                            effective_at=now - dt.timedelta(days=40)))
+    osaka = card_remember(scope=scope, actor=alice, draft=CardDraft(
+        kind="state", label="city", subject="me", value="Osaka", effective_at=now + dt.timedelta(days=20))).card
+    span = {"from": (now - dt.timedelta(days=60)).isoformat(), "to": (now + dt.timedelta(days=60)).isoformat()}
+    body = count(bearer(alice), scope, "city", **span)
+    assert (body["count"], body["planned"], body["planned_cards"]) == (1, 1, [osaka.pk])
+    # Kyoto again later: it held before, so it counts once, and is not also planned.
+    card_remember(scope=scope, actor=alice, draft=CardDraft(kind="state", label="city", subject="me", value="Kyoto",
+                                                            effective_at=now + dt.timedelta(days=40)))
+    again = count(bearer(alice), scope, "city", **span)
+    assert (again["count"], again["planned_cards"]) == (1, [osaka.pk])

@@ -2,15 +2,24 @@
 in ENDPOINTS, against every kind of principal. Adding an endpoint to urls.py
 without a line here fails `test_every_api_route_and_method_is_in_the_matrix`.
 
-The world: alice owns the team "Platform" (a card, an entity "Acme", bob as
-member, victor as viewer); carol has no place anywhere (someone to add);
+The world: alice owns the team "Platform" with olga (a card, an entity "Acme",
+bob as member, victor as viewer); olga's book club has invited alice (an
+invitation is its invitee's own: the invitations endpoints are alice's as the
+tokens endpoints are); carol has no place anywhere (someone to invite);
 mallory is a stranger to all of it. Expected answers (API.md "Auth"):
 anonymous → 401 `not_authenticated`; no grant → 404 on an object (absent from a
 list); read-only principal on a write → 403 `permission_denied` and nothing
 changes; granted → 2xx. Two designed exceptions, each tested by name: agent
 tokens never manage scopes or members (MANAGE rows, even with write access),
-and the tokens endpoints (and changing one's own settings, /me/) are for
-signed-in people only (403 to any token)."""
+and the tokens endpoints (and changing one's own settings, /me/, and one's own
+part of the review queue) are for signed-in people only (403 to any token). A
+propose-only token reads, proposes where a write would be (202, a candidate),
+and is refused every other write.
+
+At the end, `test_every_role_against_every_action`: every role (owner, admin,
+member, reviewer, viewer, a minor, a non-member, and a read, a read+write and a
+propose token) against every action (read, write, review, manage members,
+manage tokens, create a scope, open the admin), as one table."""
 
 from __future__ import annotations
 
@@ -26,7 +35,8 @@ from cards.drafts import CardDraft
 from cards.models import Alias, Card, CardRevision, Entity, PossibleDuplicate
 from cards.services import card_remember, entity_create
 from review.models import Candidate, IngestJob
-from scopes.models import AgentToken, MemberRelation, Membership, Scope, User
+from scopes.invites import invitation_create
+from scopes.models import AgentToken, Invitation, MemberRelation, Membership, Scope, User
 from scopes.services import membership_set, scope_create
 from scopes.tokens import token_create
 from tests.factories import UserFactory
@@ -36,7 +46,10 @@ pytestmark = pytest.mark.django_db
 READ, WRITE, MANAGE = "read", "write", "manage"  # MANAGE: a write that is for people only, never tokens
 # Rules hold for everyone, so they are decided by the reviewers of the global scope,
 # not of a team: tested by name in tests/review/test_queue.py.
-NOT_IN_MATRIX = {"schema", "docs", "redoc", "rule-approve", "rule-retire"}
+NOT_IN_MATRIX = {"schema", "docs", "redoc", "rule-approve", "rule-retire",
+                 # One's own account, erased by its signed-in person only: every principal's answer
+                 # (401, 403 to any token, a wrong password) is tested by name in tests/cards/test_erase.py.
+                 "account"}
 
 
 @dataclass(frozen=True)
@@ -48,6 +61,7 @@ class Endpoint:
     listed: str | None = None  # list endpoints: which world object must be absent / present
     hidden: int | None = 404  # the answer to a principal with no grant on the object; None: there is no object
     session_only: bool = False  # the tokens endpoints: signed-in people only, never a token
+    proposes: bool = False  # a propose-only token's write here becomes a candidate (202), never a card
 
     def __str__(self) -> str:
         return f"{self.method} {self.url}"
@@ -65,6 +79,11 @@ ENDPOINTS = [
     Endpoint("POST", "scopes/{scope}/members/", lambda w: {"username": "carol", "role": "member"}, MANAGE),
     Endpoint("PATCH", "scopes/{scope}/members/{member}/", lambda w: {"role": "reviewer"}, MANAGE),
     Endpoint("DELETE", "scopes/{scope}/members/{member}/", access=MANAGE),
+    # Leaving and answering invitations change one's own memberships: people only, never a token.
+    Endpoint("POST", "scopes/{scope}/leave/", access=MANAGE, session_only=True),
+    Endpoint("GET", "invitations/", listed="invitation", session_only=True),
+    Endpoint("POST", "invitations/{invitation}/accept/", access=MANAGE, session_only=True),
+    Endpoint("POST", "invitations/{invitation}/decline/", access=MANAGE, session_only=True),
     Endpoint("GET", "scopes/{scope}/relations/", session_only=True),
     Endpoint("PUT", "scopes/{scope}/relations/", lambda w: {"member": "bob", "of": "alice", "relation": "colleague"},
              MANAGE, session_only=True),
@@ -72,13 +91,15 @@ ENDPOINTS = [
              session_only=True),
     Endpoint("GET", "cards/", listed="card"),
     Endpoint("GET", "cards/?scope={scope}"),  # a read in a scope: the scope is the object
-    Endpoint("POST", "cards/", card_body, WRITE),
-    Endpoint("POST", "cards/bulk/", lambda w: {"cards": [card_body(w)]}, WRITE),
+    Endpoint("POST", "cards/", card_body, WRITE, proposes=True),
+    Endpoint("POST", "cards/bulk/", lambda w: {"cards": [card_body(w)]}, WRITE, proposes=True),
     Endpoint("GET", "cards/{card}/"),
     Endpoint("PATCH", "cards/{card}/", lambda w: {"text": "Writes Go every day"}, WRITE),
     Endpoint("DELETE", "cards/{card}/", access=WRITE),
     Endpoint("GET", "cards/{card}/history/"),
     Endpoint("POST", "cards/{card}/verify/", access=WRITE),
+    # Forgetting a timeline or a subject: the single card's rule (write in its scope), asked of every card.
+    Endpoint("POST", "forget/", lambda w: {"scope": w.ids["scope"], "subject": "me", "label": "skill"}, WRITE),
     # Asking writes nothing to the memory: whoever may read the card may say it was asked about.
     Endpoint("POST", "cards/{card}/asked/"),
     Endpoint("POST", "entities/", lambda w: {"scope": w.ids["scope"], "name": "Globex"}, WRITE),
@@ -91,7 +112,7 @@ ENDPOINTS = [
     Endpoint("POST", "cards/{hypothesis}/reject/", lambda w: {"reason": "no"}, WRITE),
     Endpoint("GET", "probes/next/?scope={scope}"),
     Endpoint("POST", "ingest/", lambda w: {"scope": w.ids["scope"], "session": "s9", "messages": [
-        {"role": "user", "text": "I like green tea.", "at": "2026-05-08T16:44:10+08:00"}]}, WRITE),
+        {"role": "user", "text": "I like green tea.", "at": "2026-05-08T16:44:10+08:00"}]}, WRITE, proposes=True),
     Endpoint("GET", "ingest/{job}/"),
     # Reviewing is for people with the review role: read-only principals and every token get 403.
     Endpoint("GET", "review/?scope={scope}", access=MANAGE),
@@ -101,6 +122,10 @@ ENDPOINTS = [
     Endpoint("POST", "review/duplicates/{duplicate}/keep/", lambda w: {}, MANAGE),
     Endpoint("POST", "review/contradictions/pick/", lambda w: {"scope": w.ids["scope"], "card": w.ids["disputed"]},
              MANAGE),
+    # One's own part of the queue: what others said about you, whatever your role. A person's, never a token's;
+    # anyone but the person it is about is refused by name in tests/review/test_said_about_you.py.
+    Endpoint("GET", "review/", hidden=None, session_only=True),
+    Endpoint("POST", "review/said-about-you/pick/", lambda w: {"card": w.ids["theirs"]}, WRITE, session_only=True),
     Endpoint("POST", "recall/", lambda w: {"scope": w.ids["scope"], "query": "programming skills"}),  # a read
     Endpoint("GET", "context/?scope={scope}&query=programming+skills"),
     Endpoint("POST", "time/resolve/", lambda w: {"expression": "yesterday"}, hidden=None),  # a pure function
@@ -109,6 +134,8 @@ ENDPOINTS = [
     Endpoint("GET", "me/", hidden=None),
     Endpoint("PATCH", "me/", lambda w: {"time_zone": "Europe/Lisbon"}, WRITE, hidden=None, session_only=True),
     Endpoint("GET", "tokens/", listed="token", session_only=True),
+    # A guardian's view of the tokens of the minors they look after: everyone has one (often empty).
+    Endpoint("GET", "tokens/minors/", hidden=None, session_only=True),
     # The scope is in the body; a scope you cannot see is refused like a missing one ("no scope N of yours").
     Endpoint("POST", "tokens/", lambda w: {"name": "agent", "scopes": [str(w.ids["scope"])]}, WRITE, hidden=400,
              session_only=True),
@@ -145,9 +172,12 @@ def _bearer(user, **grant) -> APIClient:
 
 @pytest.fixture
 def world(alice) -> World:
-    bob, victor, mallory = (UserFactory(username=name) for name in ("bob", "victor", "mallory"))
+    bob, victor, mallory, olga = (UserFactory(username=name) for name in ("bob", "victor", "mallory", "olga"))
     UserFactory(username="carol")
     team = scope_create(name="Platform", kind="team", creator=alice)
+    membership_set(scope=team, user=olga, role="owner")  # so that alice may leave it
+    club = scope_create(name="Book club", kind="family", creator=olga)
+    invitation = invitation_create(scope=club, username="alice", role="member", invited_by=olga)
     membership_set(scope=team, user=bob, role="member")
     membership_set(scope=team, user=victor, role="viewer", relation="report", relation_of=alice)
     card = card_remember(scope=team, actor=alice,
@@ -160,6 +190,9 @@ def world(alice) -> World:
                   draft=CardDraft(kind="state", label="city", subject="me", value="Taipei"))
     disputed = card_remember(scope=team, actor=alice,
                              draft=CardDraft(kind="state", label="city", subject="me", value="Kyoto")).card
+    # Bob says otherwise about alice: it stands beside her own word, hers to settle.
+    theirs = card_remember(scope=team, actor=bob,
+                           draft=CardDraft(kind="state", label="city", subject=alice.entity, value="Osaka")).card
     candidate = Candidate.objects.create(scope=team, author=alice, kind="state", label="skill", subject="me",
                                          value="Rust", quote="I write Rust", message_at=timezone.now(),
                                          extractor="patterns")
@@ -175,10 +208,11 @@ def world(alice) -> World:
         "read_token": _bearer(alice, can_write=False, scopes=[team]),
         "owner_session": _session(alice),
         "owner_write_token": _bearer(alice, can_write=True, scopes=[team]),
+        "owner_propose_token": _bearer(alice, proposes=True, scopes=[team]),
     }
     ids = {"scope": team.pk, "card": card.pk, "entity": entity.pk, "member": "bob", "token": token.pk,
-           "hypothesis": hypothesis.pk, "disputed": disputed.pk, "candidate": candidate.pk, "job": job.pk,
-           "duplicate": duplicate.pk}
+           "hypothesis": hypothesis.pk, "disputed": disputed.pk, "theirs": theirs.pk, "candidate": candidate.pk,
+           "job": job.pk, "duplicate": duplicate.pk, "invitation": invitation.pk}
     return World(ids=ids, clients=clients)
 
 
@@ -193,6 +227,8 @@ def snapshot(world: World) -> tuple:
             sorted(Membership.objects.filter(scope_id=world.ids["scope"]).values_list("user__username", "role")),
             sorted(AgentToken.objects.values_list("pk", "revoked_at")),
             sorted(MemberRelation.objects.values_list("member__username", "of__username", "relation")),
+            sorted(Invitation.objects.values_list("pk", "username", "role", "status")),
+            sorted(Membership.objects.filter(user__username="alice").values_list("scope_id", "role")),
             User.objects.filter(username="alice").values_list("time_zone", "language").get())
 
 
@@ -206,7 +242,7 @@ def cases(endpoints, principals):
 
 NOT_SESSION_ONLY = [e for e in ENDPOINTS if not e.session_only]
 SESSION_ONLY = [e for e in ENDPOINTS if e.session_only]
-TOKENS = ["stranger_token", "viewer_write_token", "read_token", "owner_write_token"]
+TOKENS = ["stranger_token", "viewer_write_token", "read_token", "owner_write_token", "owner_propose_token"]
 
 
 # --- the table is complete ----------------------------------------------------------------
@@ -225,7 +261,7 @@ def _api_routes() -> dict[str, set[str]]:
 
 def test_every_api_route_and_method_is_in_the_matrix():
     ids = {"scope": 1, "card": 1, "entity": 1, "member": "bob", "token": 1, "hypothesis": 1, "disputed": 1,
-           "candidate": 1, "job": 1, "duplicate": 1}
+           "theirs": 1, "candidate": 1, "job": 1, "duplicate": 1, "invitation": 1}
     covered: dict[str, set[str]] = {}
     for endpoint in ENDPOINTS:
         path = "/api/v1/" + endpoint.url.format(**ids).split("?")[0]
@@ -304,6 +340,24 @@ def test_agent_tokens_never_manage_scopes_even_with_write_access(world, endpoint
     assert snapshot(world) == before
 
 
+@pytest.mark.parametrize("endpoint", NOT_SESSION_ONLY, ids=str)
+def test_a_propose_token_reads_proposes_and_changes_nothing_else(world, endpoint):
+    before = snapshot(world)
+    response = world.send("owner_propose_token", endpoint)
+    if endpoint.access == READ:
+        assert 200 <= response.status_code < 300, response.content
+    elif endpoint.proposes:
+        assert response.status_code == 202, response.content
+        after = snapshot(world)
+        assert after[1:6] == before[1:6] and after[7] == before[7]  # no card, entity, alias, revision, change
+        # A candidate waits for a person (ingest: its job, whose extraction runs once the request commits).
+        assert len(after[8]) > len(before[8]) or after[6] > before[6]
+    else:
+        assert response.status_code == 403, response.content
+        assert response.json()["code"] == "permission_denied"
+        assert snapshot(world) == before
+
+
 @pytest.mark.parametrize("endpoint, who", cases(SESSION_ONLY, TOKENS))
 def test_tokens_endpoints_are_session_only_and_refuse_every_token(world, endpoint, who):
     before = snapshot(world)
@@ -324,3 +378,83 @@ def test_every_query_of_a_request_reads_scoped_rows_through_a_scope_filter(world
         world.send(who, endpoint)
     stray = unscoped_reads(statements)
     assert not stray, "\n".join(map(str, stray))
+
+
+# --- every role × every action (issue 16) ------------------------------------------------------
+#
+# One family (tests/roles.py): a person in each role, a minor (a member the owner
+# marked so), a stranger, and the owner's three kinds of token. One request stands
+# for each action; the table says what each principal gets. Propose-only tokens
+# write by proposing (202: a candidate, no card); minors make no tokens or scopes;
+# the admin is for staff and reviewers of shared scopes (302: sent to sign in).
+
+from tests.roles import ACTIONS, RUN_ORDER, household_of_roles  # noqa: E402
+
+ROLE_REQUESTS = {
+    "read": ("GET", "cards/?scope={scope}", None),
+    "write": ("POST", "cards/", lambda ids: {"scope": ids["scope"], "kind": "state", "subject": "me",
+                                            "label": "skill", "value": "Rust"}),
+    "review": ("GET", "review/?scope={scope}", None),
+    "manage members": ("PATCH", "scopes/{scope}/members/victor/", lambda ids: {"relation": "cousin"}),
+    "manage tokens": ("POST", "tokens/", lambda ids: {"name": "agent", "scopes": ["personal"]}),
+    "create scope": ("POST", "scopes/", lambda ids: {"name": "New", "kind": "project"}),
+    "admin": ("GET", "/admin/", None),
+}
+#                       read write review members tokens scope admin
+ROLE_TABLE = {
+    "owner":            (200, 201, 200, 200, 201, 201, 200),
+    "admin":            (200, 201, 200, 200, 201, 201, 200),
+    "member":           (200, 201, 403, 403, 201, 201, 302),
+    "reviewer":         (200, 403, 200, 403, 201, 201, 200),
+    "viewer":           (200, 403, 403, 403, 201, 201, 302),
+    "minor":            (200, 201, 403, 403, 403, 403, 302),
+    "non-member":       (404, 404, 404, 404, 201, 201, 302),
+    "read token":       (200, 403, 403, 403, 403, 403, 302),
+    "read+write token": (200, 201, 403, 403, 403, 201, 302),
+    "propose token":    (200, 202, 403, 403, 403, 403, 302),
+}
+TOKEN_GRANTS = {"read token": {"scopes": "home"}, "read+write token": {"can_write": True, "all_scopes": True},
+                "propose token": {"proposes": True, "scopes": "home"}}
+
+
+def _role_client(people: dict, who: str) -> APIClient:
+    if who in TOKEN_GRANTS:
+        grant = dict(TOKEN_GRANTS[who])
+        if grant.get("scopes") == "home":
+            grant["scopes"] = [people["scope"]]
+        return _bearer(people["owner"], **grant)
+    return _session(people[who])
+
+
+def _role_state() -> tuple:
+    return (Card.objects.count(), Candidate.objects.count(), Scope.objects.count(), AgentToken.objects.count(),
+            sorted(MemberRelation.objects.values_list("member__username", "of__username", "relation")))
+
+
+@pytest.mark.parametrize("who", ROLE_TABLE)
+def test_every_role_against_every_action(alice, who):
+    """One household per principal, every action in turn (in RUN_ORDER: none changes what a later one meets);
+    the row it gets is compared whole, so a failure shows every wrong cell at once."""
+    people = household_of_roles(alice)
+    client = _role_client(people, who)
+    ids = {"scope": people["scope"].pk}
+    observed, unchanged = {}, {}
+    for action in RUN_ORDER:
+        method, url, body = ROLE_REQUESTS[action]
+        url = url.format(**ids)
+        url = url if url.startswith("/") else "/api/v1/" + url
+        before = _role_state()
+        call = getattr(client, method.lower())
+        response = call(url) if body is None else call(url, body(ids), format="json")
+        observed[action] = response.status_code
+        if response.status_code == 403 and who == "minor" and action in ("manage tokens", "create scope"):
+            observed[action] = (403, response.json()["code"])
+        if response.status_code >= 300 or method == "GET":
+            unchanged[action] = _role_state() == before  # refused (or a read): nothing changed
+        elif response.status_code == 202:
+            unchanged[action] = _role_state()[:2] == (before[0], before[1] + 1)  # a candidate, no card
+    expected = dict(zip(ACTIONS, ROLE_TABLE[who]))
+    if who == "minor":
+        expected.update({"manage tokens": (403, "minor_not_allowed"), "create scope": (403, "minor_not_allowed")})
+    assert observed == expected
+    assert all(unchanged.values()), unchanged

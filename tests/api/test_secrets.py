@@ -9,8 +9,6 @@ afterwards for the tests that follow."""
 import io
 import logging
 import re
-import subprocess
-import warnings
 
 import pytest
 from django.core.management import call_command
@@ -19,38 +17,11 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from scopes.models import AgentToken
+from tests.db_dump import pg_dump
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 TOKEN = re.compile(r"memsite_[0-9a-f]{8}_[A-Za-z0-9_-]{43,}")
-
-
-def pg_dump() -> tuple[str, str]:
-    """The whole test database as SQL text, and how it was taken."""
-    from pgserver._commands import POSTGRES_BIN_PATH
-
-    db = connection.settings_dict
-    command = [str(POSTGRES_BIN_PATH / "pg_dump"), "--no-password", "--host", db["HOST"],
-               "--username", db["USER"] or "postgres", "--dbname", db["NAME"]]
-    if db.get("PORT"):
-        command += ["--port", str(db["PORT"])]
-    env = {"PGPASSWORD": db["PASSWORD"]} if db.get("PASSWORD") else {}
-    try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=True,
-                              env={"PATH": "/usr/bin:/bin", **env})
-        return done.stdout, "pg_dump"
-    except (OSError, subprocess.SubprocessError) as failure:
-        warnings.warn(f"pg_dump could not be used ({failure}); dumping every table with row_to_json instead")
-        return sql_dump(), "row_to_json"
-
-
-def sql_dump() -> str:
-    lines = []
-    with connection.cursor() as cursor:
-        for table in connection.introspection.table_names(cursor):
-            cursor.execute(f"SELECT row_to_json(t)::text FROM {connection.ops.quote_name(table)} t")
-            lines += [f"{table}: {row[0]}" for row in cursor.fetchall()]
-    return "\n".join(lines)
 
 
 def speak(raw: str) -> APIClient:

@@ -261,3 +261,32 @@ def test_a_batch_of_unopposed_preferences_stays_set_based(alice, scope, bearer, 
     assert {r["outcome"] for r in results} == {"inserted"}
     opposed = bulk(agent, scope, {"label": "likes", "value": "food 0"}, {"label": "likes", "value": "food 99"})
     assert [r["outcome"] for r in opposed] == ["superseded", "inserted"]
+
+
+def test_her_own_statement_of_a_disputed_opposite_settles_it(household, bearer):
+    """Sam says Dana dislikes coriander; she said she likes it. When she says
+    herself that she dislikes it, that is her word: it supersedes her "likes"
+    and settles Sam's — it once collided with Sam's card on the multi-value index."""
+    dana, sam, family = household["dana"], household["sam"], household["family"]
+    danas = bearer(dana, write=True)
+    own = post(danas, family, "likes", "coriander")["card"]
+    said = post(bearer(sam, write=True), family, "dislikes", "coriander", subject="Dana")["card"]
+    assert said["disputes"] == own["id"]
+    stated = post(danas, family, "dislikes", "coriander")
+    assert stated["outcome"] == "superseded" and stated["superseded"] == [own["id"]]
+    assert Card.objects.get(pk=said["id"]).superseded_by_id == stated["card"]["id"]
+
+
+def test_forgetting_her_own_word_leaves_what_others_said_as_the_record(household, bearer):
+    # Was a 500: the dispute joined the timeline while her card still held it.
+    dana, sam, family = household["dana"], household["sam"], household["family"]
+    danas, sams = bearer(dana, write=True), bearer(sam, write=True)
+    own = post(danas, family, "employer", "Harbor")["card"]
+    older = post(sams, family, "employer", "Atlas", subject="Dana")["card"]
+    newer = post(sams, family, "employer", "Beacon", subject="Dana")["card"]
+    assert older["disputes"] == newer["disputes"] == own["id"]
+    assert danas.delete(f"/api/v1/cards/{own['id']}/").status_code == 204
+    found = answer(sams, family, "employer", subject="Dana")
+    assert (found["tier"], found["values"], found["disputes"]) == ("recorded", ["Beacon"], [])
+    assert Card.objects.get(pk=older["id"]).superseded_by_id == newer["id"]
+    assert Card.objects.get(pk=newer["id"]).disputes_id is None

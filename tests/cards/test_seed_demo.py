@@ -56,6 +56,7 @@ def test_family_scope_has_three_memberships_with_relations(household):
     assert relations == {("dana", "kai"): "mother", ("dana", "sam"): "wife", ("sam", "kai"): "father",
                          ("sam", "dana"): "husband", ("kai", "dana"): "son", ("kai", "sam"): "son"}
     assert memberships["dana"].role == "owner"
+    assert memberships["kai"].minor and not memberships["sam"].minor  # a child: Dana is his guardian
     # Roles went through membership_set, so guardian grants match them.
     assert "write_scope" not in get_perms(household["kai"], family())
     assert "view_scope" in get_perms(household["kai"], family())
@@ -182,3 +183,13 @@ def test_admin_membership_edit_keeps_grants_in_step(admin_client, household):
     response = admin_client.post(url, data)
     assert response.status_code == 302, response.context and response.context["inline_admin_formsets"]
     assert "write_scope" in get_perms(household["kai"], family())
+
+
+def test_the_admin_will_not_make_a_minor_an_owner(admin_client, household):
+    url = reverse("admin:scopes_scope_change", args=[family().pk])
+    data = form_data(admin_client.get(url))
+    index = next(i for i in range(3) if str(data[f"memberships-{i}-user"]) == str(household["kai"].pk))
+    data[f"memberships-{index}-role"] = "owner"
+    response = admin_client.post(url, data)
+    assert response.status_code == 200 and b"A minor cannot be an owner" in response.content
+    assert Membership.objects.get(scope=family(), user=household["kai"]).role == "viewer"

@@ -62,6 +62,7 @@ class Guess:
     value: str
     start: dt.datetime
     closed: dt.datetime | None = None
+    promoted_into: int | None = None   # the statement of its value: forgetting that forgets it too
 
     def holds(self, at: dt.datetime) -> bool:
         return self.start <= at and (self.closed is None or self.closed > at)
@@ -119,6 +120,8 @@ class Oracle:
                 guess.label == OPPOSITE.get(label) and guess.value == value)
             if same or contradicted:
                 guess.closed = now
+            if same:
+                guess.promoted_into = span.card
 
     def guess(self, label: str, value: str, at: dt.datetime, result: dict) -> None:
         key, shown = self.chain_key(label, value)
@@ -135,7 +138,8 @@ class Oracle:
     def forget(self, card: int) -> None:
         for chain in self.chains.values():
             chain[:] = [s for s in chain if s.card != card]
-        self.guesses = [g for g in self.guesses if g.card != card]
+        # A guess promoted into the card says what it says: it goes with it (DESIGN §4 rule 9).
+        self.guesses = [g for g in self.guesses if card not in (g.card, g.promoted_into)]
 
     def answer(self, label: str, at: dt.datetime) -> tuple[str, list[str]]:
         if label == "city":

@@ -1,5 +1,7 @@
 """The embedded PostgreSQL starts from nothing, with no server installed or
-configured: DATABASE_URL unset, an empty data folder, no PG* variables."""
+configured: DATABASE_URL unset, an empty data folder, no PG* variables; and it
+survives what an interrupted start leaves behind. Each test starts its own
+server in a folder of its own (MEMORY_SITE_DATA_DIR), never the test run's."""
 
 import os
 import subprocess
@@ -64,6 +66,35 @@ def test_embedded_postgres_starts_from_an_empty_folder_even_when_two_processes_r
         assert int(count) >= 30
         for name in ("vector", "pg_trgm", "btree_gist"):
             assert name in extensions
+    finally:
+        embedded_stop(data_dir)
+
+
+def _dead_pids(count: int) -> list[int]:
+    """Process ids that no process can hold: above the kernel's largest, so a
+    busy machine reusing a pid during the test cannot make one alive again."""
+    top = int(Path("/proc/sys/kernel/pid_max").read_text())
+    return list(range(top + 1, top + 1 + count))
+
+
+def test_a_damaged_or_swollen_pid_list_neither_stops_manage_py_nor_grows(tmp_path):
+    """An interrupted start once left the server library's `.handle_pids.json`
+    empty, and every later command failed with a JSONDecodeError; the list also
+    kept one dead pid per process ever started."""
+    import json
+
+    data_dir = tmp_path / "data"
+    env = clean_env(data_dir)
+    pids = data_dir / "postgres" / ".handle_pids.json"
+    try:
+        first = run(["-c", PROBE, str(data_dir)], env)
+        assert first.returncode == 0, first.stderr
+        for damage in ("", "[12, 3", "\x00\x01 not json", '{"pids": [1]}', json.dumps(_dead_pids(1000))):
+            pids.write_text(damage)
+            check = run(["manage.py", "check"], env)
+            assert check.returncode == 0, (damage[:40], check.stderr[-2000:])
+            # Every process that held the server here has ended, and took itself off the list.
+            assert json.loads(pids.read_text()) == [], damage[:40]
     finally:
         embedded_stop(data_dir)
 

@@ -70,15 +70,30 @@ def test_a_reviewer_corrects_an_event_description_but_never_when_it_happened(ali
     assert client.post(reverse("admin:cards_card_delete", args=[event.pk]), {"post": "yes"}).status_code == 403
 
 
-def test_everyone_reviews_only_their_own_personal_scope_there(alice, setup, client):
+def test_owning_only_a_personal_scope_opens_no_admin_people_review_theirs_in_the_dashboard(alice, setup, client):
+    """Everyone reviews their own personal scope, so everyone counted as a reviewer
+    and could open the admin; it is for staff and reviewers of shared scopes."""
     family, _, _ = setup
     candidate(family, alice, "knit")
-    mo = UserFactory(username="mo")  # owns only his personal scope: he reviews that, nothing else
+    mo = UserFactory(username="mo")  # owns only his personal scope
     candidate(mo.personal_scope, mo, "whistle")
     client.force_login(mo)
-    listing = client.get(reverse("admin:review_candidate_changelist"))
-    assert b"I can whistle" in listing.content and b"I can knit" not in listing.content
-    assert client.get(reverse("admin:scopes_scope_changelist")).status_code == 403
-    mo.is_active = False
+    for url in (reverse("admin:index"), reverse("admin:review_candidate_changelist")):
+        answer = client.get(url)
+        assert answer.status_code == 302 and answer.url.startswith(reverse("admin:login"))
+    queue = client.get(f"/scopes/{mo.personal_scope.pk}/review/")
+    assert queue.status_code == 200 and b"I can whistle" in queue.content  # his queue is on the dashboard
+    mo.is_staff = True
     mo.save()
+    assert client.get(reverse("admin:index")).status_code == 200  # staff as usual
+
+
+def test_a_shared_scope_reviewer_sees_only_shared_scopes_in_the_admin(alice, setup):
+    family, rita, client = setup
+    candidate(family, alice, "knit")
+    candidate(rita.personal_scope, rita, "juggle")  # her own: reviewed in the dashboard
+    listing = client.get(reverse("admin:review_candidate_changelist"))
+    assert b"I can knit" in listing.content and b"I can juggle" not in listing.content
+    rita.is_active = False
+    rita.save()
     assert client.get(reverse("admin:index")).status_code == 302  # to the sign-in page

@@ -6,7 +6,7 @@ import pytest
 
 from review.extract.base import Dropped, ExtractContext, Message
 from review.extract.patterns import PatternExtractor
-from review.extract.policy import (
+from cards.screen.never_store import (
     ONE_OFF_FRUSTRATION, SPECULATIVE_MOTIVE, TRANSIENT_FEELING, clauses, policy_screen,
 )
 

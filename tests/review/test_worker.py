@@ -14,7 +14,6 @@ import time
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from urllib.parse import quote
 
 import pytest
 from celery.contrib.testing.worker import start_worker
@@ -26,6 +25,7 @@ from memory_site.celery import app
 from review.models import Candidate, IngestJob
 from review.services.ingest import ingest_create
 from review.tasks import ingest_extract
+from tests.database_url import database_url
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
@@ -110,15 +110,8 @@ class SlowOnceModel(BaseHTTPRequestHandler):
         pass
 
 
-def _database_url() -> str:
-    db = connection.settings_dict
-    host = quote(db["HOST"] or "127.0.0.1", safe="")
-    auth = quote(db["USER"] or "", safe="") + (f":{quote(db['PASSWORD'], safe='')}" if db["PASSWORD"] else "")
-    return f"postgres://{auth}@{host}:{db['PORT'] or 5432}/{db['NAME']}"
-
-
 def _worker(queue: str, port: int, log: Path) -> subprocess.Popen:
-    env = {**os.environ, "DATABASE_URL": _database_url(), "CELERY_BROKER_URL": BROKER, "CELERY_QUEUE": queue,
+    env = {**os.environ, "DATABASE_URL": database_url(), "CELERY_BROKER_URL": BROKER, "CELERY_QUEUE": queue,
            # Short, so the killed worker's unacknowledged task comes back within the test.
            "CELERY_VISIBILITY_TIMEOUT": "3", "CELERY_RESTORE_INTERVAL": "1", "CELERY_RESTORE_THROTTLE": "1",
            # The killed worker may die holding the sweep's lock: let it lapse quickly.

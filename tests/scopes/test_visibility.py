@@ -19,8 +19,8 @@ from cards.models import (Alias, AuditEvent, Card, CardAsked, CardPerspective, C
                           PossibleDuplicate, Rule, RuleStatus)
 from cards.services import alias_add, card_remember, entity_create
 from review.models import Candidate, Decision, IngestJob, Probe
-from scopes.invites import invite_create
-from scopes.models import Invite, MemberRelation, Membership, Scope, ScopeKind
+from scopes.invites import invitation_create, invite_create
+from scopes.models import Invitation, Invite, MemberRelation, Membership, Scope, ScopeKind
 from scopes.relations import relation_set
 from scopes.principals import Principal
 from scopes.services import global_scope_get, membership_set
@@ -66,6 +66,9 @@ MAKERS = {
     Probe: lambda scope, owner: Probe.objects.create(card=_card(scope, owner), user=owner),
     Membership: lambda scope, owner: Membership.objects.get(scope=scope, user=owner),
     Invite: lambda scope, owner: invite_create(scope=scope, role="member", created_by=owner)[0],
+    # Visible to the scope's members (its managers act on it); the invitee's own read is by invitee (selectors).
+    Invitation: lambda scope, owner: invitation_create(scope=scope, username=f"guest{scope.pk}", role="member",
+                                                       invited_by=owner),
     MemberRelation: lambda scope, owner: _relation(scope, owner),
 }
 

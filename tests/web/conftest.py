@@ -4,6 +4,7 @@ from django.test import Client
 from cards.drafts import CardDraft
 from cards.services import card_remember
 from scopes.services import membership_set
+from tests.builtin_rows import builtin_rows_restore
 from tests.factories import UserFactory, family_scope
 
 
@@ -41,34 +42,10 @@ def household(alice, t0):
 
 @pytest.fixture(autouse=True)
 def _builtin_rows(request):
-    """Browser tests run on committed data (a live server) and the database is
-    flushed after each transactional test; after another transactional test the
-    restore of the migrated rows (content types, permissions, labels, rules) was
-    seen not to happen, so the built-in rows are put back here, from what
-    creates them, whenever they are missing."""
+    """Browser tests run on committed data (a live server): tests/builtin_rows.py."""
     if request.node.get_closest_marker("browser") is None:
         yield
         return
     request.getfixturevalue("transactional_db")
-    import importlib
-
-    from django.apps import apps
-    from django.contrib.auth.management import create_permissions
-    from django.contrib.auth.models import Permission
-    from django.contrib.contenttypes.management import create_contenttypes
-
-    from cards.labels import registry_clear
-    from cards.models import Label, Rule
-
-    if not Permission.objects.filter(codename="view_scope").exists():  # guardian grants need them
-        for app_config in apps.get_app_configs():
-            create_contenttypes(app_config, verbosity=0)
-            create_permissions(app_config, verbosity=0)
-    if not Label.objects.exists():
-        importlib.import_module("cards.migrations.0005_builtin_labels").load(apps, None)
-        importlib.import_module("cards.migrations.0013_tag_rules").forward(apps, None)
-        importlib.import_module("cards.migrations.0014_label_ages_and_asked").never_age(apps, None)
-    if not Rule.objects.exists():
-        importlib.import_module("cards.migrations.0009_builtin_rules").load(apps, None)
-    registry_clear()
+    builtin_rows_restore()
     yield

@@ -106,3 +106,46 @@ def test_a_dispute_of_a_members_own_word_says_whose_word_stands(household, pages
     state(family, household["bob"], alice.entity, "employer", "Globex")
     page = ask(pages(alice), "answer", family, subject="me", label="employer").content.decode()
     assert "<strong>Acme</strong>" in page and "bob says <strong>Globex</strong>" in page and "own word stands" in page
+
+
+def _day(d: dt.date) -> str:
+    return f"{d.day} {d.strftime('%B')} {d.year}"
+
+
+def test_a_count_reaching_into_the_future_says_how_many_are_planned_in_the_persons_days(alice, pages):
+    """The count says what happened and, apart, "and 1 planned"; days are the
+    reader's (Taipei), never an ISO instant or a UTC day."""
+    import zoneinfo
+
+    scope, taipei = alice.personal_scope, zoneinfo.ZoneInfo("Asia/Taipei")
+    today = timezone.now().astimezone(taipei).date()
+    happened = CardDraft(kind="event", label="wedding", subject="me", value="Ana's wedding",
+                         reference_time=timezone.now())
+    day = dt.datetime.combine(today - dt.timedelta(days=3), dt.time(), tzinfo=taipei)
+    happened.occurred_at, happened.occurred_end, happened.precision, happened.time_source = (
+        day, day + dt.timedelta(days=1), "day", "stated")
+    card_remember(scope=scope, actor=alice, draft=happened)
+    # 20:00 UTC is 04:00 the next day in Taipei: the day shown is Taipei's.
+    coming_at = dt.datetime.combine(today + dt.timedelta(days=10), dt.time(20), tzinfo=dt.UTC)
+    coming = CardDraft(kind="event", label="wedding", subject="me", value="Bo's wedding",
+                       reference_time=timezone.now())
+    coming.occurred_at, coming.occurred_end, coming.precision, coming.time_source = (
+        coming_at, coming_at + dt.timedelta(hours=3), "datetime", "stated")
+    card_remember(scope=scope, actor=alice, draft=coming)
+    start, end = today - dt.timedelta(days=5), today + dt.timedelta(days=20)
+    page = ask(pages(alice), "count", scope, label="wedding", start=start.isoformat(),
+               end=end.isoformat()).content.decode()
+    assert f"event of wedding from {_day(start)} to {_day(end)}, and 1 planned." in page
+    assert "<strong>1</strong>" in page and "Bo&#x27;s wedding" in page
+    assert _day(today + dt.timedelta(days=11)) in page and _day(today + dt.timedelta(days=10)) not in page
+    assert "T20:00" not in page and "+00:00" not in page
+
+
+def test_a_planned_values_day_is_the_readers_not_utcs(alice, pages):
+    """20:00 UTC on 1 January is 04:00 on 2 January in Taipei: the template's date
+    filter once turned the reader's day back into the site's UTC one."""
+    scope = alice.personal_scope
+    state(scope, alice, "me", "city", "Kyoto")
+    state(scope, alice, "me", "city", "Osaka", effective_at=dt.datetime(2027, 1, 1, 20, 0, tzinfo=dt.UTC))
+    page = ask(pages(alice), "answer", scope, subject="me", label="city").content.decode()
+    assert "<strong>Osaka</strong> from 2 January 2027" in page

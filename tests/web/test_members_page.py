@@ -1,9 +1,11 @@
-"""The members page: add, change, remove, the last owner kept, invites revoked."""
+"""The members page: invite, change, remove, the last owner kept, invitations withdrawn, invites revoked."""
+
+import re
 
 import pytest
 
 from scopes.invites import invite_create, invite_open
-from scopes.models import Membership
+from scopes.models import Invitation, Membership
 from scopes.principals import Principal, scope_ids_for
 from scopes.services import membership_set
 from scopes.relations import relation_to
@@ -18,23 +20,53 @@ def test_members_page_lists_roles_with_their_effect(household, pages, alice):
         f"/scopes/{household['family'].pk}/").content.decode()
 
 
-def test_add_by_username_grants_the_role(household, pages, alice):
+def test_adding_by_username_invites_and_grants_nothing_until_accepted(household, pages, alice):
     family, mallory = household["family"], household["mallory"]
     answer = pages(alice).post(f"/scopes/{family.pk}/members/add/",
-                               {"username": "mallory", "role": "reviewer", "relation": "aunt"})
-    assert answer.status_code == 302
-    # The relation is what the new member is to the person who adds them.
+                               {"username": "mallory", "role": "reviewer", "relation": "aunt"}, follow=True)
+    assert answer.status_code == 200 and b"Invited mallory as reviewer" in answer.content
+    assert b"Withdraw the invitation of mallory" in answer.content  # waiting, on the members page
+    assert family.pk not in set(scope_ids_for(Principal(mallory), "view").values_list("id", flat=True))
+    assert not Membership.objects.filter(scope=family, user=mallory).exists()
+    invitation = Invitation.objects.get(scope=family, username="mallory")
+    assert pages(mallory).post(f"/invitations/{invitation.pk}/accept/").status_code == 302
+    # The relation is what the new member is to the person who invited them.
     assert relation_to(scope_id=family.pk, member_id=mallory.pk, of_id=alice.pk) == "aunt"
     assert family.pk in set(scope_ids_for(Principal(mallory), "review").values_list("id", flat=True))
 
 
-@pytest.mark.parametrize("username, message", [("nobody", b"no such user")])
+def test_a_name_no_one_has_is_invited_in_the_same_words(household, pages, alice):
+    family = household["family"]
+    said = {}
+    for name in ("mallory", "nobody"):
+        answer = pages(alice).post(f"/scopes/{family.pk}/members/add/", {"username": name, "role": "viewer"},
+                                   follow=True)
+        assert answer.status_code == 200
+        page = answer.content.decode()
+        said[name] = (re.findall(r'<li class="message[^"]*">([^<]*)</li>', page.replace(name, "NAME")),
+                      f"Withdraw the invitation of {name}" in page)
+    assert said["nobody"] == said["mallory"] == (["Invited NAME as viewer: they join The Lins when they accept."],
+                                                 True)
+
+
+@pytest.mark.parametrize("username, message", [("no body", b"Enter a valid username")])
 def test_add_refusals_are_shown_at_the_username(household, pages, alice, username, message):
     page = pages(alice).post(f"/scopes/{household['family'].pk}/members/add/", {"username": username,
                                                                               "role": "viewer"})
     assert page.status_code == 400
     assert b'id="add_username_error"' in page.content and message in page.content
     assert Membership.objects.get(scope=household["family"], user=household["bob"]).role == "member"
+    assert not Invitation.objects.exists()
+
+
+def test_an_invitation_is_withdrawn_from_the_members_page(household, pages, alice):
+    family = household["family"]
+    pages(alice).post(f"/scopes/{family.pk}/members/add/", {"username": "mallory", "role": "viewer"})
+    invitation = Invitation.objects.get(scope=family, username="mallory")
+    assert pages(alice).post(f"/scopes/{family.pk}/invitations/{invitation.pk}/withdraw/").status_code == 302
+    invitation.refresh_from_db()
+    assert invitation.status == "withdrawn"
+    assert b"invites you" not in pages(household["mallory"]).get("/").content
 
 
 def test_adding_an_existing_member_changes_their_role_as_the_api_does(household, pages, alice):

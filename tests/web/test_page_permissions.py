@@ -16,13 +16,16 @@ from cards.drafts import CardDraft
 from cards.models import Alias, Card, CardPerspective, CardRevision, Entity, PossibleDuplicate
 from cards.services import card_remember
 from review.models import Candidate
-from scopes.invites import invite_create
-from scopes.models import AgentToken, Invite, MemberRelation, Membership, Scope
+from scopes.invites import invitation_create, invite_create
+from scopes.models import AgentToken, Invitation, Invite, MemberRelation, Membership, Scope
 from scopes.tokens import token_create
 
 pytestmark = pytest.mark.django_db
 
 VIEW, WRITE, REVIEW, MANAGE = "view", "write", "review", "manage"
+# Not a role: the person a card is about. Only alice settles what bob said about her;
+# bob (who may see it and write) gets 403 like a role too small.
+ABOUT_HER = "about her"
 
 
 @dataclass(frozen=True)
@@ -41,9 +44,12 @@ PAGES = [
          {"kind": "state", "subject": "me", "label": "skill", "value": "Rust", "tag": "fact"}),
     Page("card-verify-page", "POST", "/cards/{card}/verify/", WRITE),
     Page("card-describe", "POST", "/cards/{card}/describe/", WRITE, {"text": "Changed"}),
-    Page("card-perspective", "POST", "/cards/{card}/perspective/", WRITE, {"username": "victor", "text": "Mum's"}),
+    Page("card-perspective", "POST", "/cards/{card}/perspective/", WRITE, {"text": "Mum's"}),
     Page("card-forget", "GET", "/cards/{card}/forget/", WRITE),
     Page("card-forget", "POST", "/cards/{card}/forget/", WRITE),
+    Page("card-forget-more", "GET", "/cards/{card}/forget/timeline/", WRITE),
+    Page("card-forget-more", "POST", "/cards/{card}/forget/timeline/", WRITE),
+    Page("card-forget-more", "POST", "/cards/{card}/forget/subject/", WRITE),
     Page("invite-create", "POST", "/scopes/{family}/invites/", MANAGE, {"role": "member"}),
     Page("invite-revoke", "POST", "/scopes/{family}/invites/{invite}/revoke/", MANAGE),
     Page("review-scope", "GET", "/scopes/{family}/review/", REVIEW),
@@ -52,14 +58,19 @@ PAGES = [
     Page("candidate-reject", "POST", "/review/candidates/{candidate}/reject/", REVIEW, {"reason": "wrong"}),
     Page("duplicate-decide", "POST", "/review/duplicates/{duplicate}/apart/", REVIEW),
     Page("contradiction-pick", "POST", "/scopes/{family}/review/pick/", REVIEW, {"card": "{card}"}),
+    Page("said-about-you-pick-page", "POST", "/review/said-about-you/pick/", ABOUT_HER, {"card": "{theirs}"}),
     Page("hypothesis-confirm", "POST", "/cards/{guess}/confirm/", WRITE),
     Page("hypothesis-reject", "POST", "/cards/{guess}/reject/", WRITE),
     Page("alias-add", "POST", "/entities/{entity}/aliases/", WRITE, {"name": "Mimi"}),
     Page("members", "GET", "/scopes/{family}/members/", MANAGE),
-    Page("member-add", "POST", "/scopes/{family}/members/add/", MANAGE, {"username": "mallory", "role": "viewer"}),
+    # A name no one has: invited all the same (the page must not tell which names exist).
+    Page("member-add", "POST", "/scopes/{family}/members/add/", MANAGE, {"username": "carol", "role": "viewer"}),
     Page("member-change", "POST", "/scopes/{family}/members/{victor}/", MANAGE,
          {"role": "reviewer", "relation": "cousin"}),
     Page("member-remove", "POST", "/scopes/{family}/members/{victor}/remove/", MANAGE),
+    Page("invitation-withdraw", "POST", "/scopes/{family}/invitations/{invitation}/withdraw/", MANAGE),
+    Page("scope-leave-page", "POST", "/scopes/{family}/leave/"),  # any member (the viewer here) may leave
+    Page("member-minor", "POST", "/scopes/{family}/members/{victor}/minor/", MANAGE, {"minor": "on"}),
     Page("ask", "GET", "/ask/?form=answer&scope={family}&subject=me&label=address"),
 ]
 # A person's own things (agent tokens): anyone else gets 404, as for a scope they do not see.
@@ -69,29 +80,38 @@ OWN_PAGES = [
                                                        "days": "9"}),
     Page("token-revoke", "POST", "/tokens/{token}/revoke/"),
 ]
+# An invitation is its invitee's own (mallory's here): anyone else gets 404, even the scope's owner.
+INVITEE_PAGES = [
+    Page("invitation-accept-page", "POST", "/invitations/{invitation}/accept/"),
+    Page("invitation-decline-page", "POST", "/invitations/{invitation}/decline/"),
+]
 # Pages with no scope or card of their own: every signed-in person has them.
 NOT_IN_MATRIX = {"review", "entities", "home", "login", "logout", "password_change", "password_change_done", "invite",
-                 "scope-create", "settings"}
-WHO = {VIEW: "victor", WRITE: "bob", REVIEW: "alice", MANAGE: "alice"}
+                 "scope-create", "settings",
+                 # One's own account: erased by its person only (tests/web/test_forget_pages.py).
+                 "account-erase"}
+WHO = {VIEW: "victor", WRITE: "bob", REVIEW: "alice", MANAGE: "alice", ABOUT_HER: "alice"}
 
 
 def _state():
     return (Card.objects.count(), CardRevision.objects.count(),
             list(Invite.objects.order_by("pk").values_list("pk", "expires_at")),
             list(Card.objects.order_by("pk").values_list("verified_at", flat=True)),
-            list(Membership.objects.order_by("pk").values_list("user_id", "role")),
+            list(Membership.objects.order_by("pk").values_list("user_id", "role", "minor")),
             list(MemberRelation.objects.order_by("pk").values_list("member_id", "of_id", "relation")),
             list(Card.objects.order_by("pk").values_list("tag", "superseded_at")),
             list(Candidate.objects.order_by("pk").values_list("status", flat=True)),
             list(PossibleDuplicate.objects.order_by("pk").values_list("status", flat=True)),
             list(Alias.objects.order_by("pk").values_list("name", flat=True)),
-            list(CardPerspective.objects.order_by("pk").values_list("user_id", "text")))
+            list(CardPerspective.objects.order_by("pk").values_list("user_id", "text")),
+            list(Invitation.objects.order_by("pk").values_list("username", "role", "status")))
 
 
 @pytest.fixture
 def ids(household, alice):
     family = household["family"]
     invite, _ = invite_create(scope=family, role="member", created_by=alice)
+    invitation = invitation_create(scope=family, username="mallory", role="viewer", invited_by=alice)
     proposed = Candidate.objects.create(scope=family, author=alice, kind="state", label="city", subject="me",
                                         value="Kyoto", quote="we moved to Kyoto", message_at=timezone.now(),
                                         extractor="patterns")
@@ -102,9 +122,15 @@ def ids(household, alice):
     # Alice's own scope disagrees with the family about her address: a contradiction to pick from.
     card_remember(scope=alice.personal_scope, actor=alice, draft=CardDraft(
         kind="state", label="address", subject="me", value="Osaka"))
+    # Bob says otherwise about her employer in the family: it stands beside her own word, hers to settle.
+    card_remember(scope=family, actor=alice, draft=CardDraft(kind="state", label="employer", subject="me",
+                                                             value="Harbor"))
+    theirs = card_remember(scope=family, actor=household["bob"], draft=CardDraft(
+        kind="state", label="employer", subject=alice.entity, value="Atlas")).card
     return {"family": family.pk, "card": household["card"].pk, "invite": invite.pk,
             "victor": household["victor"].pk, "candidate": proposed.pk, "guess": guess.pk,
-            "duplicate": duplicate.pk, "entity": duplicate.entity_id}
+            "duplicate": duplicate.pk, "entity": duplicate.entity_id, "theirs": theirs.pk,
+            "invitation": invitation.pk}
 
 
 def _call(client, page: Page, ids: dict):
@@ -117,7 +143,8 @@ def test_every_page_is_in_the_matrix():
     from memory_site import web_urls
 
     names = {p.name for p in web_urls.urlpatterns}
-    assert names == {p.name for p in PAGES} | {p.name for p in OWN_PAGES} | {"rule-decide"} | NOT_IN_MATRIX
+    assert names == ({p.name for p in PAGES} | {p.name for p in OWN_PAGES} | {p.name for p in INVITEE_PAGES}
+                     | {"rule-decide"} | NOT_IN_MATRIX)
 
 
 def test_rules_are_decided_by_reviewers_of_the_global_scope_only(client, pages, household):
@@ -164,6 +191,19 @@ def test_own_pages_sign_in_then_only_the_owner(client, pages, household, alice, 
     assert answer.status_code in (200, 302), answer.content[:300]
     if page.method == "POST":
         assert _token_state() != before
+
+
+@pytest.mark.parametrize("page", INVITEE_PAGES, ids=lambda p: f"{p.method} {p.name}")
+def test_invitee_pages_sign_in_then_only_the_invitee(client, pages, household, alice, ids, page):
+    answer = _call(client, page, ids)
+    assert answer.status_code == 302 and answer.url.startswith("/accounts/login/")
+    before = _state()
+    for someone_else in (alice, household["bob"]):  # the inviter too: it is not theirs to answer
+        assert _call(pages(someone_else), page, ids).status_code == 404
+    assert _state() == before
+    answer = _call(pages(household["mallory"]), page, ids)
+    assert answer.status_code == 302, answer.content[:300]
+    assert _state() != before
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: f"{p.method} {p.name}")
@@ -232,3 +272,62 @@ def test_every_query_of_a_page_reads_scoped_rows_through_a_scope_filter(pages, h
             _call(pages(who), page, ids)
         stray = unscoped_reads(statements)
         assert not stray, "\n".join(map(str, stray))
+
+
+# --- every role × every action, on the pages (issue 16) ----------------------------------------
+#
+# The household of tests/roles.py, each person signed in; one page request per
+# action (tests/api/test_permission_matrix.py reads the same table for the API,
+# with tokens). 302 after a change is the page's "done"; for the admin, 302 is
+# "sign in": it is for staff and reviewers of shared scopes.
+
+from tests.roles import ACTIONS, PEOPLE, RUN_ORDER, household_of_roles  # noqa: E402
+
+PAGE_REQUESTS = {
+    "read": ("GET", "/scopes/{scope}/", None),
+    "write": ("POST", "/scopes/{scope}/cards/new/", {"kind": "state", "subject": "me", "label": "skill",
+                                                     "value": "Rust", "tag": "fact"}),
+    "review": ("GET", "/scopes/{scope}/review/", None),
+    "manage members": ("GET", "/scopes/{scope}/members/", None),
+    "manage tokens": ("POST", "/tokens/new/", {"name": "agent", "scopes": ["{personal}"], "access": "read",
+                                               "days": "9"}),
+    "create scope": ("POST", "/scopes/new/", {"name": "New", "kind": "project"}),
+    "admin": ("GET", "/admin/", None),
+}
+#                 read write review members tokens scope admin
+PAGE_ROLE_TABLE = {
+    "owner":      (200, 302, 200, 200, 200, 302, 200),
+    "admin":      (200, 302, 200, 200, 200, 302, 200),
+    "member":     (200, 302, 403, 403, 200, 302, 302),
+    "reviewer":   (200, 403, 200, 403, 200, 302, 200),
+    "viewer":     (200, 403, 403, 403, 200, 302, 302),
+    "minor":      (200, 302, 403, 403, 403, 403, 302),
+    "non-member": (404, 404, 404, 404, 200, 302, 302),
+}
+
+
+def _page_role_state() -> tuple:
+    return (Card.objects.count(), Scope.objects.count(), AgentToken.objects.count())
+
+
+@pytest.mark.parametrize("who", PEOPLE)
+def test_every_person_against_every_action_on_the_pages(pages, alice, who):
+    """One household per person, every action in turn; the row is compared whole."""
+    people = household_of_roles(alice)
+    person = people[who]
+    client = pages(person)
+    ids = {"scope": people["scope"].pk, "personal": person.personal_scope.pk}
+    observed, changed = {}, {}
+    for action in RUN_ORDER:
+        method, url, data = PAGE_REQUESTS[action]
+        url = url.format(**ids)
+        data = {k: [x.format(**ids) for x in v] if isinstance(v, list) else v for k, v in (data or {}).items()}
+        before = _page_role_state()
+        answer = client.get(url) if method == "GET" else client.post(url, data)
+        observed[action] = answer.status_code
+        if method == "POST":
+            changed[action] = _page_role_state() != before
+    expected = dict(zip(ACTIONS, PAGE_ROLE_TABLE[who]))
+    assert observed == expected
+    # A granted change happened; a refused one (403, 404) left everything as it was.
+    assert changed == {action: expected[action] in (200, 302) for action in changed}

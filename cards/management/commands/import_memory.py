@@ -1,8 +1,9 @@
-"""manage.py import_memory PATH --user USERNAME --scope SCOPE_ID [--dry-run]
+"""manage.py import_memory PATH --user USERNAME --scope SCOPE_ID [--dry-run] [--consent]
 
 Reads a JSON export or a markdown zip (its export.json when present, else
 MEMORY.md and memory/*.md, best effort) and writes it into a scope the user
-may write, through the card services."""
+may write, through the card services. Every card passes the write screen:
+never-stored content refuses the import; sensitive content needs --consent."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from rest_framework.exceptions import PermissionDenied
 from cards.import_markdown import document_from_markdown
 from cards.importer import ImportFileError, memory_import
 from core.errors import DomainError
+from core.text import InvalidText, body_text_check
 from scopes.models import User
 from scopes.principals import Principal
 from scopes.selectors import scope_get
@@ -27,9 +29,13 @@ MAX_BYTES = 200 * 1024 * 1024
 
 def _json(data: bytes, name: str):
     try:
-        return json.loads(data.decode("utf-8"))
+        document = json.loads(data.decode("utf-8"))
+        body_text_check(document, data)  # the API's one check of what JSON text may carry
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise CommandError(f"{name} is not valid JSON: {error}.") from None
+    except InvalidText as error:
+        raise CommandError(f"{name}: {error.detail} At {', '.join(error.extra['fields'])}.") from None
+    return document
 
 
 def read_document(path: Path, *, time_zone: str) -> dict:
@@ -62,8 +68,10 @@ class Command(BaseCommand):
         parser.add_argument("--user", required=True, help="Username the cards are written as.")
         parser.add_argument("--scope", required=True, type=int, help="Id of the scope to write into.")
         parser.add_argument("--dry-run", action="store_true", help="Check and count, then write nothing.")
+        parser.add_argument("--consent", action="store_true",
+                            help="The person explicitly consents to storing the sensitive content in this file.")
 
-    def handle(self, *args, path: Path, user: str, scope: int, dry_run: bool, **options):
+    def handle(self, *args, path: Path, user: str, scope: int, dry_run: bool, consent: bool = False, **options):
         actor = User.objects.filter(username=user).first()
         if actor is None:
             raise CommandError(f"No user {user!r}.")
@@ -75,7 +83,7 @@ class Command(BaseCommand):
             raise CommandError(f"{user} may not write in scope {scope}.") from None
         document = read_document(path, time_zone=actor.time_zone or "UTC")
         try:
-            counts = memory_import(actor=actor, scope=target, document=document, dry_run=dry_run)
+            counts = memory_import(actor=actor, scope=target, document=document, dry_run=dry_run, consent=consent)
         except (ImportFileError, DomainError) as error:
             raise CommandError(f"Nothing was imported: {error}") from None
         summary = ", ".join(f"{name} {count}" for name, count in sorted(counts.items())) or "nothing to import"

@@ -19,7 +19,9 @@ from django.utils import timezone
 from cards.drafts import CardDraft
 from cards.models import Card, Entity
 from cards.services import card_describe, card_remember, card_verify
-from scopes.models import Role, Scope, ScopeKind, User
+from scopes.guardians import member_minor_set
+from scopes.models import Membership, Role, Scope, ScopeKind, User
+from scopes.principals import Principal
 from scopes.relations import relation_set
 from scopes.services import membership_set, scope_create
 
@@ -105,6 +107,9 @@ class _Household:
         self.family = scope_create(name=FAMILY_NAME, kind=ScopeKind.FAMILY, creator=self.users["dana"])
         for username, _, role in PEOPLE:
             membership_set(scope=self.family, user=self.users[username], role=role)
+        # Kai is a child: no agent tokens or scopes of his own; Dana, the family's owner, looks after his.
+        member_minor_set(principal=Principal(self.users["dana"]), scope=self.family, minor=True,
+                         membership=Membership.objects.get(scope=self.family, user=self.users["kai"]))
         for member, of, relation in RELATIONS:
             relation_set(scope=self.family, member=self.users[member], of=self.users[of], relation=relation)
         self.dana()

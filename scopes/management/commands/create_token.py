@@ -1,9 +1,11 @@
 """Create an agent token from the command line and print it once.
 
-    python manage.py create_token --user USER --scope SCOPE_ID [--scope …] [--write] [--days 90] [--name NAME]
+    python manage.py create_token --user USER --scope SCOPE_ID [--scope …] [--write | --propose]
+                                  [--days 90] [--name NAME]
 
 `--scope` takes a scope id, `personal` (the user's own scope) or `all` (every
-scope the user can see, now and later). Only a SHA-256 of the token is stored,
+scope the user can see, now and later). `--propose` makes a propose-only token:
+its writes wait in the user's review queue as candidates. Only a SHA-256 of the token is stored,
 so the printed token cannot be shown again.
 """
 
@@ -12,6 +14,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from core.errors import InvalidInput
+from scopes.errors import MinorRefused
 from scopes.models import Scope, User
 from scopes.principals import Principal
 from scopes.tokens import DEFAULT_DAYS, MAX_DAYS, token_create
@@ -52,12 +55,17 @@ class Command(BaseCommand):
         parser.add_argument("--user", required=True, help="Username the token acts for.")
         parser.add_argument("--scope", action="append", required=True, dest="scopes", metavar="SCOPE",
                             help="A scope id, 'personal' or 'all'; repeatable.")
-        parser.add_argument("--write", action="store_true", help="Allow writes (default: read only).")
+        access = parser.add_mutually_exclusive_group()
+        access.add_argument("--write", action="store_true", help="Allow writes (default: read only).")
+        access.add_argument("--propose", action="store_true",
+                            help="Propose only: its writes wait in the user's review queue as candidates (for an "
+                                 "agent not yet trusted).")
         parser.add_argument("--days", type=int, default=DEFAULT_DAYS,
                             help=f"Days until the token expires, 1–{MAX_DAYS} (default {DEFAULT_DAYS}).")
         parser.add_argument("--name", default=DEFAULT_NAME, help=f"A label for the token (default {DEFAULT_NAME!r}).")
 
-    def handle(self, *args, user: str, scopes: list[str], write: bool, days: int, name: str, **options) -> None:
+    def handle(self, *args, user: str, scopes: list[str], write: bool, days: int, name: str, propose: bool = False,
+               **options) -> None:
         owner = User.objects.filter(username=user).first() if "\x00" not in user else None
         if owner is None:
             raise CommandError(f"No user named {user!r}.")
@@ -65,8 +73,10 @@ class Command(BaseCommand):
             raise CommandError(f"User {user!r} is inactive; an inactive user's tokens are refused.")
         granted, all_scopes = scopes_of(owner, scopes)
         try:
-            token, raw = token_create(user=owner, name=name, can_write=write, scopes=granted,
+            token, raw = token_create(user=owner, name=name, can_write=write, proposes=propose, scopes=granted,
                                       all_scopes=all_scopes, days=days)
+        except MinorRefused as refused:
+            raise CommandError(refused.detail) from None
         except InvalidInput as refused:
             problems = "; ".join(f"{field}: {', '.join(map(str, issues))}"
                                  for field, issues in refused.extra.get("fields", {}).items())

@@ -1,0 +1,251 @@
+"""Forgetting (DESIGN §4 rule 9): a card, a label's whole timeline for a
+subject, or everything about a subject in a scope — at once and completely.
+
+Completely means every copy of the words, wherever they are kept: the card
+and, with its row, its vector, revisions and perspectives; the guesses that
+were promoted into it (they say what it says); what a knowledge merge copied
+into the survivor's revisions; the admin's change-log lines that name it; and
+whatever an app above the store keeps (the review queue: the candidate it came
+from, decision reasons). Such an app registers a *forget participant* here from
+its AppConfig.ready — the store never imports it — and anything a later feature
+adds that holds a card's words plugs in the same way. Who may forget a card is
+`cards.selectors.cards.FORGET_ACTION`, asked of every card. Each operation
+answers with a `Receipt`: counts per kind, never content; the audit log keeps
+that something was forgotten, by whom and when, never what."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+
+from django.contrib.admin.models import LogEntry
+from django.contrib.contenttypes.models import ContentType
+from django.db import connection, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from scopes.models import Scope, User
+
+from ..labels import label_resolve
+from ..models import Alias, AuditEvent, Card, CardPerspective, CardRevision, Entity, Label, Tag
+from ..selectors.cards import cards_forgettable
+from ..selectors.entities import ME, entity_bind
+from ..text import normalize
+from .corrections import card_hold
+
+# Always in a receipt, zero or not (API.md); other kinds appear when counted.
+RECEIPT_KINDS = ("cards", "candidates", "revisions", "perspectives")
+_NAMES = {
+    "cards": ("card", "cards"), "candidates": ("review candidate", "review candidates"),
+    "revisions": ("revision", "revisions"), "perspectives": ("perspective", "perspectives"),
+    "vectors": ("vector", "vectors"), "reasons": ("written reason", "written reasons"),
+    "entities": ("name", "names"), "aliases": ("alias", "aliases"), "jobs": ("ingest job", "ingest jobs"),
+    "tokens": ("agent token", "agent tokens"), "memberships": ("membership", "memberships"),
+    "scopes": ("scope", "scopes"), "account": ("account", "accounts"),
+}
+
+
+class Receipt(Counter):
+    """What one forget operation removed: counts per kind, never content."""
+
+    def as_dict(self) -> dict[str, int]:
+        return {**{kind: 0 for kind in RECEIPT_KINDS}, **{kind: n for kind, n in self.items() if n}}
+
+    def words(self) -> str:
+        """"3 cards, 2 revisions and 1 review candidate" — for a page or a terminal."""
+        parts = [f"{n} {_NAMES.get(kind, (kind, kind))[n != 1]}" for kind, n in self.as_dict().items() if n]
+        if not parts:
+            return "nothing (it was already forgotten, or there was nothing to forget)"
+        return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
+
+
+@dataclass(frozen=True)
+class About:
+    """A timeline or a subject being forgotten: in `scope_id`, the entities a
+    name binds (merges followed), the name as asked (normalized; empty for
+    "me"), and with `label` (a key) only that label's timeline. Participants use
+    it to find what is about the subject but is no card (yet): a pending or a
+    rejected candidate names its subject in words."""
+
+    scope_id: int
+    entity_ids: tuple[int, ...]
+    name_norm: str
+    label: str | None = None
+
+
+@dataclass(frozen=True)
+class Forgetting:
+    """What a participant is asked to forget, before the cards go (so its links
+    to them still hold): `card_ids`, plus everything `about` a subject, plus —
+    when an account is erased — everything in the scopes erased whole
+    (`scope_ids`) and everything of `user`'s (their candidates, jobs, the free
+    text of their decisions)."""
+
+    actor: User | None
+    card_ids: tuple[int, ...] = ()
+    about: About | None = None
+    scope_ids: tuple[int, ...] = ()
+    user: User | None = None
+
+
+ForgetParticipant = Callable[..., Mapping[str, int]]
+_PARTICIPANTS: list[ForgetParticipant] = []
+
+
+def forget_participant_register(participant: ForgetParticipant) -> None:
+    """`participant(forgetting=)` removes its copies and returns its counts."""
+    if participant not in _PARTICIPANTS:
+        _PARTICIPANTS.append(participant)
+
+
+def _with_copies(card_ids: set[int]) -> set[int]:
+    """The cards and the guesses promoted into them (same label, same value)."""
+    found, frontier = set(card_ids), set(card_ids)
+    while frontier:
+        promoted = set(Card.objects.filter(superseded_by_id__in=frontier, tag=Tag.HYPOTHESIS,
+                                           label_id=F("superseded_by__label_id"),
+                                           value_norm=F("superseded_by__value_norm"))
+                       .values_list("pk", flat=True)) - found
+        found |= promoted
+        frontier = promoted
+    return found
+
+
+def _store_copies(card_ids: list[int]) -> Receipt:
+    """Count what goes with the rows; remove the copies kept elsewhere in the store."""
+    receipt = Receipt(revisions=CardRevision.objects.filter(card_id__in=card_ids).count(),
+                      perspectives=CardPerspective.objects.filter(card_id__in=card_ids).count(),
+                      vectors=Card.objects.filter(pk__in=card_ids, embedding__isnull=False).count())
+    # A merge wrote the merged card's words into the survivor's history ("#<id>" → its value).
+    receipt["revisions"] += (CardRevision.objects.filter(field="merged", before__in=[f"#{pk}" for pk in card_ids])
+                             .exclude(card_id__in=card_ids).delete()[0])
+    admin_log_forget(Card, card_ids)
+    return receipt
+
+
+def admin_log_forget(model, ids: Iterable[int]) -> None:
+    """The admin's change log names each object it touched (`str(card)` holds its value)."""
+    LogEntry.objects.filter(content_type=ContentType.objects.get_for_model(model),
+                            object_id__in=[str(pk) for pk in ids]).delete()
+
+
+# What others said against a forgotten card stood beside it (a dispute of a
+# member's own word, DESIGN §4 rule 7); with that word gone, the newest such
+# statement is the record and the older ones are closed into it. The forgotten
+# states are closed first, so the one that joins the timeline never meets them
+# in its one-current index (their rows go in the same transaction).
+_DISPUTES_JOIN = """
+WITH gone AS (UPDATE cards_card SET superseded_at = %(now)s
+               WHERE id = ANY(%(ids)s) AND kind = 'state' AND superseded_at IS NULL RETURNING id),
+     d AS (SELECT c.id, row_number() OVER w AS n, first_value(c.id) OVER w AS newest
+             FROM cards_card c
+            WHERE c.disputes_id = ANY(%(ids)s) AND NOT c.id = ANY(%(ids)s) AND c.superseded_at IS NULL
+           WINDOW w AS (PARTITION BY c.disputes_id ORDER BY c.effective_at DESC, c.id DESC))
+UPDATE cards_card c SET superseded_at = %(now)s, superseded_by_id = d.newest, disputes_id = NULL
+  FROM d WHERE c.id = d.id AND d.n > 1"""
+
+
+def _cards_delete(card_ids: list[int], actor: User | None) -> int:
+    if not card_ids:
+        return 0
+    with connection.cursor() as cursor:
+        cursor.execute(_DISPUTES_JOIN, {"ids": list(card_ids), "now": timezone.now()})
+    rows = list(Card.objects.filter(pk__in=card_ids).values_list("pk", "scope_id", "kind"))
+    AuditEvent.objects.bulk_create([AuditEvent(actor=actor, action="card.forgotten", scope_id=scope_id,
+                                                object_type="card", object_id=pk, detail={"kind": kind})
+                                    for pk, scope_id, kind in rows])
+    with connection.cursor() as cursor:
+        # The write-once trigger lets an event row go only inside this transaction.
+        cursor.execute("SET LOCAL memory_site.forgetting = 'on'")
+    deleted = Card.objects.filter(pk__in=card_ids).delete()[1].get("cards.Card", 0)
+    with connection.cursor() as cursor:
+        # Inside a caller's longer transaction, the permission ends with these cards.
+        cursor.execute("SET LOCAL memory_site.forgetting = 'off'")
+    return deleted
+
+
+@transaction.atomic
+def cards_forget(*, card_ids: Iterable[int], actor: User | None, about: About | None = None,
+                 scope_ids: Iterable[int] = (), user: User | None = None) -> Receipt:
+    """The one way cards go: each participant removes its copies, then the
+    store's own, then the cards (an audit line each: its kind, never its words).
+    A card they had superseded stays closed — a stale value is never revived —
+    with its superseded_by cleared. The caller has decided that the principal
+    may forget each card."""
+    # Locked, in one order: nothing can hang a new copy on a card while it goes.
+    ids = list(Card.objects.filter(pk__in=_with_copies(set(card_ids))).order_by("pk").select_for_update()
+               .values_list("pk", flat=True))
+    forgetting = Forgetting(actor=actor, card_ids=tuple(ids), about=about, scope_ids=tuple(scope_ids), user=user)
+    receipt = Receipt()
+    for participant in _PARTICIPANTS:
+        receipt.update(participant(forgetting=forgetting))
+    receipt.update(_store_copies(ids))
+    receipt["cards"] += _cards_delete(ids, actor)
+    return receipt
+
+
+@transaction.atomic
+def card_forget(*, card: Card, actor: User) -> Receipt:
+    """Forget one card now and completely (see the module's docstring). It waits
+    for the writers of the card's timeline (card_hold) to commit, and a second
+    forget of one card finds it gone: a 404, never a write linked to a deleted card."""
+    card = card_hold(card=card)
+    return cards_forget(card_ids=[card.pk], actor=actor)
+
+
+def _about(*, scope: Scope, subject: Entity | str, speaker: User, label: Label | str | None) -> About:
+    key = None if label is None else (label if isinstance(label, Label) else label_resolve(label)).key
+    if isinstance(subject, Entity):
+        root_id = subject.merged_into_id or subject.pk
+        root = Entity.objects.get(pk=root_id)
+        ids = {root_id, *Entity.objects.filter(merged_into_id=root_id).values_list("pk", flat=True)}
+        return About(scope.pk, tuple(sorted(ids)), root.name_norm, key)
+    # Bound as a write in this scope binds it: its names, aliases, members, relation words; merges followed.
+    binding = entity_bind(name=subject, scope_ids=[scope.pk], speaker=speaker, suggest=False)
+    bound = binding.one(subject, prefer_scope=scope.pk)  # a name two entities answer to is refused
+    name_norm = normalize(subject)
+    return About(scope.pk, tuple(sorted(binding.entity_ids)) if bound else (),
+                 "" if name_norm == ME else name_norm, key)
+
+
+def _names_forget(about: About) -> Receipt:
+    """A subject forgotten whole takes its name with it: each of its entities in
+    the scope that no card names any more (nor another entity merged into it),
+    with its aliases. A member's own entity is theirs and stays."""
+    receipt = Receipt()
+    left = set(Entity.objects.filter(pk__in=about.entity_ids, scope_id=about.scope_id, user__isnull=True)
+                                    .values_list("pk", flat=True))
+    while left:
+        named = set(Card.objects.filter(subject_id__in=left).values_list("subject_id", flat=True))
+        named |= set(Card.objects.filter(object_id__in=left).values_list("object_id", flat=True))
+        named |= set(Entity.objects.filter(merged_into_id__in=left).values_list("merged_into_id", flat=True))
+        free = left - named
+        if not free:
+            break
+        receipt["aliases"] += Alias.objects.filter(entity_id__in=free).count()
+        admin_log_forget(Entity, free)
+        receipt["entities"] += Entity.objects.filter(pk__in=free).delete()[1].get("cards.Entity", 0)
+        left -= free
+    return receipt
+
+
+@transaction.atomic
+def subject_forget(*, principal, scope: Scope, subject: Entity | str, label: Label | str | None = None) -> Receipt:
+    """With `label`: that label's whole timeline for `subject` in `scope` (every
+    past value, guesses and disputes included). Without: everything about
+    `subject` in `scope`, and then its name there. Only the cards `principal`
+    may forget — the single card's rule, asked of each card — so a token acts
+    within what its person may forget; the caller has checked the scope. What
+    the review queue holds about the subject in words goes too."""
+    about = _about(scope=scope, subject=subject, speaker=principal.user, label=label)
+    cards = cards_forgettable(principal=principal).filter(scope_id=scope.pk, subject_id__in=about.entity_ids)
+    if about.label is not None:
+        cards = cards.filter(label__key=about.label)
+    receipt = cards_forget(card_ids=list(cards.values_list("pk", flat=True)), actor=principal.user, about=about)
+    if about.label is None:
+        receipt.update(_names_forget(about))
+    AuditEvent.objects.create(actor=principal.user, action="timeline.forgotten" if label else "subject.forgotten",
+                              scope_id=scope.pk, object_type="entity",
+                              object_id=about.entity_ids[0] if about.entity_ids else None, detail=receipt.as_dict())
+    return receipt

@@ -1,0 +1,68 @@
+"""Roles that fit a household (DESIGN §3): a family's owners may mark a member
+as a minor. Minors make no agent tokens and no scopes; their guardians — the
+owners of a family in which they are a minor — see and revoke their tokens.
+The one home of "is a minor" and "who guards whom"; the token and scope
+services, the API and the pages call it."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.db.models import QuerySet
+from rest_framework.exceptions import PermissionDenied
+
+from core.errors import InvalidInput
+
+from .errors import MinorRefused
+from .members import is_owner
+from .models import Membership, Role, Scope, ScopeKind, User
+from .principals import Principal
+
+
+def is_minor(user: User) -> bool:
+    """Marked as a minor in any family the person belongs to (read through
+    their own memberships, like every read of a scoped row)."""
+    return (Membership.objects.visible_to(Principal(user), "view")
+            .filter(user_id=user.pk, minor=True, scope__kind=ScopeKind.FAMILY).exists())
+
+
+def minor_check(user: User, what: str) -> None:
+    """Refuses a minor what only adults (and their guardians) do: `what` names it."""
+    if is_minor(user):
+        raise MinorRefused(f"Minors cannot create {what}; ask a guardian (an owner of your family).")
+
+
+def guarded_scope_ids(guardian: User) -> QuerySet:
+    """The families `guardian` owns, as a subquery."""
+    return (Membership.objects.visible_to(Principal(guardian), "manage")
+            .filter(user_id=guardian.pk, role=Role.OWNER, scope__kind=ScopeKind.FAMILY).values("scope_id"))
+
+
+def ward_ids(guardian: User) -> QuerySet:
+    """Ids of the minors `guardian` looks after, as a subquery."""
+    return Membership.objects.in_scopes(guarded_scope_ids(guardian)).filter(minor=True).values("user_id")
+
+
+def minor_role_check(membership: Membership, role: str) -> None:
+    """An owner is a guardian: a minor cannot be one (the database holds it too)."""
+    if membership.minor and role == Role.OWNER:
+        raise InvalidInput("A minor cannot be an owner; unmark them as a minor first.",
+                           fields={"role": ["a minor cannot be an owner"]})
+
+
+@transaction.atomic
+def member_minor_set(*, principal: Principal, scope: Scope, membership: Membership, minor: bool) -> Membership:
+    """Mark `membership` (of the family `scope`) as a minor, or unmark it. Only a
+    person who owns the family decides, never an agent token."""
+    if principal.is_agent or not is_owner(scope, principal.user.pk):
+        raise PermissionDenied("Only an owner of the family marks a member as a minor.")
+    if scope.kind != ScopeKind.FAMILY:
+        raise InvalidInput("Only members of a family can be marked as minors.",
+                           fields={"minor": ["only in a family scope"]})
+    membership = Membership.objects.in_scopes([scope.pk]).select_for_update().get(pk=membership.pk)
+    if minor and membership.role == Role.OWNER:
+        raise InvalidInput("An owner is a guardian, never a minor; change their role first.",
+                           fields={"minor": ["an owner cannot be a minor"]})
+    if membership.minor != minor:
+        membership.minor = minor
+        membership.save(update_fields=["minor"])
+    return membership
