@@ -26,10 +26,27 @@ from .services.candidates import OPEN
 from .services.hypotheses import hypotheses_current
 
 
-def candidate_get(*, principal, candidate_id: int, action: str = "review") -> Candidate:
-    return row_get(Candidate.objects.select_related("author", "scope", "proposed_by"), principal=principal,
-                   pk=candidate_id,
-                   action=action)
+def candidate_get(*, principal, candidate_id: int) -> Candidate:
+    """A candidate the principal may decide (404 if they may not see it, 403 if
+    they may see but not decide it): a reviewer of its scope decides it, and so
+    does its person what their own agent proposed (`own_proposals`)."""
+    rows = Candidate.objects.select_related("author", "scope", "proposed_by")
+    candidate = row_get(rows, principal=principal, pk=candidate_id, action="view")
+    reviewed = Candidate.objects.visible_to(principal, "review").values("pk")
+    proposed = own_proposals(principal=principal, only_open=False).values("pk")
+    if not Candidate.objects.filter(Q(pk__in=reviewed) | Q(pk__in=proposed), pk=candidate.pk).exists():
+        raise PermissionDenied("Only a reviewer of this scope, or the person whose agent proposed it, decides it.")
+    return candidate
+
+
+def own_proposals(*, principal: Principal, only_open: bool = True):
+    """What the person's own propose-only agents proposed, wherever the person may
+    write: theirs to decide whatever their role, since approving writes it as
+    them (API.md: "its person's review queue"). Never an agent's: 403 for a token."""
+    _a_person_reviews(principal)
+    rows = Candidate.objects.visible_to(principal, "write").filter(
+        author_id=principal.user.pk, proposed_by__user_id=principal.user.pk)
+    return rows.filter(status__in=OPEN) if only_open else rows
 
 
 def job_get(*, principal, job_id: int) -> IngestJob:

@@ -1,6 +1,6 @@
 """Dashboard pages for reviewers: each scope's queue (candidates, rules,
 possible duplicates, contradictions, hypotheses) and the decisions on them;
-and every person's own part, what others said about them. The API's
+and every person's own part: what others said about them, and what their own agents proposed. The API's
 selectors restrict (404 / 403), the review services decide."""
 
 from __future__ import annotations
@@ -22,20 +22,53 @@ from scopes.selectors import scope_get
 from scopes.services import global_scope_get
 
 from .forms import ApproveForm, PickForm, ReasonForm, RejectForm
+from .models import Candidate
 from .selectors import (candidate_get, contradiction_sides, dispute_sides, duplicate_get, hypothesis_get,
-                        review_queue, rule_get, said_about_you)
-from .services.candidates import candidate_approve, candidate_reject
+                        own_proposals, review_queue, rule_get, said_about_you)
+from .services.candidates import OPEN, candidate_approve, candidate_reject
 from .services.hypotheses import hypothesis_confirm, hypothesis_reject
 from .services.queue import contradiction_pick, duplicate_decide, rule_decide
 
 
 @page
 def review_page(request):
-    """What was said about the person, theirs to settle; and the scopes they review, each with a link to its queue."""
+    """The person's own part (what was said about them, what their agents proposed), and the scopes they review."""
+    return render(request, "review/index.html", _own_context(request))
+
+
+def _own_context(request, *, bound: dict | None = None) -> dict:
     principal = principal_of_page(request)
-    scopes = Scope.objects.visible_to(principal, "review").order_by("kind", "name")
-    return render(request, "review/index.html",
-                  {"scopes": scopes, "said_about_you": said_about_you(principal=principal)})
+    proposals = own_proposals(principal=principal).select_related("author", "scope", "proposed_by").order_by("id")
+    return {"scopes": Scope.objects.visible_to(principal, "review").order_by("kind", "name"),
+            "said_about_you": said_about_you(principal=principal),
+            "proposals": _candidate_items(proposals[:500], bound or {})}
+
+
+def _candidate_items(candidates, bound: dict) -> list[dict]:
+    return [{"c": c, "approve": bound.get(("approve", c.pk)) or ApproveForm(candidate=c),
+             "reject": bound.get(("reject", c.pk)) or RejectForm(auto_id=f"r{c.pk}_%s")} for c in candidates]
+
+
+def _reviews(request, candidate) -> bool:
+    """Whether the person reviews the candidate's scope (else it is their own agent's proposal,
+    decided from their own part of the review page)."""
+    return Scope.objects.visible_to(principal_of_page(request), "review").filter(pk=candidate.scope_id).exists()
+
+
+def _after_decision(request, candidate):
+    if _reviews(request, candidate):
+        return redirect("review-scope", scope_id=candidate.scope_id)
+    return redirect("review")
+
+
+def _decision_refused(request, candidate, bound: dict):
+    if not Candidate.objects.filter(pk=candidate.pk, status__in=OPEN).exists():  # decided meanwhile: say so
+        for problem in next(iter(bound.values())).non_field_errors():
+            messages.error(request, problem)
+        return _after_decision(request, candidate)
+    if _reviews(request, candidate):
+        return render(request, "review/queue.html", _queue_context(request, candidate.scope, bound=bound), status=400)
+    return render(request, "review/index.html", _own_context(request, bound=bound), status=400)
 
 
 @page
@@ -71,9 +104,7 @@ def _queue_context(request, scope, *, bound: dict | None = None) -> dict:
                      cards_out(contradiction_ids + hypothesis_ids, user=request.user)))
     return {
         "scope": scope,
-        "candidates": [{"c": c, "approve": bound.get(("approve", c.pk)) or ApproveForm(candidate=c),
-                        "reject": bound.get(("reject", c.pk)) or RejectForm(auto_id=f"r{c.pk}_%s")}
-                       for c in queue["candidates"]],
+        "candidates": _candidate_items(queue["candidates"], bound),
         "rules": queue["rules"], "duplicates": queue["duplicates"],
         "contradictions": [{"cards": [shown[pk] for pk in c.card_ids], "error": bound.get(("pick", c.card_ids[0]))}
                            for c in queue["contradictions"]],
@@ -104,9 +135,8 @@ def candidate_approve_page(request, candidate_id: int):
                 form.add_error(field if field in form.fields else None, problems)
         else:
             messages.success(request, f"Approved: {card.label.key} of {card.subject.name} is remembered.")
-            return redirect("review-scope", scope_id=candidate.scope_id)
-    return render(request, "review/queue.html",
-                  _queue_context(request, candidate.scope, bound={("approve", candidate.pk): form}), status=400)
+            return _after_decision(request, candidate)
+    return _decision_refused(request, candidate, {("approve", candidate.pk): form})
 
 
 @page
@@ -122,9 +152,8 @@ def candidate_reject_page(request, candidate_id: int):
             form.add_error(None, error.detail)
         else:
             messages.success(request, "Rejected; it will not be remembered.")
-            return redirect("review-scope", scope_id=candidate.scope_id)
-    return render(request, "review/queue.html",
-                  _queue_context(request, candidate.scope, bound={("reject", candidate.pk): form}), status=400)
+            return _after_decision(request, candidate)
+    return _decision_refused(request, candidate, {("reject", candidate.pk): form})
 
 
 def _refused(request, error: DomainError, scope_id: int):

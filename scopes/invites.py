@@ -17,6 +17,7 @@ import hashlib
 import secrets
 
 from django.db import transaction
+from django.http import Http404
 from django.utils import timezone
 
 from core.errors import DomainError, InvalidInput
@@ -200,3 +201,12 @@ def invitations_open(*, scope: Scope):
     by the account behind it (which would tell which names exist)."""
     return (Invitation.objects.in_scopes([scope.pk]).filter(status=InvitationStatus.INVITED)
             .select_related("invited_by").order_by("-created_at"))
+
+
+def invitation_open_get(*, scope: Scope, invitation_id: int) -> Invitation:
+    """One of the scope's open invitations, for its managers (checked by the
+    caller); answered, withdrawn or another scope's is the same 404."""
+    invitation = invitations_open(scope=scope).filter(pk=invitation_id).first()
+    if invitation is None:
+        raise Http404
+    return invitation

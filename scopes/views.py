@@ -18,8 +18,8 @@ from core.pages import error_fields, page
 
 from .forms import InviteForm, MemberAddForm, MemberChangeForm, MemberMinorForm, SettingsForm, SignUpForm, TokenForm
 from .guardians import is_minor, member_minor_set
-from .invites import (invitation_accept, invitation_decline, invitation_withdraw, invitations_open, invite_accept,
-                      invite_create, invite_open, invite_revoke, invites_open, member_invite_or_change)
+from .invites import (invitation_accept, invitation_decline, invitation_open_get, invitation_withdraw, invitations_open,
+                      invite_accept, invite_create, invite_open, invite_revoke, invites_open, member_invite_or_change)
 from .members import ROLE_EFFECTS, is_owner, owner_change_check
 from .models import AgentToken, Invitation, Invite, MemberRelation, Membership, Scope, User
 from .people import person_settings_set
@@ -226,9 +226,7 @@ def invite_revoke_page(request, scope_id: int, invite_id: int):
 def invitation_withdraw_page(request, scope_id: int, invitation_id: int):
     with transaction.atomic():
         scope = scope_get(principal=principal_of_page(request), scope_id=scope_id, action="manage")
-        invitation = invitations_open(scope=scope).filter(pk=invitation_id).first()
-        if invitation is None:
-            raise Http404
+        invitation = invitation_open_get(scope=scope, invitation_id=invitation_id)
         invitation_withdraw(invitation=invitation)
     messages.success(request, f"The invitation of {invitation.username} is withdrawn.")
     return redirect("members", scope_id=scope.pk)

@@ -15,7 +15,7 @@ from scopes.principals import principal_of
 from scopes.selectors import read_scope_ids, scope_get
 
 from ..selectors import (candidate_get, contradiction_sides, dispute_sides, duplicate_get, hypothesis_get, job_get,
-                         review_queue, rule_get, said_about_you)
+                         own_proposals, review_queue, rule_get, said_about_you)
 from ..services.candidates import candidate_approve, candidate_reject
 from ..services.hypotheses import hypothesis_confirm, hypothesis_reject, probe_next
 from ..services.ingest import ingest_create
@@ -40,6 +40,10 @@ Without `scope`: your own part of the queue, whatever your role —
 by others about you, in every scope you view, that disagree with your own card and stand
 beside it (`disputes`: its id) until you settle them with
 `POST /api/v1/review/said-about-you/pick/`. Your word stands meanwhile.
+`"proposals": [candidate…]`: what your own propose-only agents proposed, in every
+scope where you may write, waiting for you to approve or reject it
+(`POST /api/v1/review/{id}/approve/`, `/reject/`) whatever your role there:
+approving writes it as you, as you could write it yourself.
 
 Reviewing is for a signed-in person: an agent token gets 403 either way."""
 
@@ -74,13 +78,17 @@ class IngestJobDetail(APIView):
 class ReviewQueue(APIView):
     @extend_schema(parameters=[QueueQuery], responses={200: dict, **error_responses(400, 401, 403, 404)},
                    summary="What waits for a reviewer of the scope: candidates, rules, duplicates, "
-                           "contradictions, hypotheses; without a scope, what was said about you",
+                           "contradictions, hypotheses; without a scope, your own part: what was said "
+                           "about you, and what your own agents proposed",
                    description=QUEUE_DESCRIPTION)
     def get(self, request):
         params = _valid(QueueQuery, request.query_params.dict())
         principal = principal_of(request)
         if params["scope"] is None:
-            return Response({"said_about_you": said_about_you(principal=principal)})
+            return Response({"said_about_you": said_about_you(principal=principal),
+                             "proposals": ReviewCandidateOut(own_proposals(principal=principal)
+                                                             .select_related("proposed_by", "scope")
+                                                             .order_by("id")[:500], many=True).data})
         scope = scope_get(principal=principal, scope_id=params["scope"], action="review")
         queue = review_queue(principal=principal, scope=scope)
         contradiction_ids = [pk for c in queue["contradictions"] for pk in c.card_ids]

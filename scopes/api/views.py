@@ -16,7 +16,8 @@ from core.errors import InvalidInput
 
 from ..api_auth import SignedInPerson
 from ..guardians import member_minor_set
-from ..invites import invitation_accept, invitation_decline, member_invite_or_change
+from ..invites import (invitation_accept, invitation_decline, invitation_open_get, invitation_withdraw,
+                       invitations_open, member_invite_or_change)
 from ..members import owner_change_check
 from ..models import AgentToken, Invitation, Membership, Scope
 from ..principals import principal_of, scope_create_check
@@ -163,6 +164,34 @@ class ScopeLeave(APIView):
             scope = scope_get(principal=principal, scope_id=scope_id)
             membership_leave(scope=scope, user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class ScopeInvitations(APIView):
+    permission_classes = [SignedInPerson]
+
+    @extend_schema(responses={200: InvitationPageOut, **error_responses(401, 403, 404)},
+                   summary="A scope's open invitations (its admins, signed in)",
+                   description="Who was invited and has not answered yet, newest first, by the name that was "
+                               "asked for (never the account behind it: that would tell which names exist). "
+                               "One page: `next` is null. Agent tokens get 403: people manage members.")
+    def get(self, request, scope_id: int):
+        scope = scope_get(principal=principal_of(request), scope_id=scope_id, action="manage")
+        return Response({"results": InvitationOut(invitations_open(scope=scope)[:100], many=True).data, "next": None})
+
+
+class ScopeInvitationWithdraw(APIView):
+    permission_classes = [SignedInPerson]
+
+    @extend_schema(request=None, responses={200: InvitationOut, **error_responses(401, 403, 404, 409)},
+                   summary="Withdraw an open invitation (the scope's admins, signed in)",
+                   description="The invitation can no longer be accepted (`status: withdrawn`). One already "
+                               "answered or withdrawn, or another scope's, is 404; one answered in the same "
+                               "instant, 409 `invitation_gone`.")
+    def post(self, request, scope_id: int, invitation_id: int):
+        with transaction.atomic():
+            scope = scope_get(principal=principal_of(request), scope_id=scope_id, action="manage")
+            invitation = invitation_withdraw(invitation=invitation_open_get(scope=scope, invitation_id=invitation_id))
+        return Response(InvitationOut(invitation).data)
 
 
 class InvitationList(APIView):

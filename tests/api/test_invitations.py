@@ -208,3 +208,28 @@ def test_a_personal_scope_and_a_scope_one_is_not_in_cannot_be_left(alice, family
     personal = session(alice).post(f"/api/v1/scopes/{alice.personal_scope.pk}/leave/")
     assert personal.status_code == 400
     assert session(mallory).post(f"/api/v1/scopes/{family.pk}/leave/").status_code == 404
+
+
+def test_an_admin_lists_and_withdraws_open_invitations_and_then_it_cannot_be_accepted(alice, family, bearer):
+    bob = UserFactory(username="bob")
+    mallory = UserFactory(username="mallory")
+    membership_set(scope=family, user=mallory, role="member")
+    asked = invite(alice, family, "bob").json()["invitation"]
+    invite(alice, family, "nobody-has-this-name")
+    admin = session(alice)
+    listed = admin.get(f"/api/v1/scopes/{family.pk}/invitations/").json()
+    assert [(row["username"], row["status"]) for row in listed["results"]] == [
+        ("nobody-has-this-name", "invited"), ("bob", "invited")] and listed["next"] is None
+    # A member who does not manage the scope, and any agent token, may neither list nor withdraw.
+    path = f"/api/v1/scopes/{family.pk}/invitations/{asked['id']}/withdraw/"
+    assert session(mallory).get(f"/api/v1/scopes/{family.pk}/invitations/").status_code == 403
+    assert session(mallory).post(path).status_code == 403
+    assert bearer(alice, write=True, all_scopes=True).post(path).status_code == 403
+    withdrawn = admin.post(path)
+    assert (withdrawn.status_code, withdrawn.json()["status"]) == (200, "withdrawn")
+    assert admin.post(path).status_code == 404  # already withdrawn: nothing open to take back
+    refused = session(bob).post(f"/api/v1/invitations/{asked['id']}/accept/")
+    assert refused.status_code == 404 and family.pk not in scope_ids(session(bob))
+    assert not Membership.objects.filter(scope=family, user=bob).exists()
+    other = scope_create(name="Elsewhere", kind="family", creator=mallory)
+    assert session(mallory).post(f"/api/v1/scopes/{other.pk}/invitations/{asked['id']}/withdraw/").status_code == 404

@@ -84,6 +84,9 @@ ENDPOINTS = [
     Endpoint("GET", "invitations/", listed="invitation", session_only=True),
     Endpoint("POST", "invitations/{invitation}/accept/", access=MANAGE, session_only=True),
     Endpoint("POST", "invitations/{invitation}/decline/", access=MANAGE, session_only=True),
+    # A scope's open invitations are its managers' to see and take back: people only.
+    Endpoint("GET", "scopes/{scope}/invitations/", access=MANAGE, session_only=True),
+    Endpoint("POST", "scopes/{scope}/invitations/{asked}/withdraw/", access=MANAGE, session_only=True),
     Endpoint("GET", "scopes/{scope}/relations/", session_only=True),
     Endpoint("PUT", "scopes/{scope}/relations/", lambda w: {"member": "bob", "of": "alice", "relation": "colleague"},
              MANAGE, session_only=True),
@@ -178,6 +181,7 @@ def world(alice) -> World:
     membership_set(scope=team, user=olga, role="owner")  # so that alice may leave it
     club = scope_create(name="Book club", kind="family", creator=olga)
     invitation = invitation_create(scope=club, username="alice", role="member", invited_by=olga)
+    asked = invitation_create(scope=team, username="nobody by that name", role="viewer", invited_by=alice)
     membership_set(scope=team, user=bob, role="member")
     membership_set(scope=team, user=victor, role="viewer", relation="report", relation_of=alice)
     card = card_remember(scope=team, actor=alice,
@@ -212,7 +216,7 @@ def world(alice) -> World:
     }
     ids = {"scope": team.pk, "card": card.pk, "entity": entity.pk, "member": "bob", "token": token.pk,
            "hypothesis": hypothesis.pk, "disputed": disputed.pk, "theirs": theirs.pk, "candidate": candidate.pk,
-           "job": job.pk, "duplicate": duplicate.pk, "invitation": invitation.pk}
+           "job": job.pk, "duplicate": duplicate.pk, "invitation": invitation.pk, "asked": asked.pk}
     return World(ids=ids, clients=clients)
 
 
@@ -261,7 +265,7 @@ def _api_routes() -> dict[str, set[str]]:
 
 def test_every_api_route_and_method_is_in_the_matrix():
     ids = {"scope": 1, "card": 1, "entity": 1, "member": "bob", "token": 1, "hypothesis": 1, "disputed": 1,
-           "theirs": 1, "candidate": 1, "job": 1, "duplicate": 1, "invitation": 1}
+           "theirs": 1, "candidate": 1, "job": 1, "duplicate": 1, "invitation": 1, "asked": 1}
     covered: dict[str, set[str]] = {}
     for endpoint in ENDPOINTS:
         path = "/api/v1/" + endpoint.url.format(**ids).split("?")[0]

@@ -187,3 +187,55 @@ def test_the_dashboard_offers_propose_only_and_says_why(alice, client):
     token = AgentToken.objects.get(name="new assistant")
     assert token.proposes and not token.can_write
     assert "propose" in client.get("/tokens/").content.decode()
+
+
+def test_a_members_own_agents_proposals_are_theirs_to_decide_in_their_own_part(alice, as_user):
+    """Bob is a plain member of the family (he writes, he does not review): what his
+    propose-only agent proposes there waits in his own part of the queue, his to
+    approve or reject; not his agent's, nor another member's."""
+    bob, carol = UserFactory(username="bob"), UserFactory(username="carol")
+    home = scope_create(name="Home", kind="family", creator=alice)
+    membership_set(scope=home, user=bob, role="member")
+    membership_set(scope=home, user=carol, role="member")
+    agent = _agent(bob, proposes=True, all_scopes=True)
+    first = agent.post("/api/v1/cards/", card(home, value="Lisbon"), format="json").json()["candidate"]
+    second = agent.post("/api/v1/cards/", card(home, value="Porto"), format="json").json()["candidate"]
+
+    assert agent.get("/api/v1/review/").status_code == 403  # an agent never lists, nor decides
+    assert agent.post(f"/api/v1/review/{first['id']}/approve/", {}, format="json").status_code == 403
+    other = APIClient()
+    other.force_login(carol)
+    assert other.get("/api/v1/review/").json()["proposals"] == []
+    assert other.post(f"/api/v1/review/{first['id']}/approve/", {}, format="json").status_code == 403
+
+    person = as_user(bob)
+    own = person.get("/api/v1/review/").json()
+    assert [c["id"] for c in own["proposals"]] == [first["id"], second["id"]]
+    assert person.get(f"/api/v1/review/?scope={home.pk}").status_code == 403  # still no reviewer of Home
+    approved = person.post(f"/api/v1/review/{first['id']}/approve/", {}, format="json")
+    assert approved.status_code == 200, approved.json()
+    stored = Card.objects.get(pk=approved.json()["card"])
+    assert (stored.scope, stored.value, stored.source_actor) == (home, "Lisbon", bob)
+
+    page = APIClient()
+    page.force_login(bob)
+    shown = page.get("/review/").content.decode()
+    assert "Your agents proposed (1)" in shown and "Porto" in shown and "Lisbon" not in shown
+    rejected = page.post(f"/review/candidates/{second['id']}/reject/", {"reason": "we never lived there"})
+    assert (rejected.status_code, rejected.url) == (302, "/review/")
+    assert Candidate.objects.get(pk=second["id"]).status == CandidateStatus.REJECTED
+    refused = page.post(f"/review/candidates/{first['id']}/reject/", {"reason": "too late"}, follow=True)
+    assert "was already decided (approved)" in refused.content.decode()
+    assert Candidate.objects.get(pk=first["id"]).status == CandidateStatus.APPROVED
+
+
+def test_leaving_a_scope_takes_its_proposals_out_of_ones_hands(alice, as_user):
+    bob = UserFactory(username="bob")
+    home = scope_create(name="Home", kind="family", creator=alice)
+    membership_set(scope=home, user=bob, role="member")
+    proposed = _agent(bob, proposes=True, all_scopes=True).post(
+        "/api/v1/cards/", card(home), format="json").json()["candidate"]
+    membership_set(scope=home, user=bob, role="viewer")  # he may no longer write there
+    person = as_user(bob)
+    assert person.get("/api/v1/review/").json()["proposals"] == []
+    assert person.post(f"/api/v1/review/{proposed['id']}/approve/", {}, format="json").status_code == 403
