@@ -1,15 +1,20 @@
 """Users, scopes and memberships in the admin. Memberships are changed through
 membership_set/membership_remove so guardian grants always follow the role;
+someone added who is not yet a member is invited (scopes/invites.py), by consent;
 the grant tables themselves are deliberately not registered."""
 
 from __future__ import annotations
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.db.models import Count
 from django.contrib.auth.admin import UserAdmin
 from django.http import HttpRequest
 
+from core.errors import DomainError
+
+from .invites import invitation_create
+from .members import shared_scope_check
 from .models import Membership, Role, Scope, User
 from .services import membership_remove, membership_set, user_setup
 from .visibility import ScopedAdmin
@@ -61,8 +66,18 @@ class MembershipFormSet(forms.BaseInlineFormSet):
         users = [form.cleaned_data["user"].pk for form in kept]
         if len(users) != len(set(users)):
             raise forms.ValidationError("A user can hold only one membership per scope.")
-        if self.instance.pk and not any(form.cleaned_data.get("role") == Role.OWNER for form in kept):
-            raise forms.ValidationError("A scope must keep at least one owner.")
+        # Someone new is invited (ScopeAdmin.save_formset): not an owner, nor a member, before accepting.
+        members = set(Membership.objects.filter(scope=self.instance).values_list("user_id", flat=True)
+                      if self.instance.pk else ())
+        if any(pk not in members for pk in users):
+            try:
+                shared_scope_check(self.instance)
+            except DomainError as refused:
+                raise forms.ValidationError(refused.detail) from None
+        if self.instance.pk and not any(form.cleaned_data.get("role") == Role.OWNER
+                                        and form.cleaned_data["user"].pk in members for form in kept):
+            raise forms.ValidationError("A scope must keep at least one owner (someone invited is not one "
+                                        "until they accept).")
         if any(form.instance.minor and form.cleaned_data.get("role") == Role.OWNER for form in kept):
             # scopes/guardians.py: an owner is a guardian; the services refuse it too.
             raise forms.ValidationError("A minor cannot be an owner; unmark them as a minor first.")
@@ -128,15 +143,20 @@ class ScopeAdmin(admin.ModelAdmin):
         staying.sort(key=lambda f: f.cleaned_data["role"] != Role.OWNER)
         staying_users = {f.cleaned_data["user"].pk for f in staying}
         formset.new_objects, formset.changed_objects, formset.deleted_objects = [], [], []
+        members = set(Membership.objects.filter(scope=scope).values_list("user_id", flat=True))
         for member_form in staying:
             data, previous = member_form.cleaned_data, member_form.initial.get("user")
+            if previous is not None and previous != data["user"].pk:
+                leaving.append(Membership(scope=scope, user_id=previous))
+            if data["user"].pk not in members:
+                # Membership is by consent, here too: someone new is invited, and joins on accepting.
+                invitation_create(scope=scope, username=data["user"].username, role=data["role"],
+                                  invited_by=request.user)
+                messages.info(request, f"{data['user'].shown_name} is invited as {data['role']}: they join "
+                                       "when they accept, from their home page.")
+                continue
             membership = membership_set(scope=scope, user=data["user"], role=data["role"])
-            if previous is None:
-                formset.new_objects.append(membership)
-            else:
-                formset.changed_objects.append((membership, member_form.changed_data))
-                if previous != data["user"].pk:
-                    leaving.append(Membership(scope=scope, user_id=previous))
+            formset.changed_objects.append((membership, member_form.changed_data))
         for membership in (m for m in leaving if m.user_id not in staying_users):
             membership_remove(scope=scope, user=User.objects.get(pk=membership.user_id))
             formset.deleted_objects.append(membership)

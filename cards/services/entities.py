@@ -52,6 +52,7 @@ def entity_of_user(user: User) -> Entity:
 
 
 @transaction.atomic
+@transaction.atomic
 def entity_create(*, scope: Scope, name: str, kind: str = EntityKind.THING) -> Entity:
     name = name_in(name)
     if not normalize(name):
@@ -120,6 +121,21 @@ _SKELETON_SEEN_FROM = Compiled(
     "scope_id", "skeleton", "norm", text=("skeleton", "norm"))
 
 
+# The first key of the advisory locks look-alike names take (the second: the skeleton's hash).
+LOOK_ALIKE_LOCK = 0x4C4B  # "LK"
+
+
+def _look_alikes_take_turns(skeleton: str) -> None:
+    """Writers adding names with one skeleton ("Paris", "Pаris") at the same
+    moment take turns until their transactions end, so the second's check sees
+    the first's name (no index can say it: look-alikes across the ladder are a
+    query, and ones stored before this rule stay side by side)."""
+    if not connection.in_atomic_block:
+        raise RuntimeError("a look-alike check must run in the transaction that adds the name")
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", [LOOK_ALIKE_LOCK, skeleton])
+
+
 def look_alikes_refuse(*, scope_id: int, name: str, allowed: int | None = None) -> None:
     """Refuse a new name in `scope_id` (an entity, or an alias of the entity
     `allowed`) that looks like a name seen from there — of the scope, the scopes
@@ -128,6 +144,7 @@ def look_alikes_refuse(*, scope_id: int, name: str, allowed: int | None = None) 
     skeleton = name_skeleton(name)
     if not skeleton:
         return
+    _look_alikes_take_turns(skeleton)
     rows = _SKELETON_SEEN_FROM.rows({"scope_id": scope_id, "skeleton": skeleton, "norm": normalize(name)})
     others = [(row["id"], row["scope_id"], row["name"], row["kind"]) for row in rows if row["id"] != allowed]
     if others:
@@ -148,8 +165,10 @@ def _entity_insert_or_get(*, scope: Scope, name: str, kind: str) -> Entity:
     unique index decides; ON CONFLICT waits for the other transaction) — unless
     it looks like a name seen from its scope (look_alikes_refuse's rule): one
     statement inserts only when no look-alike is found, and returns them."""
-    now = timezone.now()
     norm, skeleton = normalize(name), name_skeleton(name)
+    if skeleton:
+        _look_alikes_take_turns(skeleton)
+    now = timezone.now()
     alike_sql, alike_params = _SKELETON_SEEN_FROM.sql({"scope_id": scope.pk, "skeleton": skeleton, "norm": norm})
     with connection.cursor() as cursor:
         cursor.execute(

@@ -1,15 +1,18 @@
-"""Concurrent writers of one single-value label: one current card, an unbroken chain."""
+"""Concurrent writers of one single-value label: one current card, an unbroken chain; of look-alike
+names: one entity."""
 
 import datetime as dt
 import random
 import threading
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 
 from cards.drafts import CardDraft
-from cards.models import Card
+from cards.errors import ConfusableName
+from cards.models import Card, Entity
 from cards.services import card_remember
+from cards.services.entities import entity_for_write
 from tests.factories import UserFactory
 
 THREADS = 8
@@ -57,3 +60,41 @@ def test_eight_concurrent_addresses_leave_one_current_card_and_an_unbroken_chain
         assert older.superseded_by_id == newer.pk
         assert older.superseded_at == newer.effective_at
     assert chain[-1].superseded_at is None
+
+
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_two_writers_of_look_alike_names_at_once_leave_one_entity_and_a_did_you_mean():
+    """"Paris" and "Pаris" (a Cyrillic а) written at the same moment: the second
+    waits for the first's transaction, then sees its name and is refused."""
+    alice = UserFactory(username="alice")
+    scope = alice.personal_scope
+    first_added, release = threading.Event(), threading.Event()
+    outcome: dict[str, object] = {}
+
+    def write(key: str, name: str, hold: bool) -> None:
+        try:
+            with transaction.atomic():
+                outcome[key] = entity_for_write(scope=scope, actor=alice, ref=name)
+                if hold:
+                    first_added.set()
+                    release.wait(timeout=60)
+        except BaseException as error:  # surfaced below
+            outcome[key] = error
+        finally:
+            connection.close()
+
+    first = threading.Thread(target=write, args=("first", "Paris", True))
+    first.start()
+    assert first_added.wait(timeout=60)
+    second = threading.Thread(target=write, args=("second", "P\u0430ris", False))
+    second.start()
+    second.join(timeout=1)
+    assert second.is_alive()  # it takes its turn after the first writer's transaction
+    release.set()
+    first.join(timeout=60)
+    second.join(timeout=60)
+    assert isinstance(outcome["first"], Entity), outcome
+    assert isinstance(outcome["second"], ConfusableName), outcome
+    assert outcome["second"].extra["candidates"][0]["name"] == "Paris"
+    assert list(Entity.objects.filter(scope=scope, name_skeleton=outcome["first"].name_skeleton)
+                .values_list("name", flat=True)) == ["Paris"]

@@ -193,3 +193,36 @@ def test_the_admin_will_not_make_a_minor_an_owner(admin_client, household):
     response = admin_client.post(url, data)
     assert response.status_code == 200 and b"A minor cannot be an owner" in response.content
     assert Membership.objects.get(scope=family(), user=household["kai"]).role == "viewer"
+
+
+def test_adding_someone_in_the_admin_invites_them_and_they_join_on_accepting(admin_client, household):
+    from scopes.models import Invitation
+
+    robin = User.objects.create_user(username="robin", password="a long demo passphrase")
+    url = reverse("admin:scopes_scope_change", args=[family().pk])
+    data = form_data(admin_client.get(url))
+    total = int(data["memberships-TOTAL_FORMS"])
+    data.update({"memberships-TOTAL_FORMS": str(total + 1), f"memberships-{total}-user": str(robin.pk),
+                 f"memberships-{total}-role": "member", f"memberships-{total}-scope": str(family().pk)})
+    response = admin_client.post(url, data, follow=True)
+    assert response.status_code == 200 and "is invited as member: they join when they accept" in response.content.decode()
+    assert not Membership.objects.filter(scope=family(), user=robin).exists()  # nothing reaches them yet
+    invitation = Invitation.objects.get(scope=family(), invitee=robin)
+    assert (invitation.status, invitation.role, invitation.invited_by) == ("invited", "member", household["dana"])
+    robin_session = type(admin_client)()
+    robin_session.force_login(robin)
+    assert robin_session.post(f"/api/v1/invitations/{invitation.pk}/accept/").status_code == 200
+    assert Membership.objects.get(scope=family(), user=robin).role == "member"
+
+
+def test_the_admin_adds_no_one_to_a_personal_scope(admin_client, household):
+    robin = User.objects.create_user(username="robin", password="a long demo passphrase")
+    scope = household["dana"].personal_scope
+    url = reverse("admin:scopes_scope_change", args=[scope.pk])
+    data = form_data(admin_client.get(url))
+    total = int(data["memberships-TOTAL_FORMS"])
+    data.update({"memberships-TOTAL_FORMS": str(total + 1), f"memberships-{total}-user": str(robin.pk),
+                 f"memberships-{total}-role": "viewer", f"memberships-{total}-scope": str(scope.pk)})
+    response = admin_client.post(url, data)
+    assert response.status_code == 200 and b"A personal scope has no other members." in response.content
+    assert not Membership.objects.filter(scope=scope, user=robin).exists()
