@@ -30,11 +30,12 @@ def candidate_get(*, principal, candidate_id: int) -> Candidate:
     """A candidate the principal may decide (404 if they may not see it, 403 if
     they may see but not decide it): a reviewer of its scope decides it, and so
     does its person what their own agent proposed (`own_proposals`)."""
-    rows = Candidate.objects.select_related("author", "scope", "proposed_by")
-    candidate = row_get(rows, principal=principal, pk=candidate_id, action="view")
+    candidate = row_get(Candidate.objects.select_related("author", "scope", "proposed_by"), principal=principal,
+                        pk=candidate_id, action="view")
     reviewed = Candidate.objects.visible_to(principal, "review").values("pk")
     proposed = own_proposals(principal=principal, only_open=False).values("pk")
-    if not Candidate.objects.filter(Q(pk__in=reviewed) | Q(pk__in=proposed), pk=candidate.pk).exists():
+    if not (Candidate.objects.in_scopes([candidate.scope_id])
+            .filter(Q(pk__in=reviewed) | Q(pk__in=proposed), pk=candidate.pk).exists()):
         raise PermissionDenied("Only a reviewer of this scope, or the person whose agent proposed it, decides it.")
     return candidate
 

@@ -62,7 +62,8 @@ def _after_decision(request, candidate):
 
 
 def _decision_refused(request, candidate, bound: dict):
-    if not Candidate.objects.filter(pk=candidate.pk, status__in=OPEN).exists():  # decided meanwhile: say so
+    # Decided meanwhile (by someone else, or twice): say so where the person decides.
+    if not Candidate.objects.in_scopes([candidate.scope_id]).filter(pk=candidate.pk, status__in=OPEN).exists():
         for problem in next(iter(bound.values())).non_field_errors():
             messages.error(request, problem)
         return _after_decision(request, candidate)

@@ -67,7 +67,7 @@ class MembershipFormSet(forms.BaseInlineFormSet):
         if len(users) != len(set(users)):
             raise forms.ValidationError("A user can hold only one membership per scope.")
         # Someone new is invited (ScopeAdmin.save_formset): not an owner, nor a member, before accepting.
-        members = set(Membership.objects.filter(scope=self.instance).values_list("user_id", flat=True)
+        members = set(Membership.objects.in_scopes([self.instance.pk]).values_list("user_id", flat=True)
                       if self.instance.pk else ())
         if any(pk not in members for pk in users):
             try:
@@ -143,7 +143,7 @@ class ScopeAdmin(admin.ModelAdmin):
         staying.sort(key=lambda f: f.cleaned_data["role"] != Role.OWNER)
         staying_users = {f.cleaned_data["user"].pk for f in staying}
         formset.new_objects, formset.changed_objects, formset.deleted_objects = [], [], []
-        members = set(Membership.objects.filter(scope=scope).values_list("user_id", flat=True))
+        members = set(Membership.objects.in_scopes([scope.pk]).values_list("user_id", flat=True))
         for member_form in staying:
             data, previous = member_form.cleaned_data, member_form.initial.get("user")
             if previous is not None and previous != data["user"].pk:

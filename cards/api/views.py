@@ -156,7 +156,8 @@ class CardBulk(APIView):
         envelope.is_valid(raise_exception=True)
         # One serializer for every item: a new one per card deep-copies its
         # eighteen fields each time, which was most of a bulk call's time.
-        each = RememberIn(many=True, data=envelope.validated_data["cards"])
+        # The items as sent (a list of JSON objects, checked above): their JSON types are held to the schema's.
+        each = RememberIn(many=True, data=request.data["cards"])
         if not each.is_valid():
             problems = {str(index): errors for index, errors in each.errors.items()}
             raise InvalidCard("Some cards are invalid; nothing was stored. See `fields.cards`.",

@@ -164,21 +164,29 @@ def _entity_insert_or_get(*, scope: Scope, name: str, kind: str) -> Entity:
     """Create the entity, or take the one a concurrent writer just created (the
     unique index decides; ON CONFLICT waits for the other transaction) — unless
     it looks like a name seen from its scope (look_alikes_refuse's rule): one
-    statement inserts only when no look-alike is found, and returns them."""
+    statement inserts only when no look-alike is found, and returns them; the
+    same statement proposes the trigram-close ones as possible duplicates
+    (duplicates_propose's rule), so a first mention costs one statement more
+    than binding, after its turn among look-alikes."""
     norm, skeleton = normalize(name), name_skeleton(name)
     if skeleton:
         _look_alikes_take_turns(skeleton)
     now = timezone.now()
     alike_sql, alike_params = _SKELETON_SEEN_FROM.sql({"scope_id": scope.pk, "skeleton": skeleton, "norm": norm})
+    similar_sql, similar_params = look_alikes_sql(norm, _SEEN_FROM.sql({"scope_id": scope.pk}))
     with connection.cursor() as cursor:
         cursor.execute(
             f"WITH alike AS ({alike_sql}), created AS ("
             "  INSERT INTO cards_entity (scope_id, name, name_norm, name_skeleton, kind, user_id, created_at)"
             "  SELECT %s, %s, %s, %s, %s, NULL, %s WHERE NOT EXISTS (SELECT FROM alike)"
-            "  ON CONFLICT (scope_id, name_norm) DO NOTHING RETURNING id)"
+            "  ON CONFLICT (scope_id, name_norm) DO NOTHING RETURNING id),"
+            " proposed AS ("
+            "  INSERT INTO cards_possibleduplicate (entity_id, similar_to_id, score, status, created_at, reason)"
+            f"  SELECT created.id, close.id, close.score, 'open', now(), '' FROM created, ({similar_sql}) AS close"
+            "  ON CONFLICT DO NOTHING)"
             " SELECT id, NULL, NULL, NULL FROM created"
             " UNION ALL SELECT id, scope_id, name, kind FROM alike",
-            [*alike_params, scope.pk, name, norm, skeleton, kind, now])
+            [*alike_params, scope.pk, name, norm, skeleton, kind, now, *similar_params])
         rows = cursor.fetchall()
     look_alikes = [row for row in rows if row[2] is not None]
     if look_alikes:
@@ -189,7 +197,6 @@ def _entity_insert_or_get(*, scope: Scope, name: str, kind: str) -> Entity:
     entity = Entity(id=row[0], scope=scope, name=name, name_norm=norm, name_skeleton=skeleton, kind=kind,
                     created_at=now)
     entity._state.adding, entity._state.db = False, connection.alias
-    duplicates_propose(entity)
     return entity
 
 

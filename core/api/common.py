@@ -54,21 +54,50 @@ class StrictJSONParser(JSONParser):
         except RecursionError:
             raise ParseError("JSON parse error - the body is nested too deeply.") from None
         body_text_check(data, raw)
-        return data
+        return _json_objects(data)
+
+
+class JsonObject(dict):
+    """An object of a JSON body, as StrictJSONParser gives it: its values have
+    JSON's types, which StrictSerializer holds to what the schema says (a query
+    string's values are all text, and are read as DRF reads them)."""
+
+
+def _json_objects(value):
+    if isinstance(value, dict):
+        return JsonObject((key, _json_objects(item)) for key, item in value.items())
+    if isinstance(value, list):
+        return [_json_objects(item) for item in value]
+    return value
+
+
+def _json_type_problem(field: serializers.Field, value, *, typed: bool) -> str | None:
+    """What is wrong with `value`, from a JSON body, for `field`: the type the schema names, not one DRF
+    would quietly convert ("name": 0 bound the entity named "0"; "consent": 0 or "true" read as a boolean)."""
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if isinstance(field, serializers.CharField) and number:
+        return "must be text, not a number"
+    if not typed:
+        return None
+    if isinstance(field, serializers.BooleanField) and value is not None and not isinstance(value, bool):
+        return "must be true or false"
+    if isinstance(field, serializers.IntegerField) and value is not None and not number:
+        return "must be a number"
+    return None
 
 
 class StrictSerializer(serializers.Serializer):
-    """Refuses fields it does not know: a typo must not silently drop data; and a
-    number sent for a text field, which DRF would quietly turn into text
-    ("name": 0 bound the entity named "0") where the schema says string. (A query
-    string carries only text, so query serializers are never refused by it.)"""
+    """Refuses fields it does not know: a typo must not silently drop data; and,
+    in a JSON body, a value of another type than the schema says (_json_type_problem)."""
 
     def to_internal_value(self, data):
         if isinstance(data, dict):
             problems = {name: ["unknown field"] for name in sorted(set(data) - set(self.fields))}
-            problems |= {name: ["must be text, not a number"] for name, field in self.fields.items()
-                         if isinstance(field, serializers.CharField)
-                         and isinstance(data.get(name), (int, float)) and not isinstance(data.get(name), bool)}
+            # A query string's values are all text: only a JSON body's types are held to the schema's
+            # (a number for a text field is refused wherever it comes from).
+            typed = isinstance(data, JsonObject)
+            problems |= {name: [problem] for name, field in self.fields.items() if name in data
+                         and (problem := _json_type_problem(field, data[name], typed=typed)) is not None}
             if problems:
                 raise serializers.ValidationError(problems)
         return super().to_internal_value(data)

@@ -276,7 +276,7 @@ class TokenListCreate(APIView):
 class WardTokenList(APIView):
     permission_classes = [SignedInPerson]
 
-    @extend_schema(responses={200: WardTokenOut(many=True), **error_responses(401, 403)},
+    @extend_schema(responses={200: page_of(WardTokenOut), **error_responses(401, 403)},
                    summary="The agent tokens of the minors you look after",
                    description="The guardians of a minor are the owners of a family in which the minor is marked "
                                "as one; each sees the minor's tokens here and revokes them with "

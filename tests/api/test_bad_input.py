@@ -171,6 +171,27 @@ def test_remember_rejects_the_classic_type_mistakes(world):
         assert row_counts() == before, body.keys()
 
 
+@pytest.mark.parametrize("field, value", [("consent", 0), ("consent", 1), ("consent", "true"), ("consent", "yes"),
+                                          ("scope", "12"), ("impact", "2"), ("impact", True), ("value", 7)])
+def test_a_json_value_of_another_type_than_the_schema_says_is_refused_not_converted(world, field, value):
+    """DRF would read 0 or "true" as a boolean and "12" as a number; a JSON body says what it means."""
+    for client, method, path, body in ((world.agent, "post", "/api/v1/cards/", world.remember(**{field: value})),
+                                       (world.agent, "post", "/api/v1/cards/bulk/",
+                                        {"cards": [world.remember(**{field: value})]})):
+        before = row_counts()
+        problems = refused(getattr(client, method)(path, body, format="json"), 400, "validation_error")["fields"]
+        assert field in str(problems), problems
+        assert row_counts() == before
+    if field == "consent":
+        answer = world.agent.patch(f"/api/v1/cards/{world.card}/", {"text": "Writes Go", field: value}, format="json")
+        assert refused(answer, 400, "validation_error")["fields"] == {field: ["must be true or false"]}
+
+
+def test_a_query_string_still_reads_numbers_and_booleans_from_text(world):
+    answer = world.agent.get("/api/v1/cards/", {"scope": str(world.scope), "current": "true", "limit": "5"})
+    assert answer.status_code == 200 and [row["id"] for row in answer.json()["results"]] == [world.card]
+
+
 @pytest.mark.parametrize("kind, label", [("state", "address"), ("event", "trip")])
 def test_a_when_that_is_not_an_iso_date_in_range_is_unresolvable(world, kind, label):
     for when in ("blorgday", "2026-13-45", "31/12/2026", "tomorrow-ish", "0001-01-01", "9999-12-31",

@@ -39,8 +39,9 @@ EXAMPLES_PER_OPERATION = 3
 SEED = 20261202
 RUN_TIMEOUT_SECONDS = 600  # a bound; the run takes a few minutes at most
 # Operations a token is refused by design (API.md "What agents may do"), and a
-# person's own settings: called as a signed-in person.
-PEOPLE_ONLY = r"^/api/v1/(tokens/|review/|me/|scopes/\{scope_id\}/(members|relations)/)"
+# person's own settings, invitations and account: called as a signed-in person.
+PEOPLE_ONLY = (r"^/api/v1/(tokens/|review/|me/|account/|invitations/"
+               r"|scopes/\{scope_id\}/(members|relations|invitations|leave)/)")
 
 
 def call(url: str, headers: dict[str, str]) -> int:
