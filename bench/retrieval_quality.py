@@ -1,0 +1,351 @@
+"""Retrieval quality on the evaluation set in bench/retrieval_set/ (its README
+says what it holds): recall@5, recall@10 and MRR over the answerable questions,
+and abstention precision and recall over all, for our recall and two baselines
+in one run — plain cosine over the same vectors, and BM25 over the same cards'
+words — beside the fusions measured for issue 17's hybrid scoring.
+
+    .venv/bin/python bench/retrieval_quality.py [--json] [--keep]
+
+Everything happens in a database of its own (``--database``), created and
+migrated here and dropped at the end unless ``--keep``. Each conversation is
+loaded through the services into a scope of its own, its people as members,
+each card written by its session's speaker at the session's time; every card
+is then embedded with the local model. Each question is asked by its asker, in
+what a read in the conversation's scope sees (the scope, the asker's personal
+scope, global).
+
+Methods:
+* ours — `cards.retrieval.recall` as the API calls it (k 10);
+* cosine — the valid cards by similarity alone;
+* bm25 — rank_bm25's BM25Okapi over the valid cards' words (cards/lexical.py:
+  label, value, object, text), the query's words likewise;
+* fused variants (what issue 17 builds, measured here before it is built):
+  `α·similarity + (1−α)·lexical`, where lexical is the idf-weighted share of the
+  query's words a card holds (its idf over the candidates), × decay; and
+  reciprocal-rank fusion of cosine and bm25. `+time`: a time expression in the
+  question (cards/timeexpr/find.py) becomes `when` — events in that range — and
+  the rest of the question is scored.
+
+Abstention: a method abstains when its best result's relevance (before decay)
+is below a floor; for each fused method the floor is swept on this set and the
+best floor with precision ≥ 0.9 is reported (ours and cosine: similarity).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import math
+import os
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "memory_site.settings")
+os.environ["EMBED_ON_WRITE"] = "0"  # every card is embedded in one pass after loading
+
+SET = ROOT / "bench" / "retrieval_set"
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--database", default="memory_site_bench_retrieval")
+    p.add_argument("--files", default="", help="comma-separated file names in bench/retrieval_set (default: all)")
+    p.add_argument("--alphas", default="0.5,0.6,0.7,0.8,0.9")
+    p.add_argument("--keep", action="store_true")
+    p.add_argument("--json", action="store_true")
+    return p.parse_args(argv)
+
+
+ARGS = parse_args()
+
+from django.conf import settings  # noqa: E402
+
+ADMIN_DB = dict(settings.DATABASES["default"])  # reading settings starts the embedded server if needed
+settings.DATABASES["default"]["NAME"] = ARGS.database
+
+import django  # noqa: E402
+import psycopg  # noqa: E402
+
+
+def _admin() -> psycopg.Connection:
+    db = ADMIN_DB
+    return psycopg.connect(dbname="postgres", user=db.get("USER") or None, password=db.get("PASSWORD") or None,
+                           host=db.get("HOST") or None, port=db.get("PORT") or None, autocommit=True)
+
+
+def log(*parts) -> None:
+    print(*parts, file=sys.stderr, flush=True)
+
+
+# --- loading ---------------------------------------------------------------------------------
+
+class Conversation:
+    def __init__(self, data: dict):
+        self.data = data
+        self.users: dict[str, object] = {}
+        self.scope = None
+        self.cards: dict[str, int] = {}  # dataset id -> card pk
+        self.refused: list[tuple[str, str]] = []
+
+
+def load(path: Path) -> Conversation:
+    from cards.drafts import CardDraft
+    from cards.services import card_remember
+    from cards.when import when_resolve
+    from core.errors import DomainError
+    from scopes.models import User
+    from scopes.services import membership_set, scope_create
+    from scopes.zones import person_zone
+
+    convo = Conversation(json.loads(path.read_text()))
+    prefix = convo.data["id"][:20]
+    for person in convo.data["people"]:
+        convo.users[person["username"]] = User.objects.create_user(
+            username=f"{prefix}-{person['username']}"[:150], display_name=person["display_name"],
+            time_zone=person.get("time_zone", "UTC"))
+    first, *others = convo.users.values()
+    convo.scope = scope_create(name=convo.data["scope"]["name"], kind=convo.data["scope"]["kind"], creator=first)
+    for user in others:
+        membership_set(scope=convo.scope, user=user, role="member")
+    for session in convo.data["sessions"]:
+        speaker = convo.users[session["speaker"]]
+        at = dt.datetime.fromisoformat(session["at"])
+        for card in session["cards"]:
+            fields = dict(kind=card["kind"], label=card["label"], subject=card["subject"],
+                          value=card.get("value", ""), text=card.get("text", ""), object=card.get("object"),
+                          tag=card.get("tag", "fact"), reference_time=at, source_session=session["id"], consent=True)
+            if card["kind"] == "event":
+                when = when_resolve(card["occurred"], reference=at, tz=person_zone(speaker))
+                fields.update(occurred_at=when.start, occurred_end=when.end, precision=when.precision,
+                              time_source=when.source)
+            try:
+                convo.cards[card["id"]] = card_remember(scope=convo.scope, actor=speaker,
+                                                        draft=CardDraft(**fields)).card.pk
+            except DomainError as refused:
+                convo.refused.append((card["id"], f"{refused.code}: {refused.detail}"))
+    return convo
+
+
+# --- the methods -------------------------------------------------------------------------------
+
+def candidates(scope_ids: list[int], query: str, when=None) -> list[dict]:
+    """Every card a read sees now (valid, in the scopes; in `when`'s range if given), with its
+    similarity to the query and its decay as recall computes them, and its words."""
+    from django.db import connection
+
+    from cards import retrieval
+    from cards.lexical import lexemes
+
+    params = {"scopes": scope_ids, "q": retrieval.query_vector(query)}
+    valid = retrieval._valid(params, as_of=None, when=when)
+    sql = (f"SELECT s.*, l.key, l.synonyms, c.value, c.text, o.name FROM ({retrieval._SCORED.format(source='cards_card c')}"
+           f" WHERE {valid} AND c.embedding IS NOT NULL) s JOIN cards_card c ON c.id = s.id"
+           " JOIN cards_label l ON l.id = c.label_id LEFT JOIN cards_entity o ON o.id = c.object_id")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    found = []
+    for pk, similarity, decay, _days, key, synonyms, value, text, object_name in rows:
+        words = " ".join([key.replace("_", " "), *synonyms, value, object_name or "", text])
+        found.append({"id": pk, "similarity": similarity, "decay": decay, "words": lexemes(words)})
+    return found
+
+
+def idf_share(found: list[dict], terms: tuple[str, ...]) -> dict[int, float]:
+    """The idf-weighted share of the query's words each card holds (binary tf, idf over the candidates)."""
+    if not terms or not found:
+        return {c["id"]: 0.0 for c in found}
+    n = len(found)
+    sets = {c["id"]: set(c["words"]) for c in found}
+    df = {t: sum(1 for words in sets.values() if t in words) for t in terms}
+    idf = {t: math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in terms}
+    total = sum(idf.values())
+    return {pk: sum(idf[t] for t in terms if t in words) / total for pk, words in sets.items()}
+
+
+def bm25_scores(found: list[dict], terms: tuple[str, ...]) -> dict[int, float]:
+    from rank_bm25 import BM25Okapi
+
+    if not found or not terms:
+        return {c["id"]: 0.0 for c in found}
+    model = BM25Okapi([list(c["words"]) or ["∅"] for c in found])
+    return dict(zip((c["id"] for c in found), model.get_scores(list(terms))))
+
+
+def ranked(scores: dict[int, float]) -> list[int]:
+    return [pk for pk, _ in sorted(scores.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)]
+
+
+def rrf(*rankings: list[int], k: int = 60) -> dict[int, float]:
+    fused: dict[int, float] = defaultdict(float)
+    for ranking in rankings:
+        for rank, pk in enumerate(ranking):
+            fused[pk] += 1 / (k + rank + 1)
+    return fused
+
+
+# --- metrics -----------------------------------------------------------------------------------
+
+def metrics(runs: list[tuple[list[int], set[int], float | None]]) -> dict:
+    """runs: (ranked ids, answer ids, relevance of the best result) per question."""
+    answerable = [(ids, answers) for ids, answers, _ in runs if answers]
+    out = {"questions": len(runs), "answerable": len(answerable)}
+    for k in (5, 10):
+        out[f"recall@{k}"] = round(sum(len(set(ids[:k]) & answers) / len(answers)
+                                       for ids, answers in answerable) / max(1, len(answerable)), 4)
+    out["mrr"] = round(sum(next((1 / (i + 1) for i, pk in enumerate(ids[:10]) if pk in answers), 0.0)
+                           for ids, answers in answerable) / max(1, len(answerable)), 4)
+    return out
+
+
+def abstention(runs: list[tuple[list[int], set[int], float | None]], floor: float) -> dict:
+    abstained = [not answers for _, answers, top in runs if top is None or top < floor]
+    unanswerable = sum(1 for _, answers, _ in runs if not answers)
+    hits = sum(abstained)
+    return {"floor": round(floor, 4), "abstained": len(abstained),
+            "precision": round(hits / len(abstained), 4) if abstained else None,
+            "recall": round(hits / unanswerable, 4) if unanswerable else None}
+
+
+def best_floor(runs) -> dict:
+    """The floor with the highest abstention recall at precision ≥ 0.9 (else the most precise one)."""
+    tops = sorted({round(top, 4) for _, _, top in runs if top is not None})
+    tried = [abstention(runs, floor) for floor in tops]
+    good = [a for a in tried if a["precision"] is not None and a["precision"] >= 0.9]
+    if good:
+        return max(good, key=lambda a: (a["recall"], -a["floor"]))
+    return max((a for a in tried if a["precision"] is not None), key=lambda a: (a["precision"], a["recall"]),
+               default={"floor": None, "abstained": 0, "precision": None, "recall": None})
+
+
+# --- the run -----------------------------------------------------------------------------------
+
+def evaluate(conversations: list[Conversation], alphas: list[float]) -> dict:
+    from cards.lexical import query_terms
+    from cards.retrieval import recall
+    from cards.timeexpr.find import time_in_query
+    from scopes.principals import Principal
+    from scopes.selectors import read_scope_ids
+    from scopes.zones import person_zone
+
+    methods: dict[str, list] = defaultdict(list)
+    by_language: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
+    timings: dict[str, list[float]] = defaultdict(list)
+    for convo in conversations:
+        language = convo.data["language"]
+        for question in convo.data["questions"]:
+            asker = convo.users[question["asker"]]
+            scope_ids = read_scope_ids(principal=Principal(user=asker), scope_id=convo.scope.pk)
+            answers = {convo.cards[c] for c in question["answers"] if c in convo.cards}
+            if question["answers"] and not answers:
+                continue  # every answering card was refused at load (reported)
+            query = question["text"]
+            started = time.perf_counter()
+            ours = recall(scope_ids=scope_ids, query=query, k=10, asker_id=asker.pk)
+            timings["ours"].append(time.perf_counter() - started)
+            results = {"ours": ([r.card_id for r in ours.results], ours.results[0].similarity if ours.results else None)}
+            found = candidates(scope_ids, query)
+            sims = {c["id"]: c["similarity"] for c in found}
+            decays = {c["id"]: c["decay"] for c in found}
+            terms = query_terms(query)
+            results["cosine"] = (ranked(sims)[:10], max(sims.values(), default=None))
+            bm25 = bm25_scores(found, terms)
+            results["bm25"] = (ranked(bm25)[:10], None)
+            results["rrf(cosine,bm25)"] = (ranked(rrf(ranked(sims), ranked(bm25)))[:10], None)
+            share = idf_share(found, terms)
+            timed = time_in_query(query, reference=dt.datetime.fromisoformat(question["at"]), tz=person_zone(asker))
+            if timed is not None:
+                found_t = candidates(scope_ids, timed.rest or query, when=timed.interval)
+                terms_t = query_terms(timed.rest or query)
+                share_t = idf_share(found_t, terms_t)
+            for alpha in alphas:
+                relevance = {pk: alpha * sims[pk] + (1 - alpha) * share[pk] for pk in sims}
+                fused = {pk: relevance[pk] * decays[pk] for pk in sims}
+                top = ranked(fused)[:10]
+                results[f"fused α={alpha}"] = (top, relevance[top[0]] if top else None)
+                if timed is not None:
+                    relevance_t = {c["id"]: alpha * c["similarity"] + (1 - alpha) * share_t[c["id"]] for c in found_t}
+                    fused_t = {c["id"]: relevance_t[c["id"]] * c["decay"] for c in found_t}
+                    top = ranked(fused_t)[:10]
+                    results[f"fused α={alpha} +time"] = (top, relevance_t[top[0]] if top else None)
+                else:
+                    results[f"fused α={alpha} +time"] = results[f"fused α={alpha}"]
+            for name, (ids, best) in results.items():
+                methods[name].append((ids, answers, best))
+                by_language["zh" if language.startswith("zh") else language][name].append((ids, answers, best))
+    report = {"methods": {}, "by_language": {}}
+    for name, runs in methods.items():
+        report["methods"][name] = {**metrics(runs), **({"abstention": best_floor(runs)}
+                                                        if runs and runs[0][2] is not None else {})}
+    for language, named in by_language.items():
+        report["by_language"][language] = {name: metrics(runs) for name, runs in named.items()}
+    report["ours_ms_p50"] = round(sorted(timings["ours"])[len(timings["ours"]) // 2] * 1000, 1)
+    return report
+
+
+def main() -> int:
+    from http_load import load_average
+
+    files = [SET / name for name in ARGS.files.split(",") if name] or sorted(SET.glob("*.json"))  # a path is kept as is
+    report = {"started_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+              "command": " ".join([".venv/bin/python", "bench/retrieval_quality.py", *sys.argv[1:]]),
+              "cpus": os.cpu_count(), "load_average_start": load_average(), "files": [f.name for f in files]}
+    with _admin() as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{ARGS.database}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{ARGS.database}"')
+    try:
+        django.setup()
+        from django.core.management import call_command
+
+        from cards.models import Card
+        from cards.services.embedding import cards_embed_now
+
+        log(f"migrating {ARGS.database} …")
+        call_command("migrate", verbosity=0, interactive=False)
+        started = time.perf_counter()
+        conversations = [load(path) for path in files]
+        report["loaded"] = {"conversations": len(conversations), "cards": sum(len(c.cards) for c in conversations),
+                            "refused": {c.data["id"]: c.refused for c in conversations if c.refused},
+                            "seconds": round(time.perf_counter() - started, 1)}
+        log(f"loaded {report['loaded']['cards']} cards; embedding …")
+        started = time.perf_counter()
+        cards_embed_now(card_ids=list(Card.objects.values_list("id", flat=True)))
+        report["embedded_seconds"] = round(time.perf_counter() - started, 1)
+        log("asking …")
+        report.update(evaluate(conversations, [float(a) for a in ARGS.alphas.split(",")]))
+        report["load_average_end"] = load_average()
+    finally:
+        from django.db import connections
+        connections.close_all()
+        if not ARGS.keep:
+            with _admin() as conn:
+                conn.execute(f'DROP DATABASE IF EXISTS "{ARGS.database}" WITH (FORCE)')
+    if ARGS.json:
+        print(json.dumps(report, indent=2, ensure_ascii=False))
+    else:
+        print_table(report)
+    return 0
+
+
+def print_table(report: dict) -> None:
+    print(f"{report['command']}\nloaded: {report['loaded']}\n")
+    print(f"{'method':28} {'r@5':>7} {'r@10':>7} {'MRR':>7}   abstention (floor, precision, recall)")
+    for name, row in report["methods"].items():
+        a = row.get("abstention")
+        shown = f"{a['floor']}, {a['precision']}, {a['recall']}" if a else "—"
+        print(f"{name:28} {row['recall@5']:7.3f} {row['recall@10']:7.3f} {row['mrr']:7.3f}   {shown}")
+    for language, named in report["by_language"].items():
+        print(f"\n{language}:")
+        for name, row in named.items():
+            print(f"  {name:26} {row['recall@5']:7.3f} {row['recall@10']:7.3f} {row['mrr']:7.3f}  "
+                  f"({row['answerable']} answerable)")
+    print(f"\nours p50 {report['ours_ms_p50']} ms per question")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,37 @@
+"""A time expression inside a question is found and resolved as writes resolve
+one, in the asker's day (cards/timeexpr/find.py); words that only look like time
+("May I…", "now") restrict nothing."""
+
+import datetime as dt
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from cards.timeexpr.find import time_in_query
+
+TAIPEI, LISBON = ZoneInfo("Asia/Taipei"), ZoneInfo("Europe/Lisbon")
+# Monday 30 November 2026, 06:30 in Taipei: still Sunday 29th in Lisbon.
+AT = dt.datetime(2026, 11, 29, 22, 30, tzinfo=dt.timezone.utc)
+
+
+@pytest.mark.parametrize("question, tz, expression, first, after, rest", [
+    ("What did we do last weekend?", TAIPEI, "last weekend", "2026-11-28", "2026-11-30", "What did we do ?"),
+    ("Who did I meet yesterday?", TAIPEI, "yesterday", "2026-11-29", "2026-11-30", "Who did I meet ?"),
+    ("Who did I meet yesterday?", LISBON, "yesterday", "2026-11-28", "2026-11-29", "Who did I meet ?"),
+    ("What happened two days ago?", TAIPEI, "two days ago", "2026-11-28", "2026-11-29", "What happened ?"),
+    ("What did I do in March 2026?", TAIPEI, "in March 2026", "2026-03-01", "2026-04-01", "What did I do ?"),
+    ("上個月我們去了哪裡？", TAIPEI, "上個月", "2026-10-01", "2026-11-01", "我們去了哪裡？"),
+    ("我昨天跟誰吃飯？", TAIPEI, "昨天", "2026-11-29", "2026-11-30", "我跟誰吃飯？"),
+    ("上週末做了什麼", TAIPEI, "上週末", "2026-11-28", "2026-11-30", "做了什麼"),
+])
+def test_the_time_words_of_a_question_are_found_in_the_askers_day(question, tz, expression, first, after, rest):
+    found = time_in_query(question, reference=AT, tz=tz)
+    assert found is not None and found.expression == expression and found.rest == rest
+    assert (found.interval.start, found.interval.end) == (
+        dt.datetime.fromisoformat(first).replace(tzinfo=tz), dt.datetime.fromisoformat(after).replace(tzinfo=tz))
+
+
+@pytest.mark.parametrize("question", ["May I ask where Dana lives?", "Where do I live now?", "我住在哪裡？",
+                                      "What is the one thing I said?", "Which day suits Kai?"])
+def test_words_that_only_look_like_time_restrict_nothing(question):
+    assert time_in_query(question, reference=AT, tz=TAIPEI) is None
