@@ -17,8 +17,8 @@ scope, global).
 Methods:
 * ours — `cards.retrieval.recall` as the API calls it (k 10);
 * cosine — the valid cards by similarity alone;
-* bm25 — rank_bm25's BM25Okapi over the valid cards' words (cards/lexical.py:
-  label, value, object, text), the query's words likewise;
+* bm25 — rank_bm25's BM25Okapi over the valid cards' stored words (cards/lexical.py
+  card_lexemes: label, value, object, text), the query's words as recall takes them;
 * fused variants (what issue 17 builds, measured here before it is built):
   `α·similarity + (1−α)·lexical`, where lexical is the idf-weighted share of the
   query's words a card holds (its idf over the candidates), × decay; and
@@ -55,7 +55,7 @@ def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--database", default="memory_site_bench_retrieval")
     p.add_argument("--files", default="", help="comma-separated file names in bench/retrieval_set (default: all)")
-    p.add_argument("--alphas", default="0.5,0.6,0.7,0.8,0.9")
+    p.add_argument("--alphas", default="0.2,0.3,0.4,0.5,0.6,0.7")
     p.add_argument("--keep", action="store_true")
     p.add_argument("--json", action="store_true")
     return p.parse_args(argv)
@@ -133,27 +133,23 @@ def load(path: Path) -> Conversation:
 
 # --- the methods -------------------------------------------------------------------------------
 
-def candidates(scope_ids: list[int], query: str, when=None) -> list[dict]:
+def candidates(scope_ids: list[int], query: str, at: dt.datetime, when=None) -> list[dict]:
     """Every card a read sees now (valid, in the scopes; in `when`'s range if given), with its
     similarity to the query and its decay as recall computes them, and its words."""
     from django.db import connection
 
     from cards import retrieval
-    from cards.lexical import lexemes
 
-    params = {"scopes": scope_ids, "q": retrieval.query_vector(query)}
-    valid = retrieval._valid(params, as_of=None, when=when)
-    sql = (f"SELECT s.*, l.key, l.synonyms, c.value, c.text, o.name FROM ({retrieval._SCORED.format(source='cards_card c')}"
-           f" WHERE {valid} AND c.embedding IS NOT NULL) s JOIN cards_card c ON c.id = s.id"
-           " JOIN cards_label l ON l.id = c.label_id LEFT JOIN cards_entity o ON o.id = c.object_id")
+    params = {"scopes": scope_ids, "q": retrieval.query_vector(query), "at": at}
+    valid = retrieval._valid(params, as_of=at, when=when)
+    sql = (f"SELECT s.*, c.lexemes FROM ({retrieval._SCORED.format(source='cards_card c')}"
+           f" WHERE {valid} AND c.embedding IS NOT NULL) s JOIN cards_card c ON c.id = s.id")
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
-    found = []
-    for pk, similarity, decay, _days, key, synonyms, value, text, object_name in rows:
-        words = " ".join([key.replace("_", " "), *synonyms, value, object_name or "", text])
-        found.append({"id": pk, "similarity": similarity, "decay": decay, "words": lexemes(words)})
-    return found
+    # The card's stored words (cards/lexical.py card_lexemes), as recall's lexical score reads them.
+    return [{"id": pk, "similarity": similarity, "decay": decay, "words": tuple(words)}
+            for pk, similarity, decay, _days, words in rows]
 
 
 def idf_share(found: list[dict], terms: tuple[str, ...]) -> dict[int, float]:
@@ -175,6 +171,11 @@ def bm25_scores(found: list[dict], terms: tuple[str, ...]) -> dict[int, float]:
         return {c["id"]: 0.0 for c in found}
     model = BM25Okapi([list(c["words"]) or ["∅"] for c in found])
     return dict(zip((c["id"] for c in found), model.get_scores(list(terms))))
+
+
+# How decay weighs on relevance: as DESIGN §6 has it (× decay), and two
+# variants measured beside it: none, and half of the score decaying.
+DECAY_MODES = {"": lambda d: d, " no-decay": lambda d: 1.0, " half-decay": lambda d: 0.5 + 0.5 * d}
 
 
 def ranked(scores: dict[int, float]) -> list[int]:
@@ -226,8 +227,7 @@ def best_floor(runs) -> dict:
 # --- the run -----------------------------------------------------------------------------------
 
 def evaluate(conversations: list[Conversation], alphas: list[float]) -> dict:
-    from cards.lexical import query_terms
-    from cards.retrieval import recall
+    from cards.retrieval import recall, recall_terms
     from cards.timeexpr.find import time_in_query
     from scopes.principals import Principal
     from scopes.selectors import read_scope_ids
@@ -244,37 +244,52 @@ def evaluate(conversations: list[Conversation], alphas: list[float]) -> dict:
             answers = {convo.cards[c] for c in question["answers"] if c in convo.cards}
             if question["answers"] and not answers:
                 continue  # every answering card was refused at load (reported)
-            query = question["text"]
+            query, at = question["text"], dt.datetime.fromisoformat(question["at"])
+            timed = time_in_query(query, reference=at, tz=person_zone(asker))
             started = time.perf_counter()
-            ours = recall(scope_ids=scope_ids, query=query, k=10, asker_id=asker.pk)
+            # As recall_body calls it: a time expression in the question becomes `when`.
+            ours = recall(scope_ids=scope_ids, query=timed.rest if timed else query, k=10, asker_id=asker.pk,
+                          as_of=at, when=timed.interval if timed else None)
             timings["ours"].append(time.perf_counter() - started)
-            results = {"ours": ([r.card_id for r in ours.results], ours.results[0].similarity if ours.results else None)}
-            found = candidates(scope_ids, query)
+            results = {"ours": ([r.card_id for r in ours.results], ours.results[0].relevance if ours.results else 0.0)}
+            found = candidates(scope_ids, query, at)
             sims = {c["id"]: c["similarity"] for c in found}
             decays = {c["id"]: c["decay"] for c in found}
-            terms = query_terms(query)
+            terms = recall_terms(query)
+            results["before: similarity × decay"] = (ranked({pk: sims[pk] * decays[pk] for pk in sims})[:10],
+                                                     max(sims.values(), default=None))
             results["cosine"] = (ranked(sims)[:10], max(sims.values(), default=None))
             bm25 = bm25_scores(found, terms)
             results["bm25"] = (ranked(bm25)[:10], None)
             results["rrf(cosine,bm25)"] = (ranked(rrf(ranked(sims), ranked(bm25)))[:10], None)
             share = idf_share(found, terms)
-            timed = time_in_query(query, reference=dt.datetime.fromisoformat(question["at"]), tz=person_zone(asker))
             if timed is not None:
-                found_t = candidates(scope_ids, timed.rest or query, when=timed.interval)
-                terms_t = query_terms(timed.rest or query)
+                found_t = candidates(scope_ids, timed.rest or query, at, when=timed.interval)
+                terms_t = recall_terms(timed.rest or query)
                 share_t = idf_share(found_t, terms_t)
             for alpha in alphas:
-                relevance = {pk: alpha * sims[pk] + (1 - alpha) * share[pk] for pk in sims}
-                fused = {pk: relevance[pk] * decays[pk] for pk in sims}
-                top = ranked(fused)[:10]
-                results[f"fused α={alpha}"] = (top, relevance[top[0]] if top else None)
-                if timed is not None:
-                    relevance_t = {c["id"]: alpha * c["similarity"] + (1 - alpha) * share_t[c["id"]] for c in found_t}
-                    fused_t = {c["id"]: relevance_t[c["id"]] * c["decay"] for c in found_t}
-                    top = ranked(fused_t)[:10]
-                    results[f"fused α={alpha} +time"] = (top, relevance_t[top[0]] if top else None)
-                else:
-                    results[f"fused α={alpha} +time"] = results[f"fused α={alpha}"]
+                for mode, damp in DECAY_MODES.items():
+                    name = f"fused α={alpha}{mode}"
+                    relevance = {pk: alpha * sims[pk] + (1 - alpha) * share[pk] for pk in sims}
+                    top = ranked({pk: relevance[pk] * damp(decays[pk]) for pk in sims})[:10]
+                    results[name] = (top, relevance[top[0]] if top else 0.0)
+                    if timed is not None:
+                        relevance_t = {c["id"]: alpha * c["similarity"] + (1 - alpha) * share_t[c["id"]]
+                                       for c in found_t}
+                        top = ranked({c["id"]: relevance_t[c["id"]] * damp(c["decay"]) for c in found_t})[:10]
+                        results[name + " +time"] = (top, relevance_t[top[0]] if top else 0.0)
+                    else:
+                        results[name + " +time"] = results[name]
+                # The ten most relevant, in the order of relevance × decay: decay orders what is
+                # relevant and never keeps a relevant card out (recall@10 is no-decay's; MRR is not).
+                pool = ({c["id"]: (alpha * c["similarity"] + (1 - alpha) * share_t[c["id"]], c["decay"])
+                         for c in found_t} if timed is not None else
+                        {pk: (alpha * sims[pk] + (1 - alpha) * share[pk], decays[pk]) for pk in sims})
+                chosen = ranked({pk: rel for pk, (rel, _) in pool.items()})[:10]
+                ordered = sorted(chosen, key=lambda pk: (pool[pk][0] * pool[pk][1], pk), reverse=True)
+                results[f"fused α={alpha} select-then-decay +time"] = (ordered, pool[chosen[0]][0] if chosen else 0.0)
+                lexical_top = max((share_t if timed is not None else share).values(), default=0.0)
+                results[f"fused α={alpha} select-then-decay +time, abstain on words"] = (ordered, lexical_top)
             for name, (ids, best) in results.items():
                 methods[name].append((ids, answers, best))
                 by_language["zh" if language.startswith("zh") else language][name].append((ids, answers, best))

@@ -61,3 +61,8 @@ def lexemes(text: str) -> tuple[str, ...]:
 def query_terms(text: str) -> tuple[str, ...]:
     """A query's distinct words, in order."""
     return tuple(dict.fromkeys(lexemes(text)))
+
+
+def card_lexemes(*, label_key: str, value: str, object_name: str | None, text: str) -> list[str]:
+    """A card's words, each once: what its vector stands for (embedding_text), word for word."""
+    return list(dict.fromkeys(lexemes(" ".join((label_key.replace("_", " "), value, object_name or "", text)))))

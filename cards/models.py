@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib.postgres.fields import ArrayField
+from django.contrib.postgres.indexes import GinIndex
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
@@ -267,6 +268,9 @@ class Card(models.Model):
     confidence = models.FloatField(null=True, blank=True)
     impact = models.PositiveSmallIntegerField(default=2)
     embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS, null=True, blank=True)
+    # Its words for recall's lexical score (cards/lexical.py card_lexemes), each once:
+    # set with the text it comes from, on every write and correction.
+    lexemes = ArrayField(models.TextField(), default=list, blank=True, editable=False)
 
     objects = InScope.as_manager()
 
@@ -295,6 +299,8 @@ class Card(models.Model):
             # exactly behind the B-tree (PERFORMANCE.md routing rule).
             HnswIndex(fields=["embedding"], name="card_embedding_hnsw", m=16, ef_construction=64,
                       opclasses=["vector_cosine_ops"]),
+            # The cards holding any of a query's words (array overlap), for the lexical score.
+            GinIndex(fields=["lexemes"], name="card_lexemes"),
         ]
         constraints = [
             # Hard rule 2: at most one open card per single-value timeline (scope,

@@ -1,5 +1,7 @@
-"""Recall (DESIGN §6): the cards most relevant to a query, scored
-`similarity × e^(−λ·Δt)`, with the facts that have aged and the contradictions
+"""Recall (DESIGN §6, issue 17): the cards most relevant to a query — relevance
+fuses the vector's similarity with the lexical share of the query's words a
+card holds, in one statement — ordered by `relevance × e^(−λ·Δt)`, with the
+facts that have aged and the contradictions
 among what the caller can see, each saying whether its question may be put to
 the caller now (see `_asked_at`). Reads only; no model call beyond the query's
 embedding.
@@ -28,8 +30,10 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from .embeddings import embed_query
-from .labels import NEVER_ASKED_LABELS_SQL
+from .labels import NEVER_ASKED_LABELS_SQL, registry
+from .lexical import WORD, lexemes, query_terms
 from .models import Cardinality, CardKind, Tag
+from .text import normalize
 from .unembedded import unembedded_score, unembedded_sql
 from .valid_time import valid_sql
 from .when import Interval
@@ -49,6 +53,14 @@ MAX_SCAN_TUPLES = 80_000
 AGING_LIMIT = 5
 CONTRADICTION_LIMIT = 5
 ROUTES = ("exact", "index")
+# Relevance = ALPHA × similarity + (1 − ALPHA) × lexical; the k most relevant
+# are returned, in the order of score = relevance × decay. Below FLOOR a card is
+# not returned, and with none above it recall says there is no evidence. Both
+# measured on the evaluation set (bench/README "retrieval_quality.py"): ALPHA
+# 0.4 ranks best; no floor separated the questions nothing answers (precision
+# ≤ 0.25 at any floor), so FLOOR keeps every candidate until one does.
+ALPHA = 0.4
+FLOOR = 0.0
 
 
 def decay(decay_lambda: float, days: float) -> float:
@@ -69,10 +81,19 @@ class Scored:
     card_id: int
     similarity: float
     decay: float
-    score: float
     days: float
+    # The idf-weighted share of the query's words the card holds (cards/lexical.py).
+    lexical: float = 0.0
     # The card has no stored vector yet: its similarity was computed in this request (unembedded.py).
     computed: bool = False
+
+    @property
+    def relevance(self) -> float:
+        return ALPHA * self.similarity + (1 - ALPHA) * self.lexical
+
+    @property
+    def score(self) -> float:
+        return self.relevance * self.decay
 
 
 @dataclass
@@ -110,6 +131,11 @@ class Recall:
     # Candidates without a stored vector: how many were scored on the fly, and whether more were left out.
     unembedded: dict = field(default_factory=lambda: {"scored": 0, "left_out": False})
 
+    @property
+    def no_evidence(self) -> bool:
+        """Nothing here is relevant enough to the query (FLOOR) to be returned."""
+        return not self.results
+
 
 # Δt counts from when the card was last made true or verified, as known at
 # %(at)s: for states the start, the latest statement and the latest check; for
@@ -122,6 +148,20 @@ _DAYS = f"GREATEST(0, date_part('epoch', %(at)s - ({_ANCHOR})) / 86400.0)"
 _SIMILARITY = "(1 - (c.embedding <=> %(q)s::vector))::float8"
 _SCORED = f"""SELECT c.id, {_SIMILARITY} AS similarity, exp(-l.decay_lambda * {_DAYS}) AS decay, {_DAYS} AS days
     FROM {{source}} JOIN cards_label l ON l.id = c.label_id"""
+# The lexical score, computed in the statement that scores similarity: `lex` is
+# the cards holding any of the query's words (`matched`, through the GIN index
+# on lexemes), each word's idf is taken over {n} cards, and a card's score is
+# the idf-weighted share of the query's words it holds — BM25 with every word
+# counted once and no length norm: cards are a sentence long.
+_LEXICAL = """lex AS MATERIALIZED ({matched}),
+idf AS MATERIALIZED (
+    SELECT t.term, ln(1 + (GREATEST({n}, count(l.id)) - count(l.id) + 0.5) / (count(l.id) + 0.5)) AS idf
+    FROM unnest(%(terms)s::text[]) AS t(term) LEFT JOIN lex l ON t.term = ANY(l.lexemes) GROUP BY t.term),
+lexical AS MATERIALIZED (
+    SELECT l.id, (SELECT sum(i.idf) FROM idf i WHERE i.term = ANY(l.lexemes)) / (SELECT sum(i.idf) FROM idf i)
+           AS lexical
+    FROM lex l)"""
+_RELEVANCE = "(%(alpha)s * {sim} + (1 - %(alpha)s) * {lex})"
 
 
 def _valid(params: dict, *, as_of: dt.datetime | None, when: Interval | None,
@@ -158,6 +198,7 @@ def recall(*, scope_ids: list[int], query: str, k: int = 10, as_of: dt.datetime 
     `asker_id` is the person questions would be put to (None: nobody was asked anything)."""
     at = as_of or timezone.now()
     params = {"scopes": list(scope_ids), "at": at, "q": query_vector(query), "k": k, "asker": asker_id,
+              "terms": list(recall_terms(query)), "alpha": ALPHA, "floor": FLOOR,
               "fetch": k * OVERFETCH, "limit": EXACT_LIMIT + 1,
               "exact_limit": EXACT_LIMIT if route is None else EXACT_LIMIT + 1}
     valid = _valid(params, as_of=as_of, when=when, subject_ids=subject_ids)
@@ -178,15 +219,26 @@ def recall(*, scope_ids: list[int], query: str, k: int = 10, as_of: dt.datetime 
         # Two kinds of candidate can win similarity × decay: the most similar,
         # and the freshest (decay can lift a moderately similar card above an
         # old, closer one). Both sets are fetched by index and scored exactly.
-        source = (f"((SELECT c.id FROM cards_card c WHERE {valid} AND c.embedding IS NOT NULL"
-                  " ORDER BY c.embedding <=> %(q)s::vector LIMIT %(fetch)s)"
-                  f" UNION (SELECT c.id FROM cards_card c WHERE {valid} AND c.embedding IS NOT NULL"
-                  " ORDER BY c.verified_at DESC LIMIT %(fetch)s)) AS nearest"
-                  " JOIN cards_card c ON c.id = nearest.id")
-        cursor.execute(f"SELECT * FROM ({_SCORED.format(source=source)}) AS s"
-                       " ORDER BY s.similarity * s.decay DESC, s.id DESC LIMIT %(k)s", params)
-        results = [Scored(card_id=row[0], similarity=row[1], decay=row[2], score=row[1] * row[2], days=row[3])
-                   for row in cursor.fetchall()]
+        # And a third: cards holding the query's words (names, rare nouns, Chinese: what
+        # the model knows badly), by the GIN index; their idf is taken over the union.
+        nearest = (f"(SELECT c.id FROM cards_card c WHERE {valid} AND c.embedding IS NOT NULL"
+                   " ORDER BY c.embedding <=> %(q)s::vector LIMIT %(fetch)s)"
+                   f" UNION (SELECT c.id FROM cards_card c WHERE {valid} AND c.embedding IS NOT NULL"
+                   " ORDER BY c.verified_at DESC LIMIT %(fetch)s)"
+                   f" UNION (SELECT c.id FROM cards_card c WHERE {valid} AND c.embedding IS NOT NULL"
+                   " AND c.lexemes && %(terms)s::text[] LIMIT %(fetch)s)")
+        lexical = _LEXICAL.format(
+            matched="SELECT c.id, c.lexemes FROM nearest JOIN cards_card c ON c.id = nearest.id"
+                    " WHERE c.lexemes && %(terms)s::text[]", n="%(limit)s")
+        relevance = _RELEVANCE.format(sim="s.similarity", lex="COALESCE(x.lexical, 0)")
+        cursor.execute(
+            f"WITH nearest AS MATERIALIZED ({nearest}), {lexical}"
+            f" SELECT s.id, s.similarity, COALESCE(x.lexical, 0), s.decay, s.days"
+            f" FROM ({_SCORED.format(source='nearest JOIN cards_card c ON c.id = nearest.id')}) AS s"
+            f" LEFT JOIN lexical x ON x.id = s.id WHERE {relevance} >= %(floor)s"
+            f" ORDER BY {relevance} DESC, s.id DESC LIMIT %(k)s", params)
+        results = _in_score_order([Scored(card_id=row[0], similarity=row[1], lexical=float(row[2]), decay=row[3],
+                                          days=row[4]) for row in cursor.fetchall()])
         cursor.execute(unembedded_sql(valid), params)
         results, unembedded = _with_unembedded(cursor, results, [row[0] for row in cursor.fetchall()], params)
         aging, aging_askable = _aging(cursor, valid, params)
@@ -195,16 +247,38 @@ def recall(*, scope_ids: list[int], query: str, k: int = 10, as_of: dt.datetime 
                   unembedded=unembedded, **_for_the_caller(contradictions))
 
 
+def recall_terms(query: str) -> tuple[str, ...]:
+    """The query's words (cards/lexical.py), and the key of every label the query
+    names by a synonym ("which company…" also looks for "employer"): a card's
+    words hold its label's key, never the synonyms, which may change."""
+    terms = query_terms(query)
+    spoken = f" {' '.join(WORD.findall(normalize(query)))} "
+    named = [label.key for name, label in registry().items() if f" {name} " in spoken]
+    return tuple(dict.fromkeys([*terms, *(w for key in named for w in lexemes(key.replace("_", " ")))]))
+
+
 def _with_unembedded(cursor, results: list[Scored], ids: list[int], params: dict) -> tuple[list[Scored], dict]:
     """The top k of the scored cards and of the candidates still without a vector
     (`ids`), scored alike (unembedded.py), in recall's order; and what was done about the latter."""
     found = unembedded_score(cursor, ids, params, _DAYS)
     if not found.scored:
         return results, found.summary()
-    results = results + [Scored(card_id=pk, similarity=sim, decay=dec, score=sim * dec, days=days, computed=True)
-                         for pk, sim, dec, days in found.scored]
-    results.sort(key=lambda r: (r.score, r.card_id), reverse=True)
-    return results[:params["k"]], found.summary()
+    # Their words are stored with them: only the vector is missing. Their lexical
+    # share is not known here (it is taken over the candidates), so they are
+    # scored on similarity alone until the sweep has given them a vector.
+    scored = [Scored(card_id=pk, similarity=sim, decay=dec, days=days, computed=True)
+              for pk, sim, dec, days in found.scored]
+    results = sorted(results + [r for r in scored if r.relevance >= params["floor"]],
+                     key=lambda r: (r.relevance, r.card_id), reverse=True)[:params["k"]]
+    return _in_score_order(results), found.summary()
+
+
+def _in_score_order(results: list[Scored]) -> list[Scored]:
+    """The k most relevant are chosen first, then shown by score (relevance ×
+    decay): decay orders what is relevant, and never keeps a relevant card out
+    for being old (bench/README "retrieval_quality.py": recall@10 0.90 chosen
+    so, 0.72 when decay chooses too)."""
+    return sorted(results, key=lambda r: (r.score, r.card_id), reverse=True)
 
 
 # The exact route in one statement: the candidates are read once (one pass over
@@ -258,15 +332,21 @@ cand AS MATERIALIZED (
            c.verified_at, {_SIMILARITY} AS similarity, {_DAYS} AS days, l.decay_lambda
     FROM cards_card c JOIN cards_label l ON l.id = c.label_id
     WHERE {{valid}} AND (SELECT n FROM n) <= %(exact_limit)s),
+{_LEXICAL.format(matched="SELECT c.id, c.lexemes FROM cards_card c WHERE {valid} AND c.lexemes && %(terms)s::text[]"
+                         " AND (SELECT n FROM n) <= %(exact_limit)s", n="(SELECT n FROM n)")
+         .replace("{", "{{").replace("}", "}}").replace("{{valid}}", "{valid}")},
 -- The few aged candidates, each looked up once in the caller's asked questions.
 aged AS MATERIALIZED (
     SELECT x.id, x.days, x.similarity, asked_at, NOT sensitive AND asked_at IS NULL AS askable
     FROM (SELECT x.*, {_asked_at("x.id", "x.verified_at")} AS asked_at, {_sensitive("x.label_id")} AS sensitive
           FROM cand x WHERE {aging_condition("x.")} AND x.days >= {AGING_DAYS}) AS x)
 SELECT (SELECT n FROM n),
-  (SELECT json_agg(json_build_array(id, similarity, decay, days) ORDER BY similarity * decay DESC, id DESC)
-   FROM (SELECT id, similarity, exp(-decay_lambda * days) AS decay, days FROM cand WHERE similarity IS NOT NULL
-         ORDER BY similarity * exp(-decay_lambda * days) DESC, id DESC LIMIT %(k)s) AS top)::text,
+  (SELECT json_agg(json_build_array(id, similarity, lexical, decay, days) ORDER BY relevance * decay DESC, id DESC)
+   FROM (SELECT r.*, exp(-r.decay_lambda * r.days) AS decay
+         FROM (SELECT cand.id, cand.similarity, COALESCE(x.lexical, 0) AS lexical, cand.days, cand.decay_lambda,
+                      {_RELEVANCE.format(sim="cand.similarity", lex="COALESCE(x.lexical, 0)")} AS relevance
+               FROM cand LEFT JOIN lexical x ON x.id = cand.id WHERE cand.similarity IS NOT NULL) AS r
+         WHERE r.relevance >= %(floor)s ORDER BY r.relevance DESC, r.id DESC LIMIT %(k)s) AS top)::text,
   -- Those that may be asked first, so a full list never hides one behind facts already asked about.
   (SELECT json_agg(json_build_array(id, days, asked_at, askable)
                    ORDER BY askable DESC, similarity DESC NULLS LAST, days DESC, id)
@@ -291,8 +371,8 @@ def _exact(cursor, valid: str, counted: str, params: dict) -> dict | None:
         return None
     # JSON writes a whole float without its point (decay 1, days 0): float() keeps
     # the types the index route and the API schema give.
-    results = [Scored(card_id=pk, similarity=float(sim), decay=float(dec), score=float(sim) * float(dec),
-                      days=float(days)) for pk, sim, dec, days in orjson.loads(top or "[]")]
+    results = [Scored(card_id=pk, similarity=float(sim), lexical=float(lex), decay=float(dec), days=float(days))
+               for pk, sim, lex, dec, days in orjson.loads(top or "[]")]
     aging = [Aging(card_id=pk, days=float(days), asked_at=_instant(asked), askable=askable)
              for pk, days, asked, askable in orjson.loads(aged or "[]")]
     contradictions = [Contradiction(subject_id=subject, label_id=label, card_ids=ids, question_card_id=key,

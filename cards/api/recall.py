@@ -45,9 +45,16 @@ class ContextQuery(StrictSerializer):
 
 class ScoredOut(serializers.Serializer):
     card = CardOut()
-    similarity = serializers.FloatField()
+    similarity = serializers.FloatField(help_text="Cosine similarity of the card's vector to the query's.")
+    lexical = serializers.FloatField(help_text=(
+        "The idf-weighted share of the query's words the card holds, in [0, 1]: names, rare nouns and Chinese "
+        "words, segmented and with Traditional read as Simplified, are matched word for word."))
+    relevance = serializers.FloatField(help_text="0.4 × similarity + 0.6 × lexical; below the floor a card is "
+                                                 "not returned.")
     decay = serializers.FloatField(help_text="e^(−λ·Δt), λ from the label.")
-    score = serializers.FloatField(help_text="similarity × decay")
+    score = serializers.FloatField(help_text="relevance × decay. The k most relevant cards are chosen, then "
+                                             "ordered by score: decay orders them, and never keeps a relevant "
+                                             "card out for being old.")
     days = serializers.FloatField(help_text="Δt: days since the card was last made true or verified.")
     tier = serializers.ChoiceField(choices=["recorded", "hypothesis"],
                                    help_text="hypothesis: inferred, unconfirmed — never state it as fact.")
@@ -93,6 +100,8 @@ class QuestionsWaitingOut(serializers.Serializer):
 
 class RecallOut(serializers.Serializer):
     results = ScoredOut(many=True)
+    no_evidence = serializers.BooleanField(help_text="Nothing here is relevant enough to the query to be returned: "
+                                                     "say you do not know, rather than guess from `results`.")
     aging_facts = AgingOut(many=True)
     contradictions = ContradictionOut(many=True)
     questions_waiting = QuestionsWaitingOut(help_text="How many of each may be put to your person now, beyond the "
@@ -119,8 +128,11 @@ class ContextOut(serializers.Serializer):
 
 class Recall(APIView):
     @extend_schema(request=RecallIn, responses={200: RecallOut, **error_responses(400, 401, 404, 503)},
-                   summary="The cards most relevant to a query, scored similarity × decay, "
-                           "with aging facts and contradictions")
+                   summary="The cards most relevant to a query — meaning and words together — ordered by "
+                           "relevance × decay, with aging facts and contradictions",
+                   description="A time expression inside the query (\"what did we do last weekend?\", 上個月) "
+                               "is resolved in your zone as `when` is (unless `when` is given) and restricts the "
+                               "results to events then; the rest of the query is scored.")
     def post(self, request):
         data = RecallIn(data=request.data)
         data.is_valid(raise_exception=True)

@@ -7,7 +7,7 @@ from core.errors import DomainError
 from scopes.principals import Principal
 from scopes.selectors import read_scope_ids
 
-from ..drafts import when_interval
+from ..drafts import when_in_query, when_interval
 from ..embeddings import EmbeddingError
 from ..models import Tag
 from ..retrieval import recall
@@ -57,6 +57,9 @@ def recall_body(principal: Principal, *, scope_id: int, query: str, k: int, when
     if scope_ids is None:
         scope_ids = read_scope_ids(principal=principal, scope_id=scope_id)
     interval = when_interval(when, tz_name=tz, user=principal.user) if when else None
+    if interval is None and (timed := when_in_query(query, tz_name=tz, user=principal.user)) is not None:
+        # "What did we do last weekend?": the events of that weekend, scored on the rest of the question.
+        interval, query = timed.interval, timed.rest
     subject_ids = None
     if subject is not None:
         # Bound as /answer/ binds it; an ambiguous name is refused with its candidates.
@@ -73,7 +76,8 @@ def recall_body(principal: Principal, *, scope_id: int, query: str, k: int, when
     # Read once more to shape them: a card forgotten in between is left out, not a 500.
     cards = cards_shown(ids, user=principal.user)
     me_id = entity_of_user(principal.user).pk
-    results = [{"card": cards[r.card_id], "similarity": r.similarity, "decay": r.decay, "score": r.score,
+    results = [{"card": cards[r.card_id], "similarity": r.similarity, "lexical": r.lexical, "relevance": r.relevance,
+                "decay": r.decay, "score": r.score,
                 "days": r.days, "tier": "hypothesis" if cards[r.card_id]["tag"] == Tag.HYPOTHESIS else "recorded",
                 "vector": "computed" if r.computed else "stored"}
                for r in found.results if r.card_id in cards]
@@ -89,6 +93,6 @@ def recall_body(principal: Principal, *, scope_id: int, query: str, k: int, when
                        if c.askable else None}
                       for c in found.contradictions if all(pk in cards for pk in c.card_ids)]
     waiting = {"contradictions": found.contradictions_askable, "aging_facts": found.aging_askable - len(covered)}
-    return {"results": results, "aging_facts": aging, "contradictions": contradictions,
+    return {"results": results, "no_evidence": found.no_evidence, "aging_facts": aging, "contradictions": contradictions,
             "questions_waiting": waiting, "at": iso(found.at), "route": found.route,
             "unembedded": found.unembedded}, me_id

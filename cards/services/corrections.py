@@ -9,6 +9,7 @@ from django.utils import timezone
 from scopes.models import User
 
 from ..errors import CardGone, ImmutableEvent, InvalidCard, NotCurrent
+from ..lexical import card_lexemes
 from ..models import Card, CardKind, CardRevision, Cardinality
 from ..screen import content_screen
 from ..text import text_in
@@ -26,6 +27,12 @@ def _clean_text(text, field: str) -> str:
     return text_in(text).strip()
 
 
+def _lexemes(card: Card) -> list[str]:
+    """The card's words after a correction of its value or text."""
+    label_key, object_name = Card.objects.filter(pk=card.pk).values_list("label__key", "object__name").get()
+    return card_lexemes(label_key=label_key, value=card.value, object_name=object_name, text=card.text)
+
+
 @transaction.atomic
 def card_describe(*, card: Card, actor: User, text: str, reason: str = "", consent: bool = False) -> Card:
     """Correct a card's description; the old one is kept as a revision. For an
@@ -38,8 +45,8 @@ def card_describe(*, card: Card, actor: User, text: str, reason: str = "", conse
         return card
     CardRevision.objects.create(card=card, actor=actor, at=timezone.now(), field="text",
                                 before=card.text, after=text, reason=reason[:300])
-    Card.objects.filter(pk=card.pk).update(text=text)
     card.text = text
+    Card.objects.filter(pk=card.pk).update(text=text, lexemes=_lexemes(card))
     embed_after_commit([card.pk])
     return card
 
@@ -81,7 +88,7 @@ def knowledge_rename(*, card: Card, actor: User, value: str, reason: str = "", c
                                 before=card.value, after=value, reason=reason[:300])
     card.value = value
     card.value_norm = value_key(value, card.text, card.object_id)
-    Card.objects.filter(pk=card.pk).update(value=card.value, value_norm=card.value_norm)
+    Card.objects.filter(pk=card.pk).update(value=card.value, value_norm=card.value_norm, lexemes=_lexemes(card))
     embed_after_commit([card.pk])
     return card
 

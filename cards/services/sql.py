@@ -48,6 +48,11 @@ def timestamps_literal(values) -> str:
     return "{" + ",".join(f'"{t.isoformat()}"' for t in values) + "}"
 
 
+def _texts_literal(values) -> str:
+    """A text[] as PostgreSQL's text form (every element quoted, \\ and " escaped)."""
+    return "{" + ",".join('"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"' for v in values) + "}"
+
+
 def cards_insert_many(cards: list[Card]) -> None:
     """INSERT cards whose ids are already drawn, as one statement over one array
     per column: a few dozen parameters however many cards. Django's bulk_create
@@ -59,7 +64,9 @@ def cards_insert_many(cards: list[Card]) -> None:
         db_type = field.db_type(connection)
         columns.append(connection.ops.quote_name(field.column))
         if db_type.endswith("[]"):
-            params.append([timestamps_literal(v) for v in values])
+            # Arrays inside an array: each as its text form, cast back per row.
+            literal = timestamps_literal if db_type.startswith("timestamp") else _texts_literal
+            params.append([literal(v) for v in values])
             casts.append((f"%s::text[]", f"u.c{index}::{db_type}"))
         else:
             params.append(values)

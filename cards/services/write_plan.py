@@ -17,6 +17,7 @@ from scopes.zones import person_zone
 from ..drafts import CardDraft, Occurrence, aware, draft_text_in, draft_validate, reference_time_of
 from ..errors import ConfusableName, InvalidCard, LabelKindMismatch
 from ..labels import label_resolve
+from ..lexical import card_lexemes
 from ..models import Card, CardKind, Cardinality, Entity, EntityKind, Label, Precision
 from ..screen import content_screen
 from ..text import normalize
@@ -79,6 +80,8 @@ class Write:
             object=self.object, text=d.text.strip(), recorded_at=self.now,
             source_actor=self.actor, source_session=d.source_session, source_message=d.source_message,
             source_quote=d.source_quote, confidence=d.confidence, impact=d.impact, anchor_zone=zone_label(self.tz),
+            lexemes=card_lexemes(label_key=self.label.key, value=d.value, text=d.text,
+                                 object_name=self.object.name if self.object else None),
             **fields)
 
 

@@ -67,7 +67,9 @@ def test_old_single_value_card_ranks_below_a_fresh_one_of_equal_similarity(alice
     # Equal similarity (the subject is not part of a card's vector), different decay.
     assert math.isclose(ranked[old.pk]["similarity"], ranked[fresh.pk]["similarity"], abs_tol=1e-6)
     assert round(ranked[old.pk]["decay"], 2) == 0.17 and round(ranked[old.pk]["days"]) == 90
-    assert math.isclose(ranked[old.pk]["score"], ranked[old.pk]["similarity"] * ranked[old.pk]["decay"])
+    shown = ranked[old.pk]
+    assert math.isclose(shown["relevance"], 0.4 * shown["similarity"] + 0.6 * shown["lexical"])
+    assert math.isclose(shown["score"], shown["relevance"] * shown["decay"]) and shown["lexical"] > 0  # "oslo"
     assert ranked[fresh.pk]["decay"] > 0.97 and body["route"] == "exact"
 
 
