@@ -56,6 +56,7 @@ def parse_args(argv=None):
     p.add_argument("--database", default="memory_site_bench_retrieval")
     p.add_argument("--files", default="", help="comma-separated file names in bench/retrieval_set (default: all)")
     p.add_argument("--alphas", default="0.2,0.3,0.4,0.5,0.6,0.7")
+    p.add_argument("--boosts", default="", help="other NAMED_BOOST values to measure ours with, e.g. 0,0.2")
     p.add_argument("--keep", action="store_true")
     p.add_argument("--json", action="store_true")
     return p.parse_args(argv)
@@ -226,7 +227,8 @@ def best_floor(runs) -> dict:
 
 # --- the run -----------------------------------------------------------------------------------
 
-def evaluate(conversations: list[Conversation], alphas: list[float]) -> dict:
+def evaluate(conversations: list[Conversation], alphas: list[float], boosts: list[float]) -> dict:
+    from cards import retrieval
     from cards.retrieval import recall, recall_terms
     from cards.timeexpr.find import time_in_query
     from scopes.principals import Principal
@@ -246,12 +248,17 @@ def evaluate(conversations: list[Conversation], alphas: list[float]) -> dict:
                 continue  # every answering card was refused at load (reported)
             query, at = question["text"], dt.datetime.fromisoformat(question["at"])
             timed = time_in_query(query, reference=at, tz=person_zone(asker))
-            started = time.perf_counter()
-            # As recall_body calls it: a time expression in the question becomes `when`.
-            ours = recall(scope_ids=scope_ids, query=timed.rest if timed else query, k=10, asker_id=asker.pk,
-                          as_of=at, when=timed.interval if timed else None)
-            timings["ours"].append(time.perf_counter() - started)
-            results = {"ours": ([r.card_id for r in ours.results], ours.results[0].relevance if ours.results else 0.0)}
+            results = {}
+            for boost in boosts:  # the first is the product's own
+                retrieval.NAMED_BOOST = boost
+                started = time.perf_counter()
+                # As recall_body calls it: a time expression in the question becomes `when`.
+                ours = recall(scope_ids=scope_ids, query=timed.rest if timed else query, k=10, asker_id=asker.pk,
+                              as_of=at, when=timed.interval if timed else None)
+                timings["ours"].append(time.perf_counter() - started)
+                results["ours" if boost == boosts[0] else f"ours, named boost {boost}"] = (
+                    [r.card_id for r in ours.results], ours.results[0].relevance if ours.results else 0.0)
+            retrieval.NAMED_BOOST = boosts[0]
             found = candidates(scope_ids, query, at)
             sims = {c["id"]: c["similarity"] for c in found}
             decays = {c["id"]: c["decay"] for c in found}
@@ -332,7 +339,10 @@ def main() -> int:
         cards_embed_now(card_ids=list(Card.objects.values_list("id", flat=True)))
         report["embedded_seconds"] = round(time.perf_counter() - started, 1)
         log("asking …")
-        report.update(evaluate(conversations, [float(a) for a in ARGS.alphas.split(",")]))
+        from cards.retrieval import NAMED_BOOST
+
+        boosts = [NAMED_BOOST, *(float(b) for b in ARGS.boosts.split(",") if b and float(b) != NAMED_BOOST)]
+        report.update(evaluate(conversations, [float(a) for a in ARGS.alphas.split(",")], boosts))
         report["load_average_end"] = load_average()
     finally:
         from django.db import connections

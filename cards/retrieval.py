@@ -31,7 +31,7 @@ from django.utils import timezone
 
 from .embeddings import embed_query
 from .labels import NEVER_ASKED_LABELS_SQL, registry
-from .lexical import WORD, lexemes, query_terms
+from .lexical import CJK, WORD, lexemes, query_terms
 from .models import Cardinality, CardKind, Tag
 from .text import normalize
 from .unembedded import unembedded_score, unembedded_sql
@@ -60,6 +60,10 @@ ROUTES = ("exact", "index")
 # 0.4 ranks best; no floor separated the questions nothing answers (precision
 # ≤ 0.25 at any floor), so FLOOR keeps every candidate until one does.
 ALPHA = 0.4
+# Added to the relevance of a card about an entity the query names exactly (by
+# its name, an alias, or a member's name): "what does Kai play?" is about Kai.
+# Measured at 0, 0.05, 0.1 and 0.2: recall@10 0.900, 0.901, 0.900, 0.904.
+NAMED_BOOST = 0.2
 FLOOR = 0.0
 
 
@@ -84,12 +88,14 @@ class Scored:
     days: float
     # The idf-weighted share of the query's words the card holds (cards/lexical.py).
     lexical: float = 0.0
+    # The card is about (or relates to) an entity the query names.
+    named: bool = False
     # The card has no stored vector yet: its similarity was computed in this request (unembedded.py).
     computed: bool = False
 
     @property
     def relevance(self) -> float:
-        return ALPHA * self.similarity + (1 - ALPHA) * self.lexical
+        return ALPHA * self.similarity + (1 - ALPHA) * self.lexical + (NAMED_BOOST if self.named else 0.0)
 
     @property
     def score(self) -> float:
@@ -161,7 +167,20 @@ lexical AS MATERIALIZED (
     SELECT l.id, (SELECT sum(i.idf) FROM idf i WHERE i.term = ANY(l.lexemes)) / (SELECT sum(i.idf) FROM idf i)
            AS lexical
     FROM lex l)"""
-_RELEVANCE = "(%(alpha)s * {sim} + (1 - %(alpha)s) * {lex})"
+_RELEVANCE = "(%(alpha)s * {sim} + (1 - %(alpha)s) * {lex} + CASE WHEN {named} THEN %(boost)s ELSE 0 END)"
+# The entities the query names exactly (`names`: its word runs, recall_names),
+# among the read's scopes and their members' own, merges followed.
+_NAMED = """named AS MATERIALIZED (
+    SELECT COALESCE(e.merged_into_id, e.id) AS id FROM cards_entity e
+     WHERE e.name_norm = ANY(%(names)s::text[])
+       AND (e.scope_id = ANY(%(scopes)s) OR e.user_id IN (SELECT m.user_id FROM scopes_membership m
+                                                           WHERE m.scope_id = ANY(%(scopes)s)))
+    UNION SELECT COALESCE(e.merged_into_id, e.id) FROM cards_alias a JOIN cards_entity e ON e.id = a.entity_id
+     WHERE a.name_norm = ANY(%(names)s::text[]) AND a.scope_id = ANY(%(scopes)s))"""
+
+
+def _is_named(alias: str) -> str:
+    return f"({alias}.subject_id IN (SELECT id FROM named) OR {alias}.object_id IN (SELECT id FROM named))"
 
 
 def _valid(params: dict, *, as_of: dt.datetime | None, when: Interval | None,
@@ -198,7 +217,8 @@ def recall(*, scope_ids: list[int], query: str, k: int = 10, as_of: dt.datetime 
     `asker_id` is the person questions would be put to (None: nobody was asked anything)."""
     at = as_of or timezone.now()
     params = {"scopes": list(scope_ids), "at": at, "q": query_vector(query), "k": k, "asker": asker_id,
-              "terms": list(recall_terms(query)), "alpha": ALPHA, "floor": FLOOR,
+              "terms": list(recall_terms(query)), "names": recall_names(query), "alpha": ALPHA, "floor": FLOOR,
+              "boost": NAMED_BOOST,
               "fetch": k * OVERFETCH, "limit": EXACT_LIMIT + 1,
               "exact_limit": EXACT_LIMIT if route is None else EXACT_LIMIT + 1}
     valid = _valid(params, as_of=as_of, when=when, subject_ids=subject_ids)
@@ -230,15 +250,16 @@ def recall(*, scope_ids: list[int], query: str, k: int = 10, as_of: dt.datetime 
         lexical = _LEXICAL.format(
             matched="SELECT c.id, c.lexemes FROM nearest JOIN cards_card c ON c.id = nearest.id"
                     " WHERE c.lexemes && %(terms)s::text[]", n="%(limit)s")
-        relevance = _RELEVANCE.format(sim="s.similarity", lex="COALESCE(x.lexical, 0)")
+        relevance = _RELEVANCE.format(sim="s.similarity", lex="COALESCE(x.lexical, 0)", named=_is_named("o"))
         cursor.execute(
-            f"WITH nearest AS MATERIALIZED ({nearest}), {lexical}"
-            f" SELECT s.id, s.similarity, COALESCE(x.lexical, 0), s.decay, s.days"
+            f"WITH nearest AS MATERIALIZED ({nearest}), {lexical}, {_NAMED}"
+            f" SELECT s.id, s.similarity, COALESCE(x.lexical, 0), s.decay, s.days, {_is_named('o')}"
             f" FROM ({_SCORED.format(source='nearest JOIN cards_card c ON c.id = nearest.id')}) AS s"
+            " JOIN cards_card o ON o.id = s.id"
             f" LEFT JOIN lexical x ON x.id = s.id WHERE {relevance} >= %(floor)s"
             f" ORDER BY {relevance} DESC, s.id DESC LIMIT %(k)s", params)
         results = _in_score_order([Scored(card_id=row[0], similarity=row[1], lexical=float(row[2]), decay=row[3],
-                                          days=row[4]) for row in cursor.fetchall()])
+                                          days=row[4], named=row[5]) for row in cursor.fetchall()])
         cursor.execute(unembedded_sql(valid), params)
         results, unembedded = _with_unembedded(cursor, results, [row[0] for row in cursor.fetchall()], params)
         aging, aging_askable = _aging(cursor, valid, params)
@@ -255,6 +276,21 @@ def recall_terms(query: str) -> tuple[str, ...]:
     spoken = f" {' '.join(WORD.findall(normalize(query)))} "
     named = [label.key for name, label in registry().items() if f" {name} " in spoken]
     return tuple(dict.fromkeys([*terms, *(w for key in named for w in lexemes(key.replace("_", " ")))]))
+
+
+MAX_NAME_WORDS = 4
+
+
+def recall_names(query: str) -> list[str]:
+    """What in the query could be a name, as names are stored (cards.text.normalize):
+    every run of up to MAX_NAME_WORDS words, and in Chinese every run of 2 to 4
+    characters ("林子安", "小安"). One indexed equality each, in the scoring statement."""
+    words = WORD.findall(normalize(query))
+    runs = {" ".join(words[i:j])
+            for i in range(len(words)) for j in range(i + 1, min(len(words), i + MAX_NAME_WORDS) + 1)}
+    for chinese in CJK.findall(normalize(query)):
+        runs |= {chinese[i:j] for i in range(len(chinese)) for j in range(i + 2, min(len(chinese), i + 4) + 1)}
+    return sorted(runs)
 
 
 def _with_unembedded(cursor, results: list[Scored], ids: list[int], params: dict) -> tuple[list[Scored], dict]:
@@ -335,16 +371,20 @@ cand AS MATERIALIZED (
 {_LEXICAL.format(matched="SELECT c.id, c.lexemes FROM cards_card c WHERE {valid} AND c.lexemes && %(terms)s::text[]"
                          " AND (SELECT n FROM n) <= %(exact_limit)s", n="(SELECT n FROM n)")
          .replace("{", "{{").replace("}", "}}").replace("{{valid}}", "{valid}")},
+{_NAMED},
 -- The few aged candidates, each looked up once in the caller's asked questions.
 aged AS MATERIALIZED (
     SELECT x.id, x.days, x.similarity, asked_at, NOT sensitive AND asked_at IS NULL AS askable
     FROM (SELECT x.*, {_asked_at("x.id", "x.verified_at")} AS asked_at, {_sensitive("x.label_id")} AS sensitive
           FROM cand x WHERE {aging_condition("x.")} AND x.days >= {AGING_DAYS}) AS x)
 SELECT (SELECT n FROM n),
-  (SELECT json_agg(json_build_array(id, similarity, lexical, decay, days) ORDER BY relevance * decay DESC, id DESC)
+  (SELECT json_agg(json_build_array(id, similarity, lexical, decay, days, named)
+                   ORDER BY relevance * decay DESC, id DESC)
    FROM (SELECT r.*, exp(-r.decay_lambda * r.days) AS decay
          FROM (SELECT cand.id, cand.similarity, COALESCE(x.lexical, 0) AS lexical, cand.days, cand.decay_lambda,
-                      {_RELEVANCE.format(sim="cand.similarity", lex="COALESCE(x.lexical, 0)")} AS relevance
+                      {_is_named("cand")} AS named,
+                      {_RELEVANCE.format(sim="cand.similarity", lex="COALESCE(x.lexical, 0)",
+                                         named=_is_named("cand"))} AS relevance
                FROM cand LEFT JOIN lexical x ON x.id = cand.id WHERE cand.similarity IS NOT NULL) AS r
          WHERE r.relevance >= %(floor)s ORDER BY r.relevance DESC, r.id DESC LIMIT %(k)s) AS top)::text,
   -- Those that may be asked first, so a full list never hides one behind facts already asked about.
@@ -371,8 +411,8 @@ def _exact(cursor, valid: str, counted: str, params: dict) -> dict | None:
         return None
     # JSON writes a whole float without its point (decay 1, days 0): float() keeps
     # the types the index route and the API schema give.
-    results = [Scored(card_id=pk, similarity=float(sim), lexical=float(lex), decay=float(dec), days=float(days))
-               for pk, sim, lex, dec, days in orjson.loads(top or "[]")]
+    results = [Scored(card_id=pk, similarity=float(sim), lexical=float(lex), decay=float(dec), days=float(days),
+                      named=named) for pk, sim, lex, dec, days, named in orjson.loads(top or "[]")]
     aging = [Aging(card_id=pk, days=float(days), asked_at=_instant(asked), askable=askable)
              for pk, days, asked, askable in orjson.loads(aged or "[]")]
     contradictions = [Contradiction(subject_id=subject, label_id=label, card_ids=ids, question_card_id=key,

@@ -49,8 +49,9 @@ class ScoredOut(serializers.Serializer):
     lexical = serializers.FloatField(help_text=(
         "The idf-weighted share of the query's words the card holds, in [0, 1]: names, rare nouns and Chinese "
         "words, segmented and with Traditional read as Simplified, are matched word for word."))
-    relevance = serializers.FloatField(help_text="0.4 × similarity + 0.6 × lexical; below the floor a card is "
-                                                 "not returned.")
+    relevance = serializers.FloatField(help_text="0.4 × similarity + 0.6 × lexical, + 0.2 when the card is about "
+                                                 "an entity the query names (its name, an alias, a member's "
+                                                 "name); below the floor a card is not returned.")
     decay = serializers.FloatField(help_text="e^(−λ·Δt), λ from the label.")
     score = serializers.FloatField(help_text="relevance × decay. The k most relevant cards are chosen, then "
                                              "ordered by score: decay orders them, and never keeps a relevant "

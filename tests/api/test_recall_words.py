@@ -11,7 +11,7 @@ import pytest
 from django.utils import timezone
 
 from cards.models import Card
-from cards.retrieval import ALPHA, recall, recall_terms
+from cards.retrieval import ALPHA, NAMED_BOOST, recall, recall_names, recall_terms
 from cards.services import card_describe
 from tests.api.test_recall import ask, embed_all, remember
 
@@ -90,6 +90,25 @@ def test_both_routes_fuse_words_and_meaning_alike(alice):
     for found in (exact, index):
         for r in found.results:
             assert r.similarity == pytest.approx(next(e.similarity for e in exact.results if e.card_id == r.card_id))
-            assert r.relevance == pytest.approx(ALPHA * r.similarity + (1 - ALPHA) * r.lexical)
+            assert r.relevance == pytest.approx(ALPHA * r.similarity + (1 - ALPHA) * r.lexical
+                                                + (NAMED_BOOST if r.named else 0))
             assert r.score == pytest.approx(r.relevance * r.decay)
         assert found.results[0].lexical > 0 and all(r.lexical == 0 for r in found.results[1:])
+
+
+def test_a_card_about_an_entity_the_question_names_is_lifted(alice, bearer):
+    scope = alice.personal_scope
+    kai = remember(scope, alice, subject="Kai", label="hobby", value="cello", text="Plays the cello in a quartet")
+    dana = remember(scope, alice, subject="Dana", label="hobby", value="cello", text="Plays the cello in a quartet")
+    embed_all()
+    for route in ("exact", "index"):
+        found = {r.card_id: r for r in recall(scope_ids=[scope.pk], query="What does Kai play?", route=route).results}
+        assert found[kai.pk].named and not found[dana.pk].named
+        # The same words and meaning; only the name in the question tells them apart.
+        assert found[kai.pk].relevance - found[dana.pk].relevance == pytest.approx(NAMED_BOOST, abs=1e-6)
+    body = ask(bearer(alice), scope, "What does Kai play?")
+    assert [r["card"]["id"] for r in body["results"]] == [kai.pk, dana.pk]
+    assert recall_names("What does Kai play?") == sorted(
+        {"what", "what does", "what does kai", "what does kai play", "does", "does kai", "does kai play", "kai",
+         "kai play", "play"})
+    assert {"林子安", "子安", "小安"} <= set(recall_names("林子安和小安"))
