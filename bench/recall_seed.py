@@ -16,6 +16,7 @@ from django.db import connection, transaction
 
 from api_workload import EVENTS, EVENTS_OTHER, MULTI, MULTI_ME, MULTI_OTHER, NAMES, SINGLE_ME, SINGLE_OTHER, \
     SINGLE_VALUES, single_value  # noqa: E402  (bench/ is on sys.path when run as a script)
+from cards.lexical import card_lexemes
 from cards.models import Card, Entity, EntityKind, Label
 from cards.text import name_skeleton, normalize
 from scopes.models import Scope, ScopeKind, User
@@ -179,7 +180,7 @@ def world_load() -> World:
 COLUMNS = ["id", "scope_id", "kind", "tag", "subject_id", "label_id", "cardinality", "value", "value_norm", "text",
            "effective_at", "superseded_at", "superseded_by_id", "recorded_at", "verified_at", "stated_at",
            "occurred_at", "precision", "time_source", "source_actor_id", "source_session", "source_message",
-           "source_quote", "impact", "embedding"]
+           "source_quote", "impact", "lexemes", "embedding"]
 
 
 def _unit(x: np.ndarray) -> np.ndarray:
@@ -249,7 +250,8 @@ def seed_cards(world: World, bases: list[Base], base_vectors: np.ndarray, n: int
     ts = dt.datetime.fromtimestamp
     utc = dt.timezone.utc
     base_rows = [(labels[b.label].pk, labels[b.label].kind, labels[b.label].cardinality, b.value, normalize(b.value),
-                  b.text, "preference" if b.label in ("likes", "dislikes") else "fact", b.who) for b in bases]
+                  b.text, "preference" if b.label in ("likes", "dislikes") else "fact", b.who,
+                  card_lexemes(label_key=b.label, value=b.value, object_name=None, text=b.text)) for b in bases]
     copy_started = time.perf_counter()
     connection.ensure_connection()
     with connection.connection.cursor() as cur:
@@ -262,7 +264,7 @@ def seed_cards(world: World, bases: list[Base], base_vectors: np.ndarray, n: int
                 raw = vectors.astype(">f4")
                 for j in range(lo, hi):
                     scope_id = int(scopes[s_idx[j]])
-                    label_id, kind, cardinality, value, value_norm, text, tag, who = base_rows[b_idx[j]]
+                    label_id, kind, cardinality, value, value_norm, text, tag, who, words = base_rows[b_idx[j]]
                     user_id, me = world.writer[scope_id]
                     e = ts(eff[j], utc)
                     event = kind == "event"
@@ -273,7 +275,7 @@ def seed_cards(world: World, bases: list[Base], base_vectors: np.ndarray, n: int
                         None if np.isnan(sup_at[j]) else ts(sup_at[j], utc), int(sup_by[j]) or None,
                         ts(recorded[j], utc), ts(verified[j], utc), stated, e if event else None,
                         "day" if event else "", "stated" if event else "message", user_id,
-                        f"s{ids[j] // 40}", f"m{ids[j]}", "", 2, header + raw[j - lo].tobytes()))
+                        f"s{ids[j] // 40}", f"m{ids[j]}", "", 2, words, header + raw[j - lo].tobytes()))
     t["copy_s"] = round(time.perf_counter() - copy_started, 1)
     t["copy_rows_per_s"] = round(n / max(t["copy_s"], 1e-9))
     index_started = time.perf_counter()
