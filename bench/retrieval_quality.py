@@ -238,6 +238,8 @@ def evaluate(conversations: list[Conversation], alphas: list[float], boosts: lis
     methods: dict[str, list] = defaultdict(list)
     by_language: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
     timings: dict[str, list[float]] = defaultdict(list)
+    # Per question, ours: (recall said no_evidence, nothing answers it, the question).
+    said_none: list[tuple[bool, bool, str]] = []
     for convo in conversations:
         language = convo.data["language"]
         for question in convo.data["questions"]:
@@ -254,10 +256,13 @@ def evaluate(conversations: list[Conversation], alphas: list[float], boosts: lis
                 started = time.perf_counter()
                 # As recall_body calls it: a time expression in the question becomes `when`.
                 ours = recall(scope_ids=scope_ids, query=timed.rest if timed else query, k=10, asker_id=asker.pk,
-                              as_of=at, when=timed.interval if timed else None)
+                              as_of=at, when=timed.interval if timed else None,
+                              when_events_only=not timed.ahead if timed else True)
                 timings["ours"].append(time.perf_counter() - started)
                 results["ours" if boost == boosts[0] else f"ours, named boost {boost}"] = (
                     [r.card_id for r in ours.results], ours.results[0].relevance if ours.results else 0.0)
+                if boost == boosts[0]:
+                    said_none.append((ours.no_evidence, not answers, query))
             retrieval.NAMED_BOOST = boosts[0]
             found = candidates(scope_ids, query, at)
             sims = {c["id"]: c["similarity"] for c in found}
@@ -306,6 +311,13 @@ def evaluate(conversations: list[Conversation], alphas: list[float], boosts: lis
                                                         if runs and runs[0][2] is not None else {})}
     for language, named in by_language.items():
         report["by_language"][language] = {name: metrics(runs) for name, runs in named.items()}
+    abstained = [unanswerable for no_evidence, unanswerable, _ in said_none if no_evidence]
+    unanswerable = sum(1 for _, u, _ in said_none if u)
+    report["ours_abstention"] = {
+        "abstained": len(abstained), "right": sum(abstained), "unanswerable": unanswerable,
+        "precision": round(sum(abstained) / len(abstained), 4) if abstained else None,
+        "recall": round(sum(abstained) / unanswerable, 4) if unanswerable else None,
+        "wrongly": [text for no_evidence, unanswerable, text in said_none if no_evidence and not unanswerable]}
     report["ours_ms_p50"] = round(sorted(timings["ours"])[len(timings["ours"]) // 2] * 1000, 1)
     return report
 
@@ -369,7 +381,10 @@ def print_table(report: dict) -> None:
         for name, row in named.items():
             print(f"  {name:26} {row['recall@5']:7.3f} {row['recall@10']:7.3f} {row['mrr']:7.3f}  "
                   f"({row['answerable']} answerable)")
-    print(f"\nours p50 {report['ours_ms_p50']} ms per question")
+    a = report["ours_abstention"]
+    print(f"\nours says no_evidence on {a['abstained']} questions, {a['right']} of them unanswerable"
+          f" (of {a['unanswerable']}): precision {a['precision']}, recall {a['recall']}")
+    print(f"ours p50 {report['ours_ms_p50']} ms per question")
 
 
 if __name__ == "__main__":

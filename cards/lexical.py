@@ -44,10 +44,15 @@ def _singular(word: str) -> str:
     return word
 
 
+def simplified(text: str) -> str:
+    """Traditional Chinese read as Simplified (哪裡 → 哪里); other scripts unchanged."""
+    return _T2S.convert(text)
+
+
 @lru_cache(maxsize=4096)
 def lexemes(text: str) -> tuple[str, ...]:
     """The text's words in order, repeats kept (a count is a term frequency)."""
-    folded = _T2S.convert(unicodedata.normalize("NFKC", text).casefold())
+    folded = simplified(unicodedata.normalize("NFKC", text).casefold())
     found: list[str] = []
     for run in WORD.findall(folded):
         for part in CJK.split(run):

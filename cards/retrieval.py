@@ -30,10 +30,10 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from .embeddings import embed_query
-from .labels import NEVER_ASKED_LABELS_SQL, registry
-from .lexical import CJK, WORD, lexemes, query_terms
+from .labels import NEVER_ASKED_LABELS_SQL
+from .lexical import lexemes, query_terms
 from .models import Cardinality, CardKind, Tag
-from .text import normalize
+from .understand import ABSENCE_TELLS, labels_named, name_runs, speaks_of_self
 from .unembedded import unembedded_score, unembedded_sql
 from .valid_time import valid_sql
 from .when import Interval
@@ -137,9 +137,12 @@ class Recall:
     # Candidates without a stored vector: how many were scored on the fly, and whether more were left out.
     unembedded: dict = field(default_factory=lambda: {"scored": 0, "left_out": False})
 
+    # The query asks for a person's attribute nothing records (see _UNANSWERED): nothing is returned.
+    unanswered: bool = False
+
     @property
     def no_evidence(self) -> bool:
-        """Nothing here is relevant enough to the query (FLOOR) to be returned."""
+        """Nothing here is relevant enough to the query (FLOOR) to be returned, or nothing recorded answers it."""
         return not self.results
 
 
@@ -168,15 +171,32 @@ lexical AS MATERIALIZED (
            AS lexical
     FROM lex l)"""
 _RELEVANCE = "(%(alpha)s * {sim} + (1 - %(alpha)s) * {lex} + CASE WHEN {named} THEN %(boost)s ELSE 0 END)"
-# The entities the query names exactly (`names`: its word runs, recall_names),
+# The entities the query names exactly (`names`: its word runs, understand.name_runs),
 # among the read's scopes and their members' own, merges followed.
+# Three arms, each on its own index (an OR of the first two read every entity: 1 ms at 100k cards).
 _NAMED = """named AS MATERIALIZED (
     SELECT COALESCE(e.merged_into_id, e.id) AS id FROM cards_entity e
+     WHERE e.name_norm = ANY(%(names)s::text[]) AND e.scope_id = ANY(%(scopes)s)
+    UNION SELECT COALESCE(e.merged_into_id, e.id) FROM cards_entity e
      WHERE e.name_norm = ANY(%(names)s::text[])
-       AND (e.scope_id = ANY(%(scopes)s) OR e.user_id IN (SELECT m.user_id FROM scopes_membership m
-                                                           WHERE m.scope_id = ANY(%(scopes)s)))
+       AND e.user_id IN (SELECT m.user_id FROM scopes_membership m WHERE m.scope_id = ANY(%(scopes)s))
     UNION SELECT COALESCE(e.merged_into_id, e.id) FROM cards_alias a JOIN cards_entity e ON e.id = a.entity_id
      WHERE a.name_norm = ANY(%(names)s::text[]) AND a.scope_id = ANY(%(scopes)s))"""
+
+
+# A question for an attribute of named people (ABSENCE_TELLS: `tells`) — by name, or
+# the asker's own ("my phone number") — when no such card about them holds now
+# (`held`: valid at the asked time, whatever `when` or subject narrows the read to):
+# nothing recorded answers it. Undecided when it also names something not a person
+# ("the manager at Datadog"): an entity can hold such an attribute in a note.
+_UNANSWERED = """(WITH people AS (
+        SELECT n.id FROM named n JOIN cards_entity e ON e.id = n.id
+         WHERE e.user_id IS NOT NULL OR e.kind = 'person'
+        UNION SELECT e.id FROM cards_entity e WHERE %(speaks_of_self)s AND e.user_id = %(asker)s)
+    SELECT cardinality(%(tells)s::int[]) > 0 AND EXISTS (SELECT 1 FROM people)
+       AND NOT EXISTS (SELECT 1 FROM named WHERE id NOT IN (SELECT id FROM people))
+       AND NOT EXISTS (SELECT 1 FROM cards_card c WHERE {held} AND c.label_id = ANY(%(tells)s::int[])
+                       AND (c.subject_id IN (SELECT id FROM people) OR c.object_id IN (SELECT id FROM people))))"""
 
 
 def _is_named(alias: str) -> str:
@@ -184,9 +204,10 @@ def _is_named(alias: str) -> str:
 
 
 def _valid(params: dict, *, as_of: dt.datetime | None, when: Interval | None,
-           subject_ids: list[int] | None = None, routing: bool = False) -> str:
+           subject_ids: list[int] | None = None, routing: bool = False, when_events_only: bool = True) -> str:
     """Cards in the visible scopes that hold at the asked time (and overlap `when`, and are about `subject_ids`).
-    `routing`: only to count candidates for the choice of route, where open cards are close enough."""
+    `routing`: only to count candidates for the choice of route, where open cards are close enough.
+    `when_events_only`: `when` keeps only the events in its range; otherwise states and knowledge stay too."""
     sql = "c.scope_id = ANY(%(scopes)s)"
     if subject_ids is not None:
         params["subjects"] = list(subject_ids)
@@ -199,36 +220,48 @@ def _valid(params: dict, *, as_of: dt.datetime | None, when: Interval | None,
         # later, and are counted from the partial index alone (an index-only scan;
         # valid now reads every row: 1.4 against 44 ms over 80 scopes at 100k).
         sql += " AND c.superseded_at IS NULL"
+    elif when is not None and when.end is not None and when.end > params["at"]:
+        # A range reaching past the asked time asks what is planned in it too: an event
+        # known then (recorded) is in, though it has not happened yet.
+        sql += (f" AND CASE WHEN c.kind = '{CardKind.EVENT}' THEN c.recorded_at <= %(at)s"
+                " AND (c.superseded_at IS NULL OR c.superseded_at > %(at)s)"
+                f" ELSE {valid_sql('c')} END")
     else:
         sql += " AND " + valid_sql("c")
     if when is not None:
         params["when_start"] = when.start
         params["when_end"] = when.end or when.start + dt.timedelta(microseconds=1)
-        sql += (" AND c.occurred_at IS NOT NULL AND c.occurred_at < %(when_end)s"
-                " AND COALESCE(c.occurred_end, c.occurred_at + interval '1 microsecond') > %(when_start)s")
+        in_range = ("c.occurred_at IS NOT NULL AND c.occurred_at < %(when_end)s"
+                    " AND COALESCE(c.occurred_end, c.occurred_at + interval '1 microsecond') > %(when_start)s")
+        sql += f" AND {in_range}" if when_events_only else f" AND (c.kind <> '{CardKind.EVENT}' OR ({in_range}))"
     return sql
 
 
 def recall(*, scope_ids: list[int], query: str, k: int = 10, as_of: dt.datetime | None = None,
            when: Interval | None = None, route: str | None = None, subject_ids: list[int] | None = None,
-           asker_id: int | None = None) -> Recall:
+           asker_id: int | None = None, when_events_only: bool = True) -> Recall:
     """Scored cards among `scope_ids` (already restricted to what the caller may
     read), best first; `route` forces "exact" or "index" (the bench compares them).
-    `asker_id` is the person questions would be put to (None: nobody was asked anything)."""
+    `asker_id` is the person questions would be put to (None: nobody was asked anything).
+    `when` keeps the events in its range, and with `when_events_only` false states and knowledge too."""
     at = as_of or timezone.now()
     params = {"scopes": list(scope_ids), "at": at, "q": query_vector(query), "k": k, "asker": asker_id,
-              "terms": list(recall_terms(query)), "names": recall_names(query), "alpha": ALPHA, "floor": FLOOR,
+              "terms": list(recall_terms(query)), "names": name_runs(query), "alpha": ALPHA, "floor": FLOOR,
+              "tells": [label.pk for label in labels_named(query) if label.key in ABSENCE_TELLS],
+              "speaks_of_self": speaks_of_self(query),
               "boost": NAMED_BOOST,
               "fetch": k * OVERFETCH, "limit": EXACT_LIMIT + 1,
               "exact_limit": EXACT_LIMIT if route is None else EXACT_LIMIT + 1}
-    valid = _valid(params, as_of=as_of, when=when, subject_ids=subject_ids)
-    counted = _valid(params, as_of=as_of, when=when, subject_ids=subject_ids, routing=True)
+    valid = _valid(params, as_of=as_of, when=when, subject_ids=subject_ids, when_events_only=when_events_only)
+    counted = _valid(params, as_of=as_of, when=when, subject_ids=subject_ids, routing=True,
+                     when_events_only=when_events_only)
+    unanswered = _UNANSWERED.format(held=_valid(params, as_of=as_of, when=None))
     if route != "index":
         # One statement: no transaction of its own. Not prepared: a generic plan
         # (PostgreSQL's choice after five runs) would serve a household and an
         # enterprise-wide read alike; planning it per call costs ~0.3 ms.
         with connection.cursor() as cursor:
-            found = _exact(cursor, valid, counted, params)
+            found = _exact(cursor, valid, counted, unanswered, params)
         if found is not None:
             return Recall(at=at, route="exact", **found)
     with transaction.atomic(), connection.cursor() as cursor:
@@ -262,35 +295,21 @@ def recall(*, scope_ids: list[int], query: str, k: int = 10, as_of: dt.datetime 
                                           days=row[4], named=row[5]) for row in cursor.fetchall()])
         cursor.execute(unembedded_sql(valid), params)
         results, unembedded = _with_unembedded(cursor, results, [row[0] for row in cursor.fetchall()], params)
+        cursor.execute(f"WITH {_NAMED} SELECT {unanswered}", params)
+        if unanswered := cursor.fetchone()[0]:
+            results = []
         aging, aging_askable = _aging(cursor, valid, params)
         contradictions = _contradictions(cursor, valid, params, first={r.card_id for r in results})
     return Recall(at=at, route="index", results=results, aging=aging, aging_askable=aging_askable,
-                  unembedded=unembedded, **_for_the_caller(contradictions))
+                  unembedded=unembedded, unanswered=unanswered, **_for_the_caller(contradictions))
 
 
 def recall_terms(query: str) -> tuple[str, ...]:
     """The query's words (cards/lexical.py), and the key of every label the query
     names by a synonym ("which company…" also looks for "employer"): a card's
     words hold its label's key, never the synonyms, which may change."""
-    terms = query_terms(query)
-    spoken = f" {' '.join(WORD.findall(normalize(query)))} "
-    named = [label.key for name, label in registry().items() if f" {name} " in spoken]
-    return tuple(dict.fromkeys([*terms, *(w for key in named for w in lexemes(key.replace("_", " ")))]))
-
-
-MAX_NAME_WORDS = 4
-
-
-def recall_names(query: str) -> list[str]:
-    """What in the query could be a name, as names are stored (cards.text.normalize):
-    every run of up to MAX_NAME_WORDS words, and in Chinese every run of 2 to 4
-    characters ("林子安", "小安"). One indexed equality each, in the scoring statement."""
-    words = WORD.findall(normalize(query))
-    runs = {" ".join(words[i:j])
-            for i in range(len(words)) for j in range(i + 1, min(len(words), i + MAX_NAME_WORDS) + 1)}
-    for chinese in CJK.findall(normalize(query)):
-        runs |= {chinese[i:j] for i in range(len(chinese)) for j in range(i + 2, min(len(chinese), i + 4) + 1)}
-    return sorted(runs)
+    named = [label.key for label in labels_named(query)]
+    return tuple(dict.fromkeys([*query_terms(query), *(w for key in named for w in lexemes(key.replace("_", " ")))]))
 
 
 def _with_unembedded(cursor, results: list[Scored], ids: list[int], params: dict) -> tuple[list[Scored], dict]:
@@ -365,12 +384,13 @@ cand AS MATERIALIZED (
     -- Δt once per card: the decay is taken from it outside (a LATERAL computing
     -- both once cost more than computing Δt twice). No vector: similarity NULL.
     SELECT c.id, c.kind, c.cardinality, c.tag, c.subject_id, c.label_id, c.value_norm, c.object_id, c.effective_at,
-           c.verified_at, {_SIMILARITY} AS similarity, {_DAYS} AS days, l.decay_lambda
+           c.verified_at, {_SIMILARITY} AS similarity, {_DAYS} AS days, l.decay_lambda, c.lexemes
     FROM cards_card c JOIN cards_label l ON l.id = c.label_id
     WHERE {{valid}} AND (SELECT n FROM n) <= %(exact_limit)s),
-{_LEXICAL.format(matched="SELECT c.id, c.lexemes FROM cards_card c WHERE {valid} AND c.lexemes && %(terms)s::text[]"
-                         " AND (SELECT n FROM n) <= %(exact_limit)s", n="(SELECT n FROM n)")
-         .replace("{", "{{").replace("}", "}}").replace("{{valid}}", "{valid}")},
+-- The words are matched among the candidates in hand: the GIN index would find every card in
+-- the database holding a word (17k of 100k for a common one: 2.3 ms) to keep the few hundred here.
+{_LEXICAL.format(matched="SELECT id, lexemes FROM cand WHERE lexemes && %(terms)s::text[]", n="(SELECT n FROM n)")
+         .replace("{", "{{").replace("}", "}}")},
 {_NAMED},
 -- The few aged candidates, each looked up once in the caller's asked questions.
 aged AS MATERIALIZED (
@@ -400,13 +420,15 @@ SELECT (SELECT n FROM n),
                       {_QUESTION_CARD.format(a="")} FROM cand
                WHERE {_single()} GROUP BY subject_id, label_id HAVING {_values_differ()}) AS s) AS q)::text,
   -- Candidates without a vector yet (cand gives them no similarity): a probe of the partial index.
-  (SELECT array_agg(id) FROM ({{unembedded}}) AS u)
+  (SELECT array_agg(id) FROM ({{unembedded}}) AS u),
+  {{unanswered}}
 """
 
 
-def _exact(cursor, valid: str, counted: str, params: dict) -> dict | None:
-    cursor.execute(_EXACT.format(valid=valid, counted=counted, unembedded=unembedded_sql(valid)), params)
-    count, top, aged, aging_askable, sides, unembedded = cursor.fetchone()
+def _exact(cursor, valid: str, counted: str, unanswered: str, params: dict) -> dict | None:
+    cursor.execute(_EXACT.format(valid=valid, counted=counted, unembedded=unembedded_sql(valid),
+                                 unanswered=unanswered), params)
+    count, top, aged, aging_askable, sides, unembedded, unanswered = cursor.fetchone()
     if count > params["exact_limit"]:
         return None
     # JSON writes a whole float without its point (decay 1, days 0): float() keeps
@@ -419,7 +441,10 @@ def _exact(cursor, valid: str, counted: str, params: dict) -> dict | None:
                                     asked_at=_instant(asked), askable=askable)
                       for subject, label, ids, key, asked, askable in orjson.loads(sides or "[]")]
     results, unembedded = _with_unembedded(cursor, results, unembedded or [], params)
+    if unanswered:
+        results = []
     return {"results": results, "aging": aging, "aging_askable": aging_askable, "unembedded": unembedded,
+            "unanswered": unanswered,
             **_for_the_caller(_touching_first(contradictions, {r.card_id for r in results}))}
 
 

@@ -57,9 +57,11 @@ def recall_body(principal: Principal, *, scope_id: int, query: str, k: int, when
     if scope_ids is None:
         scope_ids = read_scope_ids(principal=principal, scope_id=scope_id)
     interval = when_interval(when, tz_name=tz, user=principal.user) if when else None
+    events_only = True
     if interval is None and (timed := when_in_query(query, tz_name=tz, user=principal.user)) is not None:
         # "What did we do last weekend?": the events of that weekend, scored on the rest of the question.
         interval, query = timed.interval, timed.rest
+        events_only = not timed.ahead
     subject_ids = None
     if subject is not None:
         # Bound as /answer/ binds it; an ambiguous name is refused with its candidates.
@@ -68,7 +70,7 @@ def recall_body(principal: Principal, *, scope_id: int, query: str, k: int, when
         subject_ids = binding.entity_ids
     try:
         found = recall(scope_ids=scope_ids, query=query, k=k, as_of=as_of, when=interval, subject_ids=subject_ids,
-                       asker_id=principal.user.pk)
+                       asker_id=principal.user.pk, when_events_only=events_only)
     except EmbeddingError as error:
         raise EmbeddingDown(f"The embedding model is not available right now ({error}); try again shortly.") from None
     ids = [r.card_id for r in found.results] + [a.card_id for a in found.aging]

@@ -52,7 +52,6 @@ def entity_of_user(user: User) -> Entity:
 
 
 @transaction.atomic
-@transaction.atomic
 def entity_create(*, scope: Scope, name: str, kind: str = EntityKind.THING) -> Entity:
     name = name_in(name)
     if not normalize(name):

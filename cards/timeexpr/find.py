@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .base import Interval, UnresolvableTime
 from .english import NUMBER_WORDS
@@ -33,12 +33,39 @@ class QueryTime:
     interval: Interval
     expression: str  # as found in the question
     rest: str  # the question without it
+    # The range begins after the question was asked ("next week", 明年): what is planned
+    # for it is as often a state or a note ("the offsite is in Porto") as an event.
+    ahead: bool = False
+
+
+# A question about what recurs ("what does Kai do every Thursday?", 爷爷周末一般去干嘛)
+# asks about no one range: its time words are part of what it asks, not a when.
+_HABITUAL_EN = re.compile(r"\b(usually|every|each|always|often|normally|typically|generally|mondays|tuesdays|"
+                          r"wednesdays|thursdays|fridays|saturdays|sundays|weekends|weekdays)\b", re.IGNORECASE)
+_HABITUAL_ZH = re.compile(r"每|通常|一般|平时|平時|平常|经常|經常|总是|總是|常常|成日")
+# A bare day of the week in Chinese (周四, 星期一, 礼拜五, 周末) with no 上/下/这/本 before it
+# and no 了/过 (it happened) after: the day as it recurs, "on Thursdays".
+_BARE_DAY_ZH = re.compile(r"(?<![上下这這本今])(周|週|星期|礼拜|禮拜)[一二三四五六日天末]")
+_DONE_ZH = re.compile(r"[了过過]")
 
 
 def time_in_query(text: str, *, reference: dt.datetime, tz: dt.tzinfo) -> QueryTime | None:
     """The longest, first time expression in `text` that the write path would
-    resolve to a range (an instant such as "now" restricts nothing), or None."""
-    return _chinese(text, reference, tz) if CJK.search(text) else _english(text, reference, tz)
+    resolve to a range (an instant such as "now" restricts nothing), or None —
+    also when the question asks about what recurs."""
+    found = _found(text, reference, tz)
+    return None if found is None else replace(found, ahead=found.interval.start > reference)
+
+
+def _found(text: str, reference: dt.datetime, tz: dt.tzinfo) -> QueryTime | None:
+    if CJK.search(text):
+        if _HABITUAL_ZH.search(text) or _HABITUAL_EN.search(text):
+            return None
+        found = _chinese(text, reference, tz)
+        if found is not None and _BARE_DAY_ZH.match(found.expression) and not _DONE_ZH.search(text):
+            return None
+        return found
+    return None if _HABITUAL_EN.search(text) else _english(text, reference, tz)
 
 
 def _range(expression: str, reference: dt.datetime, tz: dt.tzinfo) -> Interval | None:

@@ -11,7 +11,8 @@ import pytest
 from django.utils import timezone
 
 from cards.models import Card
-from cards.retrieval import ALPHA, NAMED_BOOST, recall, recall_names, recall_terms
+from cards.retrieval import ALPHA, NAMED_BOOST, recall, recall_terms
+from cards.understand import name_runs
 from cards.services import card_describe
 from tests.api.test_recall import ask, embed_all, remember
 
@@ -69,6 +70,26 @@ def test_the_time_words_of_a_question_restrict_events_like_when(alice, bearer):
     assert ranked_ids(ask(bearer(alice), scope, "Where did we go last weekend?", when="2 months ago")) == [older.pk]
 
 
+def test_time_words_ahead_keep_the_plans_said_as_notes(alice, bearer):
+    scope = alice.personal_scope
+    now = timezone.localtime(timezone.now(), dt.timezone.utc)
+    plan = remember(scope, alice, label="note", kind="knowledge", value="offsite in Porto",
+                    text="The team offsite next month is in Porto")
+    booked = remember(scope, alice, kind="event", label="trip", value="Porto", text="Offsite trip to Porto",
+                      when="next month", reference_time=now)
+    past = remember(scope, alice, kind="event", label="trip", value="Faro", text="Offsite trip to Faro",
+                    when="2 months ago", reference_time=now)
+    embed_all()
+    alice.time_zone = "UTC"
+    alice.save(update_fields=["time_zone"])
+    body = ask(bearer(alice), scope, "Where is the offsite next month?")
+    found = ranked_ids(body)
+    # The month's events and what was said of it as a note; never an event outside it.
+    assert {plan.pk, booked.pk} <= set(found) and past.pk not in found
+    # Looking back keeps to what happened then.
+    assert ranked_ids(ask(bearer(alice), scope, "Where was the offsite 2 months ago?")) == [past.pk]
+
+
 def test_a_corrected_description_is_found_by_its_new_words(alice, bearer):
     scope = alice.personal_scope
     card = remember(scope, alice, label="note", kind="knowledge", value="Boiler", text="The boiler is in the attic")
@@ -108,7 +129,7 @@ def test_a_card_about_an_entity_the_question_names_is_lifted(alice, bearer):
         assert found[kai.pk].relevance - found[dana.pk].relevance == pytest.approx(NAMED_BOOST, abs=1e-6)
     body = ask(bearer(alice), scope, "What does Kai play?")
     assert [r["card"]["id"] for r in body["results"]] == [kai.pk, dana.pk]
-    assert recall_names("What does Kai play?") == sorted(
+    assert name_runs("What does Kai play?") == sorted(
         {"what", "what does", "what does kai", "what does kai play", "does", "does kai", "does kai play", "kai",
          "kai play", "play"})
-    assert {"林子安", "子安", "小安"} <= set(recall_names("林子安和小安"))
+    assert {"林子安", "子安", "小安"} <= set(name_runs("林子安和小安"))

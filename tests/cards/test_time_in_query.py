@@ -35,3 +35,24 @@ def test_the_time_words_of_a_question_are_found_in_the_askers_day(question, tz, 
                                       "What is the one thing I said?", "Which day suits Kai?"])
 def test_words_that_only_look_like_time_restrict_nothing(question):
     assert time_in_query(question, reference=AT, tz=TAIPEI) is None
+
+
+@pytest.mark.parametrize("question", [
+    "What does Kai usually do on Saturday?", "What does Dana do every Thursday?", "What do we do on Sundays?",
+    "Arjun 每周四晚上去干嘛？", "爷爷周末一般去干嘛？", "嘉欣星期日通常做咩？", "我老婆周六早上去干嘛？",
+    "星期一 stand-up 幾點開始？",
+])
+def test_a_question_about_what_recurs_restricts_nothing(question):
+    # Its day is part of what it asks ("on Thursdays"), not one range of days.
+    assert time_in_query(question, reference=AT, tz=TAIPEI) is None
+
+
+@pytest.mark.parametrize("question, ahead", [
+    ("周六我们去哪了？", False),  # a bare day that happened (了): the last one
+    ("上週末做了什麼", False), ("What did we do last weekend?", False),
+    ("What are we doing next weekend?", True), ("明年的 offsite 去哪？", True), ("下周的 release 是谁负责？", True),
+])
+def test_a_range_after_the_question_is_ahead(question, ahead):
+    # recall keeps states and notes beside the range's events for a range ahead: plans are said both ways.
+    found = time_in_query(question, reference=AT, tz=TAIPEI)
+    assert found is not None and found.ahead is ahead
