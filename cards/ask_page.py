@@ -1,5 +1,6 @@
-"""The ask page's three questions run as the API runs them (recall, answer,
-count), with a refusal turned into an error next to the field it is about."""
+"""The ask page's questions run as the API runs them (ask, and the expert
+forms: recall, answer, count), with a refusal turned into an error next to the
+field it is about."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from scopes.principals import principal_of_page
 from scopes.zones import person_zone
 
 from .selectors.answers import answer_read
+from .selectors.ask import ask_read
 from .selectors.counts import count_read
 from .selectors.recall import recall_body
 from .selectors.shape import cards_out
@@ -27,6 +29,15 @@ def _day_start(day: dt.date | None, user, *, days: int = 0) -> dt.datetime | Non
 def _refused(form, error: DomainError) -> None:
     for field, problems in error_fields(error).items():
         form.add_error(field if field in form.fields else None, problems)
+
+
+def ask_question(request, form, principal) -> dict | None:
+    data = form.cleaned_data
+    try:
+        return ask_read(principal=principal, scope_id=data["scope"], question=data["question"])
+    except DomainError as error:
+        _refused(form, error)
+        return None
 
 
 def ask_recall(request, form) -> dict | None:

@@ -93,6 +93,13 @@ class AskForm(forms.Form):
         self.fields["scope"].widget.choices = [(s.pk, s.name) for s in scopes]
 
 
+class QuestionForm(AskForm):
+    prefix_id = "question"
+    question = forms.CharField(max_length=500, label="Your question",
+                               help_text='In plain words: "Where does Kai live?", "How many trips did we take this '
+                                         'year?", 上週末我們做了什麼？')
+
+
 class RecallForm(AskForm):
     prefix_id = "recall"
     query = forms.CharField(max_length=2000)

@@ -36,7 +36,7 @@ some all each every other again ever still now get got tell know remember said s
 """.split())
 
 
-def _singular(word: str) -> str:
+def singular(word: str) -> str:
     if len(word) > 3 and word.endswith("ies"):
         return word[:-3] + "y"
     if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
@@ -57,7 +57,7 @@ def lexemes(text: str) -> tuple[str, ...]:
     for run in WORD.findall(folded):
         for part in CJK.split(run):
             if len(part) > 1 and part not in STOP:  # "dana's" leaves an "s" behind
-                found.append(_singular(part))
+                found.append(singular(part))
         for chinese in CJK.findall(run):
             found += (word for word in jieba.cut_for_search(chinese) if word.strip() and word not in STOP)
     return tuple(found)

@@ -255,7 +255,8 @@ def recall(*, scope_ids: list[int], query: str, k: int = 10, as_of: dt.datetime 
     valid = _valid(params, as_of=as_of, when=when, subject_ids=subject_ids, when_events_only=when_events_only)
     counted = _valid(params, as_of=as_of, when=when, subject_ids=subject_ids, routing=True,
                      when_events_only=when_events_only)
-    unanswered = _UNANSWERED.format(held=_valid(params, as_of=as_of, when=None))
+    # Most questions name no such attribute: then the statement is planned without the test.
+    unanswered = _UNANSWERED.format(held=_valid(params, as_of=as_of, when=None)) if params["tells"] else "false"
     if route != "index":
         # One statement: no transaction of its own. Not prepared: a generic plan
         # (PostgreSQL's choice after five runs) would serve a household and an
@@ -401,11 +402,13 @@ SELECT (SELECT n FROM n),
   (SELECT json_agg(json_build_array(id, similarity, lexical, decay, days, named)
                    ORDER BY relevance * decay DESC, id DESC)
    FROM (SELECT r.*, exp(-r.decay_lambda * r.days) AS decay
-         FROM (SELECT cand.id, cand.similarity, COALESCE(x.lexical, 0) AS lexical, cand.days, cand.decay_lambda,
-                      {_is_named("cand")} AS named,
-                      {_RELEVANCE.format(sim="cand.similarity", lex="COALESCE(x.lexical, 0)",
-                                         named=_is_named("cand"))} AS relevance
-               FROM cand LEFT JOIN lexical x ON x.id = cand.id WHERE cand.similarity IS NOT NULL) AS r
+         FROM (SELECT q.*, {_RELEVANCE.format(sim="q.similarity", lex="q.lexical", named="q.named")} AS relevance
+               -- OFFSET 0 keeps `named` computed once a row (a pulled-up subquery would repeat it per use).
+               FROM (SELECT cand.id, cand.similarity, COALESCE(x.lexical, 0) AS lexical, cand.days,
+                            cand.decay_lambda, cand.subject_id = ANY(na.ids) OR cand.object_id = ANY(na.ids) AS named
+                     FROM cand LEFT JOIN lexical x ON x.id = cand.id,
+                          (SELECT COALESCE(array_agg(id), '{{{{}}}}') AS ids FROM named) AS na
+                     WHERE cand.similarity IS NOT NULL OFFSET 0) AS q) AS r
          WHERE r.relevance >= %(floor)s ORDER BY r.relevance DESC, r.id DESC LIMIT %(k)s) AS top)::text,
   -- Those that may be asked first, so a full list never hides one behind facts already asked about.
   (SELECT json_agg(json_build_array(id, days, asked_at, askable)

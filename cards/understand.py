@@ -11,10 +11,10 @@ spaces to match words at."""
 
 from __future__ import annotations
 
-from functools import lru_cache
+from dataclasses import dataclass
 
 from .labels import registry
-from .lexical import CJK, WORD, simplified
+from .lexical import CJK, WORD, simplified, singular
 from .models import Label
 from .text import normalize
 
@@ -41,28 +41,54 @@ def _spoken(query: str) -> str:
 
 def labels_named(query: str) -> list[Label]:
     """Every label the query names by its key or a synonym, longest name first
-    ("phone number" before "number"), each once."""
-    spoken, chinese = _spoken(query), simplified(normalize(query))
-    found: dict[int, Label] = {}
-    for name, label in _names_longest_first():
-        if CJK.search(name):
-            if name in chinese:
-                found.setdefault(label.pk, label)
-        elif f" {name} " in spoken:
-            found.setdefault(label.pk, label)
-    return list(found.values())
+    ("phone number" before "number"), each once: every run of the query's words
+    (and of its Chinese) as long as a name is, looked up — not every name searched for."""
+    names = _names()
+    words = _spoken(query).split()
+    found: dict[str, Label] = {}
+    for n in range(names.longest_words, 0, -1):
+        for i in range(len(words) - n + 1):
+            run = " ".join(words[i:i + n])
+            # "weddings", "parties": a plural names the label its singular does.
+            for said in (run, " ".join([*words[i:i + n - 1], singular(words[i + n - 1])])):
+                if (label := names.english.get(said)) is not None:
+                    found.setdefault(said, label)
+    for run in CJK.findall(simplified(normalize(query))):
+        for n in range(min(names.longest_chinese, len(run)), 0, -1):
+            for i in range(len(run) - n + 1):
+                if (label := names.chinese.get(run[i:i + n])) is not None:
+                    found.setdefault(run[i:i + n], label)
+    ordered: dict[int, Label] = {}
+    for _, label in sorted(found.items(), key=lambda item: (-len(item[0]), item[0])):
+        ordered.setdefault(label.pk, label)
+    return list(ordered.values())
 
 
-def _names_longest_first() -> list[tuple[str, Label]]:
+@dataclass(frozen=True)
+class _Names:
+    english: dict[str, Label]
+    chinese: dict[str, Label]
+    longest_words: int
+    longest_chinese: int
+
+
+_built: tuple[dict, _Names] | None = None
+
+
+def _names() -> _Names:
+    """The registry's names as lookups, rebuilt when the registry is (a new table)."""
+    global _built
     table = registry()
-    return _ordered(tuple(table.items()))
-
-
-@lru_cache(maxsize=4)
-def _ordered(items: tuple[tuple[str, Label], ...]) -> list[tuple[str, Label]]:
-    # The registry's table is rebuilt when it expires: a new tuple, a new cache entry.
-    return sorted(((simplified(name) if CJK.search(name) else name.replace("_", " "), label)
-                   for name, label in items), key=lambda item: -len(item[0]))
+    if _built is None or _built[0] is not table:
+        english, chinese = {}, {}
+        for name, label in table.items():
+            if CJK.search(name):
+                chinese.setdefault(simplified(name), label)
+            else:
+                english.setdefault(name.replace("_", " "), label)
+        _built = (table, _Names(english, chinese, max((len(n.split()) for n in english), default=1),
+                                max((len(n) for n in chinese), default=1)))
+    return _built[1]
 
 
 def speaks_of_self(query: str) -> bool:

@@ -24,9 +24,9 @@ from scopes.principals import principal_of_page
 from scopes.selectors import read_scope_ids, scope_get, scope_leave_state
 from scopes.zones import person_zone
 
-from .ask_page import ask_answer, ask_count, ask_recall
+from .ask_page import ask_answer, ask_count, ask_question, ask_recall
 from .forms import (AccountEraseForm, AliasForm, AnswerForm, CardAddForm, CardFilterForm, ConfirmForm, CountForm,
-                    DescribeForm, PerspectiveForm, RecallForm)
+                    DescribeForm, PerspectiveForm, QuestionForm, RecallForm)
 from .decay_picture import decay_points, half_life_days
 from .drafts import draft_from_request
 from .models import (Alias, Card, CardKind, CardPerspective, CardRevision, DuplicateStatus, Entity, Label,
@@ -294,12 +294,13 @@ def alias_add_page(request, entity_id: int):
     return redirect("entities")
 
 
-ASK_FORMS = {"recall": RecallForm, "answer": AnswerForm, "count": CountForm}
+ASK_FORMS = {"question": QuestionForm, "recall": RecallForm, "answer": AnswerForm, "count": CountForm}
 
 
 @page
 def ask_page(request):
-    """Recall, answer and count in one scope, as an agent would ask them. Read-only,
+    """A question in plain words (the API's ask), and behind it the expert forms —
+    recall, answer and count — in one scope, as an agent would ask them. Read-only,
     so the forms are GETs: a question is a link that can be shared or reloaded."""
     principal = principal_of_page(request)
     scopes = list(Scope.objects.visible_to(principal, "view").order_by("name"))
@@ -310,7 +311,9 @@ def ask_page(request):
     result = None
     if asked and forms[asked].is_valid():
         form = forms[asked]
-        if asked == "recall":
+        if asked == "question":
+            result = ask_question(request, form, principal)
+        elif asked == "recall":
             result = ask_recall(request, form)
         elif asked == "answer":
             result = ask_answer(request, form, principal)

@@ -14,7 +14,7 @@ SPOKEN = {
     "address": ["live", "lives", "living", "地址", "住址", "住在", "住哪", "家住"],
     "city": ["live in", "城市", "哪个城市", "住在哪个城市"],
     "country": ["国家", "哪个国家"],
-    "employer": ["work", "works", "working", "公司", "上班", "工作单位", "在哪工作", "在哪里工作"],
+    "employer": ["work", "works", "working", "teach at", "teaches at", "teach", "teaches", "公司", "上班", "工作单位", "在哪工作", "在哪里工作"],
     "works_at": ["办公室", "办公地点", "工作地点"],
     "job_title": ["do for a living", "职位", "职务", "职业", "头衔", "做什么工作", "工作"],
     "manager": ["老板", "上司", "经理", "主管", "领导"],

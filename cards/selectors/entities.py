@@ -224,6 +224,21 @@ def entity_bind(*, name: str, scope_ids, speaker=None, suggest: bool = True) -> 
                    roots=roots)
 
 
+def entity_binding(entity_id: int, scope_ids) -> Binding | None:
+    """A binding to one entity already found among `scope_ids` (a relation card's object,
+    followed by `ask`), as entity_bind would give it: its root, and everything merged
+    into it there. None when it is not to be seen there."""
+    visible = Entity.objects.in_scopes(scope_ids, named_by_cards=True).select_related("scope")
+    entity = visible.filter(pk=entity_id).first()
+    if entity is not None and entity.merged_into_id is not None:
+        entity = visible.filter(pk=entity.merged_into_id).first()
+    if entity is None:
+        return None
+    merged = list(visible.filter(merged_into_id=entity.pk).order_by("pk"))
+    term = entity_term(entity.pk, entity.kind, entity.scope.kind if entity.scope_id else "", entity.name_norm)
+    return Binding("bound", term, [entity], [entity.pk, *(e.pk for e in merged)], roots=[entity])
+
+
 def alias_target(*, principal, entity_id: int, scope_id: int) -> tuple[Entity, object]:
     """The entity and scope for a new name registered in `scope_id`. A member's
     own entity takes names in a shared scope they belong to: from themselves, or

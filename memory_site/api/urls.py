@@ -2,6 +2,7 @@ from django.urls import path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from cards.api import answer as answer_views
+from cards.api import ask as ask_views
 from cards.api import entities as entity_views
 from cards.api import export as export_views
 from cards.api import forget as forget_views
@@ -76,6 +77,7 @@ urlpatterns = [
     path("entities/<id:entity_id>/", entity_views.EntityDetail.as_view(), name="entity-detail"),
     path("entities/<id:entity_id>/aliases/", entity_views.EntityAliases.as_view(), name="entity-aliases"),
     path("answer/", answer_views.AnswerView.as_view(), name="answer"),
+    path("ask/", ask_views.AskView.as_view(), name="ask"),
     path("count/", answer_views.CountView.as_view(), name="count"),
     path("recall/", recall_views.Recall.as_view(), name="recall"),
     # The context block offers the review queue's pending probe: the store never imports the queue.

@@ -24,9 +24,20 @@ def state(scope, actor, subject, label, value="", obj=None, **extra):
         kind="state", subject=subject, label=label, value=value, object=obj, **extra)).card
 
 
-def test_the_page_offers_three_forms_in_the_scopes_one_reads(household, pages, alice):
+def test_the_page_offers_a_question_box_and_the_three_expert_forms_in_the_scopes_one_reads(household, pages, alice):
     page = pages(alice).get("/ask/").content.decode()
-    assert page.count('name="form"') == 3 and "The Lins" in page and 'href="/ask/"' in page
+    assert page.count('name="form"') == 4 and "The Lins" in page and 'href="/ask/"' in page
+    # The question box first; the expert forms behind a details switch, closed until one is used.
+    assert page.index('value="question"') < page.index("<details>") < page.index('value="recall"')
+
+
+def test_a_question_in_plain_words_shows_the_sentence_tier_understanding_and_cards(household, pages, alice):
+    state(household["family"], alice, "me", "employer", "Acme", source_quote="I work at Acme")
+    page = ask(pages(alice), "question", household["family"], question="Where do I work?").content.decode()
+    assert "Your employer is Acme." in page and "Recorded: someone said so." in page
+    assert "about <strong>I</strong> · employer" in page and "I work at Acme" in page
+    page = ask(pages(alice), "question", household["family"], question="我在哪裡上班？").content.decode()
+    assert "你的公司是Acme。" in page and 'lang="zh-Hant"' in page
     assert "The Lins" not in pages(household["mallory"]).get("/ask/").content.decode()
 
 
