@@ -29,6 +29,8 @@
    * ``GET /healthz`` — the baseline: the same server and client doing almost
      nothing, measured first and again at the end;
    * ``GET /api/v1/cards/?scope=<caller's scope>&current=true`` — first page;
+   * ``POST /api/v1/ask/`` — a question in plain words (ASK_QUESTIONS: answers, counts,
+     when, time words, recall; English and Chinese) in one of the caller's scopes;
    * ``POST /api/v1/cards/`` — one remember: new values that supersede, repeats
      that reinforce, multi-value states, events;
    * ``POST /api/v1/cards/bulk/`` — ``--bulk-size`` cards per call (own clock:
@@ -74,7 +76,17 @@ from scopes.models import AgentToken, Scope, ScopeKind, User  # noqa: E402
 from scopes.tokens import token_create  # noqa: E402
 
 USERNAME_PREFIX = "benchapi_"
-TARGETS = {"list_p95_ms": 20.0, "remember_p95_ms": 30.0, "bulk_cards_per_s": 3000.0}
+TARGETS = {"list_p95_ms": 20.0, "remember_p95_ms": 30.0, "bulk_cards_per_s": 3000.0, "ask_p95_ms": 25.0}
+
+# Questions as people put them to `ask` (issue 18), over what the workload writes: answers,
+# counts, when, time words and plain recall, in English and Chinese; {name} is one of the
+# scope's named people. A recall-form question embeds its words (the model's cost included).
+ASK_QUESTIONS = [
+    "Where do I live?", "Which company do I work for?", "What's {name}'s phone number?",
+    "Where does {name} live?", "How many trips did I take this year?", "How many meals did {name} have last month?",
+    "When did I last go on a trip?", "What did I do last weekend?", "What is {name}'s job title?",
+    "我住在哪裡？", "{name}的電話是多少？", "今年我去了幾次旅行？", "What does {name} like?", "Does {name} speak Spanish?",
+]
 
 from api_workload import (  # noqa: E402  (bench/ is on sys.path when run as a script)
     SINGLE_ME, SINGLE_OTHER, MULTI, MULTI_ME, MULTI_OTHER, EVENTS, EVENTS_OTHER, single_value, World, world_create, seed_cards, seed_vectors, embedding_mode)
@@ -136,7 +148,7 @@ from http_load import (  # noqa: E402  (bench/ is on sys.path when run as a scri
 def measure(world: World, server: Server, args) -> dict:
     port, token = server.port, world.token_raw
     member_ids = [s.pk for s in world.member_scopes]
-    results: dict[str, list[dict]] = {"healthz": [], "list": [], "remember": [], "bulk": []}
+    results: dict[str, list[dict]] = {"healthz": [], "list": [], "ask": [], "remember": [], "bulk": []}
     levels = args.clients
 
     def healthz(t, i):
@@ -144,6 +156,12 @@ def measure(world: World, server: Server, args) -> dict:
 
     def listing(t, i):
         return "GET", f"/api/v1/cards/?scope={member_ids[(t + i) % len(member_ids)]}&current=true", None, 1
+
+    def asking(t, i):
+        scope_id = member_ids[(t + i) % len(member_ids)]
+        names = world.names.get(scope_id) or ["me"]
+        question = ASK_QUESTIONS[i % len(ASK_QUESTIONS)].format(name=names[(t + i) % len(names)])
+        return "POST", "/api/v1/ask/", json.dumps({"scope": scope_id, "question": question}).encode(), 1
 
     remember_payloads = [ApiPayloads(random.Random(args.seed * 31 + t), world.names) for t in range(max(levels))]
 
@@ -168,6 +186,7 @@ def measure(world: World, server: Server, args) -> dict:
     plan = [
         ("healthz", healthz, expect((200,)), args.seconds, 200_000),
         ("list", listing, expect((200,), parse="page"), args.seconds, 200_000),
+        ("ask", asking, expect((200,)), args.seconds, 200_000),
         ("remember", remember, expect((200, 201), parse="one"), args.seconds, 50_000),
         ("bulk", bulk_of(args.bulk_size), expect((201,), parse="bulk", expect_items=args.bulk_size),
          args.bulk_seconds, 500),
@@ -178,7 +197,9 @@ def measure(world: World, server: Server, args) -> dict:
             run_load("bulk-warm", port, token, max(levels), 1.0, max(levels), bulk_of(20), expect((201,)))
         else:
             # Writes get longer: a worker's first embedding (when the app embeds on write) loads the model.
-            run_load(f"{name}-warm", port, token, max(levels), 5.0 if name == "remember" else 1.5, 400, make, check)
+            # Writes and questions get longer: a worker's first embedding loads the model.
+            run_load(f"{name}-warm", port, token, max(levels), 5.0 if name in ("remember", "ask") else 1.5, 400,
+                     make, check)
         for clients in levels:
             r = run_load(name, port, token, clients, seconds, cap, make, check)
             if name == "bulk":
@@ -231,7 +252,8 @@ def verdicts(report: dict) -> dict:
     out = {}
     for key, name, field_name, limit, better in (
             ("list", "list p95 < 20 ms", "p95", TARGETS["list_p95_ms"], "lower"),
-            ("remember", "remember p95 < 30 ms", "p95", TARGETS["remember_p95_ms"], "lower")):
+            ("remember", "remember p95 < 30 ms", "p95", TARGETS["remember_p95_ms"], "lower"),
+            ("ask", "ask p95 < 25 ms", "p95", TARGETS["ask_p95_ms"], "lower")):
         out[name] = {str(r["clients"]): (r["latency_ms"][field_name] < limit) for r in m.get(key, [])}
     out["bulk ≥ 3,000 cards/s"] = {str(r["clients"]): r["cards_per_second"] >= TARGETS["bulk_cards_per_s"]
                                    for r in m.get("bulk", [])}
@@ -242,7 +264,7 @@ def ratios(report: dict) -> dict:
     m = report.get("measurements", {})
     base = {r["clients"]: r for r in m.get("healthz", []) if r.get("when") != "end"}
     out = {}
-    for key in ("list", "remember"):
+    for key in ("list", "ask", "remember"):
         for r in m.get(key, []):
             b = base.get(r["clients"])
             if b and b["latency_ms"]["p50"] and r["requests_per_second"]:
@@ -283,6 +305,7 @@ def table(report: dict) -> str:
         def ms(value) -> str:
             return f"{value:>9,.0f}" if value is not None and value >= 1000 else f"{value:>9}"
         rows = [("GET /healthz", "healthz"), ("GET /api/v1/cards/?scope&current=true", "list"),
+                ("POST /api/v1/ask/ (plain words)", "ask"),
                 ("POST /api/v1/cards/ (one remember)", "remember"),
                 (f"POST /api/v1/cards/bulk/ ×{cfg['bulk_size']}", "bulk")]
         for label, key in rows:
@@ -305,7 +328,7 @@ def table(report: dict) -> str:
         lines.append("targets: " + "; ".join(
             f"{name}: " + ", ".join(f"{c} cl {'ok' if ok else 'MISS'}" for c, ok in by.items())
             for name, by in report["targets"].items()))
-        for key in ("list", "remember", "bulk"):
+        for key in ("list", "ask", "remember", "bulk"):
             for r in m.get(key, []):
                 if r.get("error_examples"):
                     lines.append(f"  {key} @{r['clients']} errors: {r['error_examples']}")

@@ -32,6 +32,9 @@ class Guess:
     score: float
     why: str
     card_id: int
+    # "hypothesis": someone's agent guessed it about this subject; "alike": a subject
+    # whose cards look like this one's has it (a model guess, weaker still).
+    source: str = "hypothesis"
 
 
 @dataclass
@@ -177,5 +180,5 @@ def _guesses(binding: Binding, label: Label, scope_ids: list[int], at: dt.dateti
             {"scopes": scope_ids, "ids": ids, "label": label.pk, "threshold": GUESS_THRESHOLD,
              "cards": GUESS_MIN_CARDS, "limit": GUESS_LIMIT})
         guesses += [Guess(value, round(score, 3), f"model guess: {name} is alike (similarity {score:.2f}) and has it",
-                          card_id) for card_id, value, score, name in cursor.fetchall()]
+                          card_id, source="alike") for card_id, value, score, name in cursor.fetchall()]
     return guesses

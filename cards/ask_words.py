@@ -17,9 +17,9 @@ _S2T = opencc.OpenCC("s2tw")
 
 FORMS = ("answer", "count", "when", "recall")
 
-_COUNT = re.compile(r"\bhow (many|often)\b|\bnumber of\b|几次|多少次|几个|多少个|几场|几趟|多少趟|几回|几遍")
+_COUNT = re.compile(r"\bhow (many|often)\b|\bnumber of\b|几[次个样件场趟回遍位家本只条顿餐]|多少[次个样件场趟回遍位家顿]")
 _WHEN = re.compile(r"^\s*when\b|\bwhat (day|date|time)\b|\bwhich (day|date)\b|\bwhen did\b|\bwhen was\b|"
-                   r"什么时候|几时|哪天|哪一天|何时|几号|几月几号|啥时候")
+                   r"什么时候|几时|哪天|哪一天|何时|几月几号|啥时候")
 _YES_NO = re.compile(r"^\s*(does|do|did|is|are|was|were|has|have|had|can)\b|吗[？?]?\s*$|[吗嗎]|有没有|是不是|是否|要不要")
 _WH = re.compile(r"\b(what|what's|whats|where|where's|who|who's|whom|whose|which)\b|什么|哪|谁|啥|咩|边度|边个|几多")
 
@@ -31,12 +31,21 @@ their his her its me i you we it they please tell remember know any anything som
 """.split())
 
 
-def language_of(question: str) -> str:
-    """"en", or "zh-Hant" / "zh-Hans" by how its Chinese is written."""
+# Where Traditional characters are the ones people write.
+_TRADITIONAL_ZONES = frozenset({"Asia/Taipei", "Asia/Hong_Kong", "Asia/Macau"})
+
+
+def language_of(question: str, zone: str = "") -> str:
+    """"en", or "zh-Hant" / "zh-Hans" by how its Chinese is written; Chinese written
+    alike in both (我的生日是哪一天) in the script of the asker's place."""
     chinese = "".join(CJK.findall(question))
     if not chinese:
         return "en"
-    return "zh-Hans" if simplified(chinese) == chinese else "zh-Hant"
+    if simplified(chinese) != chinese:
+        return "zh-Hant"
+    if _S2T.convert(chinese) != chinese:
+        return "zh-Hans"
+    return "zh-Hant" if zone in _TRADITIONAL_ZONES else "zh-Hans"
 
 
 def form_of(question: str) -> str:
@@ -103,6 +112,8 @@ TEMPLATES = {
         "no_evidence": "I have no record of {what}.",
         "yes": "Yes — {whose} {label}: {values}.",
         "no": "No — {whose} {label}: {values}.",
+        "yes_is": "Yes — {name} is a {values}.",
+        "no_is": "No — {name} is a {values}.",
         "count": "{count} {label} on record{range}.",
         "count_at_least": "At least {count} {label} on record{range}; {undated} more without a date.",
         "count_none": "I have no record of any {label}{range}.",
@@ -110,6 +121,8 @@ TEMPLATES = {
         "when_none": "I have no record of when that was.",
         "recall": "The closest record: “{text}”.",
         "recall_none": "I have no record that answers this.",
+        "yes_has": "Yes — as recorded of {name}: {values}.",
+        "has_none": "I have no record of {name} being {value}.",
     },
     "zh": {
         "recorded": "{whose}{label}是{values}。",
@@ -119,6 +132,8 @@ TEMPLATES = {
         "no_evidence": "我没有{what}的纪录。",
         "yes": "是的——{whose}{label}：{values}。",
         "no": "不是——{whose}{label}：{values}。",
+        "yes_is": "是的——{name}是{values}。",
+        "no_is": "不是——{name}是{values}。",
         "count": "{range}有 {count} 次{label}的纪录。",
         "count_at_least": "{range}至少有 {count} 次{label}的纪录，另有 {undated} 次没有日期。",
         "count_none": "{range}没有{label}的纪录。",
@@ -126,6 +141,8 @@ TEMPLATES = {
         "when_none": "我没有那是什么时候的纪录。",
         "recall": "最相关的纪录：「{text}」。",
         "recall_none": "我没有能回答这个问题的纪录。",
+        "yes_has": "是的——{name}：{values}。",
+        "has_none": "我没有{name}{value}的纪录。",
     },
 }
 

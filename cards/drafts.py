@@ -190,10 +190,12 @@ def when_interval(expression: str, *, tz_name: str | None, user) -> Interval:
     return when_resolve(expression, reference=timezone.now(), tz=anchor_zone(None, speaker_zone(user, tz_name)))
 
 
-def when_in_query(query: str, *, tz_name: str | None, user) -> QueryTime | None:
+def when_in_query(query: str, *, tz_name: str | None, user, reference: dt.datetime | None = None) -> QueryTime | None:
     """A time expression inside the query ("what did we do last weekend?"),
-    resolved as `when_interval` resolves `when`, with the rest of the query."""
-    found = time_in_query(query, reference=timezone.now(), tz=anchor_zone(None, speaker_zone(user, tz_name)))
+    resolved as `when_interval` resolves `when` — against `reference` (a read's
+    as_of) or now — with the rest of the query."""
+    found = time_in_query(query, reference=reference or timezone.now(),
+                          tz=anchor_zone(None, speaker_zone(user, tz_name)))
     return found if found is not None and WORDS.search(found.rest) else None
 
 

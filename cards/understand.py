@@ -11,6 +11,8 @@ spaces to match words at."""
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass
 
 from .labels import registry
@@ -23,6 +25,9 @@ FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself"})
 _CHINESE_WE = ("我们", "我們")
 
 MAX_NAME_WORDS = 4
+# Where Latin letters meet Chinese inside one word ("dana買了"): a name ends there.
+_SCRIPTS = re.compile(r"(?<=[a-z0-9])(?=[\u3400-\u9fff])|(?<=[\u3400-\u9fff])(?=[a-z0-9])")
+_TOKENS = re.compile(r"[^\s,;:!?？！，。、「」“”\"()（）]+")
 
 # Attributes of a person recorded under their own label and no other way: a phone
 # number is a `phone` card, never a note beside it. A question naming one of these
@@ -39,27 +44,41 @@ def _spoken(query: str) -> str:
     return f" {' '.join(WORD.findall(normalize(query)))} "
 
 
+# Synonyms that are words of almost any question ("what is Kai into?" is rare, "move
+# into the flat" is not): they name their label in writes, never in a question.
+_NOT_IN_QUESTIONS = frozenset({"into"})
+
+
 def labels_named(query: str) -> list[Label]:
     """Every label the query names by its key or a synonym, longest name first
-    ("phone number" before "number"), each once: every run of the query's words
-    (and of its Chinese) as long as a name is, looked up — not every name searched for."""
+    ("phone number" before "number"), each once; a name inside a longer one found
+    (地址 in 邮箱地址) names nothing apart. Every run of the query's words (and of its
+    Chinese) as long as a name is, looked up — not every name searched for."""
     names = _names()
     words = _spoken(query).split()
-    found: dict[str, Label] = {}
+    found: list[tuple[int, str, Label]] = []  # (length, name, label)
+    taken: set[tuple[int, int]] = set()  # (run, position) already inside a longer name
     for n in range(names.longest_words, 0, -1):
         for i in range(len(words) - n + 1):
+            if any((0, k) in taken for k in range(i, i + n)):
+                continue
             run = " ".join(words[i:i + n])
             # "weddings", "parties": a plural names the label its singular does.
             for said in (run, " ".join([*words[i:i + n - 1], singular(words[i + n - 1])])):
-                if (label := names.english.get(said)) is not None:
-                    found.setdefault(said, label)
-    for run in CJK.findall(simplified(normalize(query))):
+                if said not in _NOT_IN_QUESTIONS and (label := names.english.get(said)) is not None:
+                    found.append((len(said), said, label))
+                    taken.update((0, k) for k in range(i, i + n))
+                    break
+    for r, run in enumerate(CJK.findall(simplified(normalize(query))), start=1):
         for n in range(min(names.longest_chinese, len(run)), 0, -1):
             for i in range(len(run) - n + 1):
+                if any((r, k) in taken for k in range(i, i + n)):
+                    continue
                 if (label := names.chinese.get(run[i:i + n])) is not None:
-                    found.setdefault(run[i:i + n], label)
+                    found.append((n, run[i:i + n], label))
+                    taken.update((r, k) for k in range(i, i + n))
     ordered: dict[int, Label] = {}
-    for _, label in sorted(found.items(), key=lambda item: (-len(item[0]), item[0])):
+    for _, _, label in sorted(found, key=lambda item: (-item[0], item[1])):
         ordered.setdefault(label.pk, label)
     return list(ordered.values())
 
@@ -103,9 +122,13 @@ def name_runs(query: str) -> list[str]:
     """What in the query could be a name, as names are stored (cards.text.normalize):
     every run of up to MAX_NAME_WORDS words, and in Chinese every run of 2 to 4
     characters ("林子安", "小安"). One indexed equality each, in the scoring statement."""
-    words = WORD.findall(normalize(query))
-    runs = {" ".join(words[i:j])
-            for i in range(len(words)) for j in range(i + 1, min(len(words), i + MAX_NAME_WORDS) + 1)}
+    runs = set()
+    # Words as the word pattern splits them ("mei", "hua"), and as spaces do with a
+    # name's own marks kept ("mei-hua", "o'neill"; a possessive "'s" dropped).
+    for words in ([part for word in WORD.findall(normalize(query)) for part in _SCRIPTS.split(word) if part],
+                  [w.rstrip(".").removesuffix("'s").removesuffix("’s") for w in _TOKENS.findall(normalize(query))]):
+        runs |= {" ".join(words[i:j])
+                 for i in range(len(words)) for j in range(i + 1, min(len(words), i + MAX_NAME_WORDS) + 1)}
     for chinese in CJK.findall(normalize(query)):
         runs |= {chinese[i:j] for i in range(len(chinese)) for j in range(i + 2, min(len(chinese), i + 4) + 1)}
     return sorted(runs)

@@ -19,11 +19,11 @@ SPOKEN = {
     "job_title": ["do for a living", "职位", "职务", "职业", "头衔", "做什么工作", "工作"],
     "manager": ["老板", "上司", "经理", "主管", "领导"],
     "phone": ["电话", "手机", "手机号", "电话号码", "号码"],
-    "email": ["邮箱", "电邮", "电子邮件", "邮件"],
+    "email": ["邮箱地址", "电子邮件地址", "邮箱", "电邮", "电子邮件", "邮件"],
     "birthday": ["生日", "出生日期", "几号出生"],
     "diet": ["饮食", "吃素", "素食"],
     "name": ["名字", "姓名", "叫什么"],
-    "partner": ["married to", "老婆", "老公", "太太", "丈夫", "妻子", "先生", "男朋友", "女朋友", "伴侣", "配偶"],
+    "partner": ["married to", "伴侣", "老婆", "老公", "太太", "丈夫", "妻子", "先生", "男朋友", "女朋友", "配偶"],
     "relationship_status": ["婚姻状况"],
     "time_zone": ["时区"],
     "car": ["drive", "车", "汽车", "开什么车"],
@@ -35,15 +35,16 @@ SPOKEN = {
     "language": ["语言", "会说", "讲什么话", "说什么话"],
     "topic": ["话题", "主题"],
     "hobby": ["爱好", "嗜好", "业余"],
-    "likes": ["喜欢", "最爱", "爱吃"],
-    "dislikes": ["不喜欢", "讨厌"],
+    "likes": ["love", "enjoy", "喜欢", "最爱", "爱吃"],
+    "dislikes": ["hate", "不喜欢", "讨厌"],
     "pet": ["dog", "cat", "宠物", "狗", "猫"],
-    "child": ["children", "kids", "儿子", "女儿", "孩子", "小孩"],
-    "parent": ["parents", "爸爸", "妈妈", "父亲", "母亲"],
-    "sibling": ["siblings", "哥哥", "姐姐", "弟弟", "妹妹", "兄弟", "姐妹"],
+    "child": ["children", "kids", "孩子", "儿子", "女儿", "小孩"],
+    "parent": ["parents", "父母", "爸爸", "妈妈", "父亲", "母亲"],
+    "sibling": ["siblings", "兄弟姐妹", "哥哥", "姐姐", "弟弟", "妹妹", "兄弟", "姐妹"],
     "friend": ["朋友"],
     "member_of": ["成员", "属于"],
     "needs": ["需要"],
+    "has": ["have", "有什么"],
     "used_for": ["用来", "用途"],
     "wedding": ["婚礼", "结婚"],
     "trip": ["trips", "旅行", "旅游", "出差", "度假"],
@@ -68,8 +69,20 @@ SPOKEN = {
 }
 
 
+# Labels a household asks about that had none: (key, takes an entity, synonyms, description).
+NEW_LABELS = [
+    ("breed", False, ["what breed", "kind of dog", "kind of cat", "品种"], "The breed of an animal."),
+    ("dentist", True, ["dentists", "牙医"], "The subject's dentist."),
+    ("doctor", True, ["family doctor", "gp", "physician", "医生", "家庭医生"], "The subject's doctor."),
+]
+
+
 def add(apps, schema_editor):
     Label = apps.get_model("cards", "Label")
+    for key, takes_object, synonyms, description in NEW_LABELS:
+        Label.objects.get_or_create(key=key, defaults={
+            "kind": "state", "cardinality": "single", "decay_lambda": 0.02 if key != "breed" else 0.005,
+            "synonyms": synonyms, "description": description, "takes_object": takes_object})
     for key, names in SPOKEN.items():
         label = Label.objects.filter(key=key).first()
         if label is None:  # removed by an admin: nothing to name
@@ -82,6 +95,7 @@ def add(apps, schema_editor):
 
 def remove(apps, schema_editor):
     Label = apps.get_model("cards", "Label")
+    Label.objects.filter(key__in=[row[0] for row in NEW_LABELS], cards__isnull=True).delete()
     for key, names in SPOKEN.items():
         for label in Label.objects.filter(key=key):
             label.synonyms = [n for n in label.synonyms if n not in names]

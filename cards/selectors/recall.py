@@ -58,7 +58,8 @@ def recall_body(principal: Principal, *, scope_id: int, query: str, k: int, when
         scope_ids = read_scope_ids(principal=principal, scope_id=scope_id)
     interval = when_interval(when, tz_name=tz, user=principal.user) if when else None
     events_only = True
-    if interval is None and (timed := when_in_query(query, tz_name=tz, user=principal.user)) is not None:
+    if interval is None and (timed := when_in_query(query, tz_name=tz, user=principal.user,
+                                                    reference=as_of)) is not None:
         # "What did we do last weekend?": the events of that weekend, scored on the rest of the question.
         interval, query = timed.interval, timed.rest
         events_only = not timed.ahead

@@ -97,12 +97,20 @@ def _english(text: str, reference, tz) -> QueryTime | None:
 
 def _chinese(text: str, reference, tz) -> QueryTime | None:
     for start in range(len(text)):
-        if not _CJK_TIME.search(text[start:start + _MAX_CJK]):
+        if text[start].isspace() or not _CJK_TIME.search(text[start:start + _MAX_CJK]):
             continue
         for end in range(min(len(text), start + _MAX_CJK), start + 1, -1):
             expression = text[start:end]
             if not _CJK_TIME.search(expression) or not CJK.search(expression):
                 continue
             if (found := _range(expression, reference, tz)) is not None:
-                return QueryTime(found, expression, (text[:start] + text[end:]).strip())
+                return QueryTime(found, expression.strip(), _joined(text[:start], text[end:]))
     return None
+
+
+def _joined(left: str, right: str) -> str:
+    """The question without its time words: Chinese closes up, other words keep a space
+    ("Dana 今年買了" → "Dana 買了", 我昨天跟誰 → 我跟誰)."""
+    left, right = left.rstrip(), right.lstrip()
+    apart = left and right and not (CJK.match(left[-1]) and CJK.match(right[0]))
+    return (left + (" " if apart else "") + right).strip()

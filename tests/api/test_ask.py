@@ -32,6 +32,8 @@ def home(db):
         "advisor": remember(family, sam, label="advisor", object="Prof. Helena Costa", **said),
         "employer": remember(family, sam, subject="Prof. Helena Costa", label="employer",
                              value="University of Porto", **said),
+        "head": remember(family, sam, subject="Prof. Helena Costa", label="manager", object="Rui Alves", **said),
+        "head_city": remember(family, sam, subject="Rui Alves", label="city", value="Braga", **said),
         "car": remember(family, dana, label="car", value="Tesla Model 3", **said),
         "kind": remember(family, dana, subject="Tesla Model 3", label="is_a", object="electric car", **said),
         "needs": remember(family, dana, subject="electric car", label="needs", value="charging", **said),
@@ -79,6 +81,14 @@ def test_a_question_through_a_relation_card_is_derived_with_both_cards(home, bea
     assert body["tier"] == "derived" and body["values"] == ["University of Porto"]
     premises = [c["id"] for c in body["chain"][0]["premises"]]
     assert premises == [home["cards"]["advisor"].pk, home["cards"]["employer"].pk]
+
+
+def test_two_hops_at_most_each_a_premise(home, bearer):
+    body = ask(bearer(home["sam"]), home["family"], "Which city does my advisor's manager live in?")
+    assert body["tier"] == "derived" and body["values"] == ["Braga"]
+    cards = home["cards"]
+    assert [c["id"] for c in body["chain"][0]["premises"]] == [cards["advisor"].pk, cards["head"].pk,
+                                                               cards["head_city"].pk]
 
 
 def test_a_question_through_a_rule_answers_yes_or_no_with_the_chain(home, bearer):

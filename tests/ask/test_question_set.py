@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 
 from cards.text import normalize
-from scopes.services import token_create
+from scopes.tokens import token_create
 
 from . import household_data as data
 from .household import seed
