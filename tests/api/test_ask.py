@@ -148,3 +148,15 @@ def test_the_same_question_gives_the_same_bytes(home, bearer):
 def test_bad_input_is_a_clear_400(home, bearer, payload, field):
     response = bearer(home["dana"]).post("/api/v1/ask/", payload, format="json")
     assert response.status_code == 400 and field in str(response.json())
+
+
+@pytest.mark.parametrize("question", [
+    "?", "？？？", "'s", "的的的", "my", "我", "Is a an?", "🙂", "my my my 's 's", "我我我的的", " ", "x" * 500,
+    "When?", "How many?", "幾次？", "Does?", "Who is Kai's's's mother?", "Dana 的 的 judo", "Is the a a?",
+])
+def test_odd_questions_are_answered_or_refused_never_a_500(home, bearer, question):
+    response = bearer(home["dana"]).post("/api/v1/ask/", {"scope": home["family"].pk, "question": question,
+                                                         "as_of": AS_OF}, format="json")
+    assert response.status_code in (200, 400), response.content
+    if response.status_code == 200:
+        assert response.json()["tier"] in ("recorded", "derived", "guessed", "no_evidence")
