@@ -191,7 +191,8 @@ def measure(world: World, server: Server, args) -> dict:
         ("bulk", bulk_of(args.bulk_size), expect((201,), parse="bulk", expect_items=args.bulk_size),
          args.bulk_seconds, 500),
     ]
-    for name, make, check, seconds, cap in plan:
+    wanted = {"healthz", *args.endpoints.split(",")}
+    for name, make, check, seconds, cap in [step for step in plan if step[0] in wanted]:
         # Warm-up (not counted): every worker has loaded the code and opened its database connection.
         if name == "bulk":
             run_load("bulk-warm", port, token, max(levels), 1.0, max(levels), bulk_of(20), expect((201,)))
@@ -355,6 +356,8 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=10.0, help="per measurement (and per concurrency)")
     parser.add_argument("--bulk-seconds", type=float, default=30.0, help="per bulk measurement")
     parser.add_argument("--bulk-size", type=int, default=1_000, help="cards per bulk call (the API allows 1,000)")
+    parser.add_argument("--endpoints", default="list,ask,remember,bulk",
+                        help="which to measure, comma-separated (healthz always): list, ask, remember, bulk")
     parser.add_argument("--clients", default="1,4",
                         help="comma-separated client thread counts, each measured in turn (default 1,4)")
     parser.add_argument("--server", choices=["gunicorn", "runserver"], default="gunicorn")

@@ -101,8 +101,11 @@ class QuestionsWaitingOut(serializers.Serializer):
 
 class RecallOut(serializers.Serializer):
     results = ScoredOut(many=True)
-    no_evidence = serializers.BooleanField(help_text="Nothing here is relevant enough to the query to be returned: "
-                                                     "say you do not know, rather than guess from `results`.")
+    no_evidence = serializers.BooleanField(help_text="Nothing recorded answers the query, and `results` is empty: "
+                                                     "nothing was found, or it asks for a person's attribute only "
+                                                     "ever recorded under its label (phone, email, birthday, car, "
+                                                     "partner, manager, school, advisor) and none holds for them. "
+                                                     "Say you do not know, rather than guess.")
     aging_facts = AgingOut(many=True)
     contradictions = ContradictionOut(many=True)
     questions_waiting = QuestionsWaitingOut(help_text="How many of each may be put to your person now, beyond the "

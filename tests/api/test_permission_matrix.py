@@ -110,6 +110,7 @@ ENDPOINTS = [
     Endpoint("GET", "entities/{entity}/"),
     Endpoint("POST", "entities/{entity}/aliases/", lambda w: {"name": "Acme Corp"}, WRITE),
     Endpoint("POST", "answer/", lambda w: {"scope": w.ids["scope"], "subject": "me", "label": "skill"}),  # a read
+    Endpoint("POST", "ask/", lambda w: {"scope": w.ids["scope"], "question": "What are my skills?"}),  # a read
     Endpoint("POST", "count/", lambda w: {"scope": w.ids["scope"], "label": "skill"}),  # a read
     Endpoint("POST", "cards/{hypothesis}/confirm/", lambda w: {"quote": "yes, jazz"}, WRITE),
     Endpoint("POST", "cards/{hypothesis}/reject/", lambda w: {"reason": "no"}, WRITE),
