@@ -213,6 +213,7 @@ SPECTACULAR_SETTINGS = {
         "AssignableRoleEnum": "scopes.api.serializers.ASSIGNABLE_ROLES",
         "TagEnum": "cards.models.Tag",
         "ConfirmedTagEnum": ["fact", "preference"],
+        "AnswerTierEnum": "cards.api.answer.TIERS",
     },
 }
 # Bulk writes of 1,000 cards fit; anything larger is refused with 413.

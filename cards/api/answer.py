@@ -87,8 +87,12 @@ class PlannedOut(serializers.Serializer):
     card = CardOut()
 
 
+# How an answer knows (DESIGN §7): /answer/ and /ask/ name it alike.
+TIERS = ["recorded", "derived", "guessed", "no_evidence"]
+
+
 class AnswerOut(serializers.Serializer):
-    tier = serializers.ChoiceField(choices=["recorded", "derived", "guessed", "no_evidence"])
+    tier = serializers.ChoiceField(choices=TIERS)
     subject = SubjectOut()
     label = serializers.CharField()
     values = serializers.ListField(child=serializers.CharField())

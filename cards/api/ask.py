@@ -13,7 +13,7 @@ from core.api.errors import error_responses
 from scopes.principals import principal_of
 
 from ..selectors.ask import ask_read
-from .answer import ChainOut
+from .answer import TIERS, ChainOut
 from .serializers import CardOut
 
 MAX_QUESTION = 500
@@ -47,7 +47,7 @@ class UnderstoodOut(serializers.Serializer):
 
 class AskOut(serializers.Serializer):
     answer = serializers.CharField(help_text="One sentence in the question's language and script.")
-    tier = serializers.ChoiceField(choices=["recorded", "derived", "guessed", "no_evidence"])
+    tier = serializers.ChoiceField(choices=TIERS)
     understood = UnderstoodOut()
     values = serializers.ListField(child=serializers.CharField(),
                                    help_text="The values answered (a count as its number, a day as YYYY-MM-DD).")
