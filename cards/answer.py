@@ -32,9 +32,6 @@ class Guess:
     score: float
     why: str
     card_id: int
-    # "hypothesis": someone's agent guessed it about this subject; "alike": a subject
-    # whose cards look like this one's has it (a model guess, weaker still).
-    source: str = "hypothesis"
 
 
 @dataclass
@@ -63,17 +60,21 @@ class Answer:
     disputes: list[int] = field(default_factory=list)  # others' statements beside a member's own card
 
 
-def answer(*, binding: Binding, label: Label, scope_ids: list[int], as_of: dt.datetime | None = None) -> Answer:
+def answer(*, binding: Binding, label: Label, scope_ids: list[int], as_of: dt.datetime | None = None,
+           likeness: bool = True) -> Answer:
+    """`likeness`: with no record nor derivation, also guess from subjects whose cards
+    look like this one's (`ask` asks without: a plain answer offers only hypotheses)."""
     if binding.status != "bound":
         return Answer("no_evidence", binding, label)
     facts = FactBase(scope_ids, as_of)
-    found = _answer(binding, label, scope_ids, Deriver(facts, approved_rules()), facts.at)
+    found = _answer(binding, label, scope_ids, Deriver(facts, approved_rules()), facts.at, likeness=likeness)
     found.planned, found.disputes = _beside(binding, label, scope_ids, facts.at)
     found.conflicting = found.conflicting or bool(found.disputes)
     return found
 
 
-def _answer(binding: Binding, label: Label, scope_ids: list[int], deriver: Deriver, at: dt.datetime) -> Answer:
+def _answer(binding: Binding, label: Label, scope_ids: list[int], deriver: Deriver, at: dt.datetime, *,
+            likeness: bool = True) -> Answer:
     recorded = deriver.recorded(binding.term, label.key)
     proofs = deriver.prove(binding.term, label.key)
     derived = [p for obj, p in sorted(proofs.items()) if obj not in recorded]
@@ -94,7 +95,7 @@ def _answer(binding: Binding, label: Label, scope_ids: list[int], deriver: Deriv
     if derived:
         return Answer("derived", binding, label, values=[p.shown for p in derived], derived=derived,
                       guesses=_hypotheses(binding, label, scope_ids, at, recorded={normalize(p.shown) for p in derived}))
-    guesses = _guesses(binding, label, scope_ids, at)
+    guesses = _guesses(binding, label, scope_ids, at) if likeness else _hypotheses(binding, label, scope_ids, at)
     if guesses:
         return Answer("guessed", binding, label, guesses=guesses)
     return Answer("no_evidence", binding, label)
@@ -180,5 +181,5 @@ def _guesses(binding: Binding, label: Label, scope_ids: list[int], at: dt.dateti
             {"scopes": scope_ids, "ids": ids, "label": label.pk, "threshold": GUESS_THRESHOLD,
              "cards": GUESS_MIN_CARDS, "limit": GUESS_LIMIT})
         guesses += [Guess(value, round(score, 3), f"model guess: {name} is alike (similarity {score:.2f}) and has it",
-                          card_id, source="alike") for card_id, value, score, name in cursor.fetchall()]
+                          card_id) for card_id, value, score, name in cursor.fetchall()]
     return guesses

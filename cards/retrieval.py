@@ -222,8 +222,9 @@ def _valid(params: dict, *, as_of: dt.datetime | None, when: Interval | None,
         sql += " AND c.superseded_at IS NULL"
     elif when is not None and when.end is not None and when.end > params["at"]:
         # A range reaching past the asked time asks what is planned in it too: an event
-        # known then (recorded) is in, though it has not happened yet.
-        sql += (f" AND CASE WHEN c.kind = '{CardKind.EVENT}' THEN c.recorded_at <= %(at)s"
+        # known then is in, though it has not happened yet. Known: recorded, or confirmed
+        # as of a time before (a card imported with the time it was said).
+        sql += (f" AND CASE WHEN c.kind = '{CardKind.EVENT}' THEN LEAST(c.recorded_at, c.verified_at) <= %(at)s"
                 " AND (c.superseded_at IS NULL OR c.superseded_at > %(at)s)"
                 f" ELSE {valid_sql('c')} END")
     else:

@@ -152,12 +152,10 @@ class _Asking:
             # "Where did I live last year?": as it stood at the end of that range.
             as_of = self.timed.interval.end - dt.timedelta(microseconds=1)
         for label in labels:
-            found = answer(binding=self.subject.binding, label=label, scope_ids=self.scope_ids, as_of=as_of)
             # A plain answer offers only what someone's agent guessed about this subject, never
             # a likeness to others (their birthday is not this person's).
-            found.guesses = [g for g in found.guesses if g.source == "hypothesis"]
-            if found.tier == "guessed" and not found.guesses:
-                found.tier = "no_evidence"
+            found = answer(binding=self.subject.binding, label=label, scope_ids=self.scope_ids, as_of=as_of,
+                           likeness=False)
             if found.tier != "no_evidence":
                 break
         label = found.label

@@ -254,7 +254,7 @@ def _follow(owner: Subject, label: Label, scope_ids: list[int], as_of) -> Subjec
     name that binds): the next subject, the card its hop."""
     if len(owner.hops) >= MAX_HOPS:
         return None
-    found = answer(binding=owner.binding, label=label, scope_ids=scope_ids, as_of=as_of)
+    found = answer(binding=owner.binding, label=label, scope_ids=scope_ids, as_of=as_of, likeness=False)
     if found.tier != "recorded" or not found.evidence:
         return None
     card = Card.objects.in_scopes(scope_ids).filter(pk=found.evidence[0]).values("object_id", "value").first()
