@@ -61,13 +61,15 @@ class Answer:
 
 
 def answer(*, binding: Binding, label: Label, scope_ids: list[int], as_of: dt.datetime | None = None,
-           likeness: bool = True) -> Answer:
+           likeness: bool = True, rules: list | None = None) -> Answer:
     """`likeness`: with no record nor derivation, also guess from subjects whose cards
-    look like this one's (`ask` asks without: a plain answer offers only hypotheses)."""
+    look like this one's (`ask` asks without: a plain answer offers only hypotheses).
+    `rules`: the approved rules, when the caller answers several labels at once."""
     if binding.status != "bound":
         return Answer("no_evidence", binding, label)
     facts = FactBase(scope_ids, as_of)
-    found = _answer(binding, label, scope_ids, Deriver(facts, approved_rules()), facts.at, likeness=likeness)
+    found = _answer(binding, label, scope_ids, Deriver(facts, approved_rules() if rules is None else rules),
+                    facts.at, likeness=likeness)
     found.planned, found.disputes = _beside(binding, label, scope_ids, facts.at)
     found.conflicting = found.conflicting or bool(found.disputes)
     return found

@@ -21,6 +21,7 @@ from scopes.principals import Principal
 from scopes.selectors import read_scope_ids
 
 from ..answer import answer
+from ..derive import approved_rules
 from ..ask_words import (asked_value, day_words, form_of, is_yes_no, label_words, language_of, listed, no_record,
                          sentence, whose)
 from ..count import count_cards
@@ -40,6 +41,9 @@ from .ask_subject import Subject, Unbound, subject_of, unbound_name, we_mean_me
 from .recall import EmbeddingDown
 from .shape import cards_out, iso
 
+# Words of a "when" question that say nothing of which event ("when did I last go on a trip?").
+_WHEN_FILLER = frozenset("last latest recent recently go went gone going take took taken have had get got make made "
+                         "first time 去 上次 最近 一次 时候 时间".split())
 _LATEST = re.compile(r"\b(last|latest|most recent|recently)\b|最近|上次|上一次|最后一次")
 _IS_A = re.compile(r"^\s*(is|are)\b.+\b(a|an)\s+[^\W_]", re.IGNORECASE)
 # Labels whose value is a day: "when is Kai's birthday?" asks for the value, not an event.
@@ -151,11 +155,12 @@ class _Asking:
         if self.timed is not None and self.timed.interval.end and self.timed.interval.end <= self.reference:
             # "Where did I live last year?": as it stood at the end of that range.
             as_of = self.timed.interval.end - dt.timedelta(microseconds=1)
+        rules = approved_rules()
         for label in labels:
             # A plain answer offers only what someone's agent guessed about this subject, never
             # a likeness to others (their birthday is not this person's).
             found = answer(binding=self.subject.binding, label=label, scope_ids=self.scope_ids, as_of=as_of,
-                           likeness=False)
+                           likeness=False, rules=rules)
             if found.tier != "no_evidence":
                 break
         label = found.label
@@ -281,6 +286,11 @@ class _Asking:
         question's own words (not only its label's: "when did we go to Paris?" is not the
         trip to Madrid), about its person if it names one."""
         person = bool(self.subject and self.subject.person)
+        event_labels = [l for l in self.labels if l.kind == CardKind.EVENT]
+        asked = set(query_terms(self.rest)) - _label_words(self.labels) - _subject_words(self.subject) - _WHEN_FILLER
+        if event_labels and not asked and (self.subject is None or person):
+            # "When did I last go on a trip?": nothing to match but the label — the latest such event.
+            return self._latest_event(event_labels)
         found = self._recalled(k=RECALLED_IN_A_RANGE, subject=person)
         by_id = {r.card_id: r for r in found.results}
         held = dict(Card.objects.in_scopes(self.scope_ids).filter(pk__in=list(by_id)).values_list("id", "lexemes"))
@@ -302,6 +312,23 @@ class _Asking:
         latest = bool(_LATEST.search(simplified(self.rest.casefold())))
         event = max(events, key=lambda c: (c["occurred_at"], c["id"]) if latest else
                     (by_id[c["id"]].relevance, c["id"]))
+        return self._when_of(event)
+
+    def _latest_event(self, labels: list[Label]) -> dict:
+        rows = Card.objects.in_scopes(self.scope_ids).filter(
+            valid_q(self.as_of or timezone.now()), label__in=labels, kind=CardKind.EVENT, occurred_at__isnull=False)
+        if self.subject is not None:
+            rows = rows.filter(subject_id__in=self.subject.binding.entity_ids)
+        if self.timed is not None:
+            rows = rows.filter(occurred_at__gte=self.timed.interval.start,
+                               **({"occurred_at__lt": self.timed.interval.end} if self.timed.interval.end else {}))
+        latest = rows.exclude(tag=Tag.HYPOTHESIS).order_by("-occurred_at", "-id").values_list("id", flat=True).first()
+        if latest is None:
+            return {"answer": sentence("when_none", self.language), "tier": "no_evidence", "form": "when",
+                    "values": [], "evidence": [], "chain": [], "cards": []}
+        return self._when_of(cards_out([latest], user=self.user)[0])
+
+    def _when_of(self, event: dict) -> dict:
         # The day it happened where it was said (the card's zone), as its speaker dated it.
         day = dt.datetime.fromisoformat(event["occurred_at"]).astimezone(_zone(event["zone"], self.zone)).date()
         return {"answer": sentence("when", self.language, what=event["text"] or event["value"],

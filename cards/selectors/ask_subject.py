@@ -16,10 +16,9 @@ from django.utils import timezone
 
 from scopes.relations import RELATIONS, relation_key
 
-from ..answer import answer
 from ..labels import label_lookup, registry
 from ..lexical import CJK, query_terms, simplified, singular
-from ..models import Card, CardKind, EntityKind, Label
+from ..models import Card, CardKind, EntityKind, Label, Tag
 from ..text import normalize
 from ..understand import labels_named, name_runs, speaks_of_self
 from ..valid_time import valid_q
@@ -32,6 +31,8 @@ _RELATION_LABELS = {"wife": "partner", "husband": "partner", "spouse": "partner"
                     "mother": "parent", "father": "parent", "parent": "parent", "son": "child", "daughter": "child",
                     "child": "child", "brother": "sibling", "sister": "sibling", "sibling": "sibling",
                     "friend": "friend", "manager": "manager"}
+# Labels whose value is the name of a thing that has cards of its own ("my car" is the Tesla).
+_NAMING = frozenset({"car", "pet"})
 _ALL_RELATION_WORDS = sorted({word for words in RELATIONS.values() for word in words}, key=lambda w: -len(w))
 _WE = re.compile(r"\b(we|our|us)\b|我们|我們|咱们|咱們|我哋", re.IGNORECASE)
 
@@ -244,9 +245,11 @@ def _hop_label(word: str) -> Label | None:
     key = relation_key(word)
     if key in _RELATION_LABELS:
         return registry().get(_RELATION_LABELS[key])
-    # The whole word names it: "advisor", never the "advisor" inside "advisor teach".
+    # The whole word names it: "advisor", never the "advisor" inside "advisor teach"; and a
+    # label whose cards name someone or something (an object, or a car or pet by name).
     label = label_lookup(simplified(word)) or label_lookup(singular(word))
-    return label if label is not None and label.kind == CardKind.STATE else None
+    hops = label is not None and label.kind == CardKind.STATE and (label.takes_object or label.key in _NAMING)
+    return label if hops else None
 
 
 def _follow(owner: Subject, label: Label, scope_ids: list[int], as_of) -> Subject | None:
@@ -254,11 +257,12 @@ def _follow(owner: Subject, label: Label, scope_ids: list[int], as_of) -> Subjec
     name that binds): the next subject, the card its hop."""
     if len(owner.hops) >= MAX_HOPS:
         return None
-    found = answer(binding=owner.binding, label=label, scope_ids=scope_ids, as_of=as_of, likeness=False)
-    if found.tier != "recorded" or not found.evidence:
-        return None
-    card = Card.objects.in_scopes(scope_ids).filter(pk=found.evidence[0]).values("object_id", "value").first()
-    return _hopped(owner, label, card, found.evidence[0], scope_ids)
+    # Its recorded card (never a guess, nor someone's dispute of a member's own), the latest holding.
+    card = (Card.objects.in_scopes(scope_ids)
+            .filter(valid_q(as_of or timezone.now()), subject_id__in=owner.binding.entity_ids, label=label,
+                    disputes__isnull=True).exclude(tag=Tag.HYPOTHESIS)
+            .order_by("-effective_at", "-id").values("id", "object_id", "value").first())
+    return _hopped(owner, label, card, card["id"], scope_ids) if card else None
 
 
 def _follow_by_words(owner: Subject, what: str, scope_ids: list[int], as_of) -> Subject | None:
