@@ -300,11 +300,12 @@ class _Asking:
         thing = set() if person or not self.subject else _subject_words(self.subject)
         words = set() if event_keys or thing else \
             set(query_terms(self.rest)) - _label_words(self.labels) - _subject_words(self.subject)
+        about = set(self.subject.binding.entity_ids) if self.subject else set()
         events = [c for c in cards_out(list(by_id), user=self.user)
                   if c["kind"] == CardKind.EVENT and c["occurred_at"] and (not event_keys or c["label"] in event_keys)
                   and (not words or words & set(held.get(c["id"], ())))
-                  and (not thing or thing <= set(held.get(c["id"], ())) or c["subject_id"] in self.subject.binding.entity_ids
-                       or c["object_id"] in self.subject.binding.entity_ids)]
+                  and (not thing or thing <= set(held.get(c["id"], ())) or c["subject_id"] in about
+                       or c["object_id"] in about)]
         if not events:
             return {"answer": sentence("when_none", self.language), "tier": "no_evidence", "form": "when",
                     "values": [], "evidence": [], "chain": [], "cards": []}

@@ -111,7 +111,8 @@ def _binding_runs(runs: list[str], scope_ids: list[int]) -> list[str]:
     with connection.cursor() as cursor:
         cursor.execute(
             """SELECT e.name_norm FROM cards_entity e WHERE e.name_norm = ANY(%(runs)s) AND e.scope_id = ANY(%(scopes)s)
-               UNION SELECT a.name_norm FROM cards_alias a WHERE a.name_norm = ANY(%(runs)s) AND a.scope_id = ANY(%(scopes)s)
+               UNION SELECT a.name_norm FROM cards_alias a
+                WHERE a.name_norm = ANY(%(runs)s) AND a.scope_id = ANY(%(scopes)s)
                UNION SELECT r.run FROM unnest(%(runs)s::text[]) AS r(run)
                  JOIN scopes_user u ON lower(u.display_name) = r.run OR lower(u.username) = r.run
                    OR u.id IN (SELECT e.user_id FROM cards_entity e WHERE e.name_norm = r.run AND e.user_id IS NOT NULL)
