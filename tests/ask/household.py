@@ -1,4 +1,4 @@
-"""The household the ask question set is asked of (household_data.py), written
+"""The household the ask question set is asked of (household_cards.py), written
 through the services as people's agents write: each card by its speaker at its
 time, events dated in the speaker's zone, members related from their own side."""
 
@@ -16,7 +16,7 @@ from scopes.services import membership_set
 from scopes.zones import person_zone
 from tests.factories import UserFactory, family_scope
 
-from . import household_data as data
+from . import household_cards as data
 
 
 def seed() -> dict:

@@ -1,4 +1,4 @@
-"""`ask` answers the question set (household_data.py: where / who / what, changed
+"""`ask` answers the question set (household_questions.py: where / who / what, changed
 facts, when, how many, time words, through a relation, through a rule, guessed,
 no evidence; English and Chinese) over the seeded household with the right
 tier, form and value for every question, as each asker's agent asks it. Seeded
@@ -13,12 +13,12 @@ from django.test import Client
 from cards.text import normalize
 from scopes.tokens import token_create
 
-from . import household_data as data
+from . import household_cards, household_questions
 from .household import seed
 
 pytestmark = pytest.mark.django_db
 
-AS_OF = data.AS_OF
+AS_OF = household_cards.AS_OF
 
 
 def _client(user) -> Client:
@@ -60,18 +60,18 @@ def test_every_question_of_the_set_gets_its_tier_form_and_value():
     world = seed()
     clients = {name: _client(user) for name, user in world["people"].items()}
     failures = []
-    for q in data.QUESTIONS:
+    for q in household_questions.QUESTIONS:
         body, _ = _ask(clients[q["asker"]], world["scope"], q["q"])
         problems = _problems(q, body, world["cards"])
         if problems:
             failures.append(f"{q['asker']}: {q['q']} → {body['answer']!r}: {'; '.join(problems)}")
-    assert not failures, f"{len(failures)} of {len(data.QUESTIONS)} questions:\n" + "\n".join(failures)
+    assert not failures, f"{len(failures)} of {len(household_questions.QUESTIONS)} questions:\n" + "\n".join(failures)
 
 
 def test_the_same_question_gives_the_same_bytes_and_a_sentence_in_its_language():
     world = seed()
     clients = {name: _client(user) for name, user in world["people"].items()}
-    for q in data.QUESTIONS[::10]:
+    for q in household_questions.QUESTIONS[::10]:
         first, raw = _ask(clients[q["asker"]], world["scope"], q["q"])
         _, again = _ask(clients[q["asker"]], world["scope"], q["q"])
         assert raw == again, q["q"]
