@@ -215,15 +215,13 @@ class _Asking:
                 **({"yes": yes} if yes is not None else {})}
 
     def _the_hop_itself(self, label: Label) -> dict:
+        """The last hop's card answers ("your pet is Bolacha"): the subject reached is what it names."""
         card = cards_out(self.subject.hops[-1:], user=self.user)[0]
         value = card["object"] or card["value"]
-        owner = self.subject.via[0] if self.subject.via else self.subject
-        mine = owner.mine
-        text = sentence("recorded", self.language, whose=whose(self.subject.asked if not mine else None,
-                                                              self.language, mine=False)
-                        if not mine else whose(None, self.language, mine=True),
-                        label=label_words(self.subject.via[1], self.language) if self.subject.via else "",
-                        values=value)
+        owner, hop_label = self.subject.via
+        owner_name = owner.binding.entities[0].name if owner.binding.entities else owner.asked
+        text = sentence("recorded", self.language, whose=whose(owner_name, self.language, mine=owner.mine),
+                        label=label_words(hop_label, self.language), values=value)
         return {"answer": text, "tier": "recorded", "form": "answer", "label": label.key, "values": [value],
                 "evidence": [card], "chain": [], "cards": [card["id"]]}
 
