@@ -15,6 +15,8 @@ $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	# The wheel's own pgvector needs AVX-512; a portable build of the same version replaces it.
+	$(BIN)/python -m memory_site.portable_pgvector
 	touch $(STAMP)
 
 install: $(STAMP)
