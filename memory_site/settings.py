@@ -57,6 +57,8 @@ INSTALLED_APPS = [
     "scopes",
     "cards",
     "review",
+    # The site itself: its management commands (`mcp`).
+    "memory_site",
 ]
 
 MIDDLEWARE = [

@@ -95,6 +95,8 @@ class ConfirmIn(StrictSerializer):
     consent = serializers.BooleanField(required=False, default=False,
                                        help_text="The person explicitly consents to storing a sensitive attribute "
                                                  "(needed when the statement mentions one: `needs_consent`).")
+    session = serializers.CharField(max_length=MAX_REF, required=False, allow_blank=True, default="",
+                                    help_text="The conversation the person confirmed it in: the stated card's source.")
 
 
 class ReviewCandidateOut(serializers.Serializer):

@@ -212,7 +212,7 @@ class HypothesisConfirm(APIView):
         principal = principal_of(request)
         card = hypothesis_get(principal=principal, card_id=card_id)
         stated = hypothesis_confirm(card=card, user=principal.user, quote=data["quote"], as_tag=data["tag"],
-                                    consent=data["consent"])
+                                    consent=data["consent"], session=data["session"])
         return Response(card_shown(stated.pk, user=principal.user))
 
 

@@ -169,7 +169,7 @@ def _hypothesis(card: Card) -> Card:
 
 @transaction.atomic
 def hypothesis_confirm(*, card: Card, user: User, quote: str = "", as_tag: str | None = None,
-                       consent: bool = False) -> Card:
+                       consent: bool = False, session: str = "") -> Card:
     """The person said it is true: they state it, so it is written as a fact (or
     a preference) through the write path — onto its timeline, with the
     confirming words as its source — and the guess is promoted into it. The
@@ -182,7 +182,7 @@ def hypothesis_confirm(*, card: Card, user: User, quote: str = "", as_tag: str |
     stated = card_remember(scope=card.scope, actor=user, draft=CardDraft(
         kind=card.kind, label=card.label.key, subject=card.subject, value=card.value, object=card.object,
         text=card.text, tag=tag, reference_time=now, source_quote=quote.strip() or card.source_quote,
-        impact=card.impact, consent=consent)).card
+        source_session=session, impact=card.impact, consent=consent)).card
     CardRevision.objects.create(card=card, actor=user, at=now, field="hypothesis", before=level,
                                 after=f"confirmed as {tag}", reason=quote.strip()[:300])
     Probe.objects.filter(card=card, user=user).update(answer="confirmed", answered_at=now)
