@@ -9,12 +9,13 @@ PORT ?= 8000
 .PHONY: install run test migrate seed bench clean-data vendor
 
 # PyICU (TR39 skeletons of names, cards/text.py) builds against Debian's ICU: installed here when missing.
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml clients/python/pyproject.toml
 	(pkg-config --exists icu-i18n && command -v g++) >/dev/null 2>&1 || \
 		(apt-get update && apt-get install -y libicu-dev pkg-config g++)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	$(BIN)/python -m pip install --quiet -e clients/python
 	# The wheel's own pgvector needs AVX-512; a portable build of the same version replaces it.
 	$(BIN)/python -m memory_site.portable_pgvector
 	touch $(STAMP)
