@@ -4,7 +4,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from cards import views as card_views
-from memory_site import home
+from memory_site import connect, home
 from review import views as review_views
 from memory_site.api import urls as _api_urls  # noqa: F401  (registers the "id" path converter)
 from scopes import views as scope_views
@@ -22,6 +22,7 @@ urlpatterns = [
     path("tokens/", scope_views.tokens_page, name="tokens"),
     path("tokens/new/", scope_views.token_create_page, name="token-create"),
     path("tokens/<id:token_id>/revoke/", scope_views.token_revoke_page, name="token-revoke"),
+    path("tokens/<id:token_id>/connect/", connect.token_connect_page, name="token-connect"),
     path("scopes/<id:scope_id>/", card_views.scope_page, name="scope"),
     path("scopes/<id:scope_id>/cards/new/", card_views.card_add, name="card-add"),
     path("scopes/<id:scope_id>/invites/", scope_views.invite_create_page, name="invite-create"),

@@ -11,7 +11,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from core.errors import DomainError
 from core.pages import error_fields, page
@@ -268,12 +268,17 @@ def scope_leave_page(request, scope_id: int):
     return redirect("home")
 
 
-def _tokens_context(request, *, form=None, created=None, secret=None) -> dict:
+# A new token's secret, kept in the session for the one page that shows it
+# (the connect page, memory_site/connect.py): the creating POST redirects there.
+TOKEN_SHOWN_ONCE = "token_shown_once"
+
+
+def _tokens_context(request, *, form=None) -> dict:
     """Tokens are a person's own: the page lists only theirs, and offers only
     scopes they see; a guardian also sees the tokens of the minors they look after."""
     scopes = list(scope_list(principal=principal_of_page(request)))
     tokens = AgentToken.objects.filter(user=request.user).prefetch_related("scopes").order_by("-id")
-    return {"form": form or TokenForm(scopes=scopes), "tokens": tokens, "created": created, "secret": secret,
+    return {"form": form or TokenForm(scopes=scopes), "tokens": tokens,
             "minor": is_minor(request.user), "ward_tokens": list(tokens_of_wards(guardian=request.user))}
 
 
@@ -300,16 +305,19 @@ def token_create_page(request):
             for field, problems in error_fields(error).items():
                 form.add_error(field if field in form.fields else None, problems)
         else:
-            # Shown on this response only: only its hash is stored.
-            return render(request, "scopes/tokens.html", _tokens_context(request, created=token, secret=raw))
+            # Shown on the next page only (only its hash is stored); a reload there creates nothing.
+            request.session[TOKEN_SHOWN_ONCE] = {"token": token.pk, "secret": raw}
+            return redirect("token-connect", token_id=token.pk)
     return render(request, "scopes/tokens.html", _tokens_context(request, form=form), status=400)
 
 
 @page
-@require_POST
+@require_http_methods(["GET", "POST"])
 def token_revoke_page(request, token_id: int):
     # One's own, or a minor's one looks after; anyone else's is as absent as a missing one.
     token = token_get(person=request.user, token_id=token_id)
+    if request.method == "GET":  # asks first: revoking cannot be undone
+        return render(request, "scopes/token_revoke.html", {"token": token})
     token_revoke(token=token)
     messages.success(request, f"Revoked {token.name}: it stops working at once.")
     return redirect("tokens")

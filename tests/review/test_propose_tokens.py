@@ -183,8 +183,9 @@ def test_the_dashboard_offers_propose_only_and_says_why(alice, client):
     assert 'value="propose"' in form and "memory poisoning" in form and "do not yet trust" in form
     made = client.post("/tokens/new/", {"name": "new assistant", "scopes": [alice.personal_scope.pk],
                                         "access": "propose", "days": "30"})
-    assert made.status_code == 200
     token = AgentToken.objects.get(name="new assistant")
+    assert (made.status_code, made["Location"]) == (302, f"/tokens/{token.pk}/connect/")
+    assert "review queue" in client.get(made["Location"]).content.decode()
     assert token.proposes and not token.can_write
     assert "propose" in client.get("/tokens/").content.decode()
 

@@ -194,7 +194,8 @@ def test_create_a_token_and_use_it_over_http(live_server, page, dana, dana_famil
     page.get_by_label(str(dana_family)).check()
     page.get_by_label("Access").select_option("read")
     page.get_by_role("button", name="Create token").click()
-    field = page.get_by_label("Your new token")
+    page.get_by_role("heading", name="Connect an agent: kitchen assistant").wait_for()
+    field = page.get_by_label("Token", exact=True)
     expect(field).to_have_value(re.compile(r"^memsite_"))
     secret = field.input_value()
     shot(page, "token-created")
@@ -204,9 +205,12 @@ def test_create_a_token_and_use_it_over_http(live_server, page, dana, dana_famil
         assert answer.status == 200
         body = json.loads(answer.read())
     assert [card["value"] for card in body["results"]] == ["Busan"]
-    page.get_by_role("link", name="Tokens").click()
+    page.get_by_role("link", name="Tokens", exact=True).click()
     # Once the tokens page has loaded again: this read once ran on the page still showing the secret.
     expect(page.get_by_role("row", name="kitchen assistant")).to_be_visible()
+    page.get_by_role("link", name="Revoke kitchen assistant").click()
+    page.get_by_role("heading", name="Revoke “kitchen assistant”?").wait_for()
+    shot(page, "token-revoke-confirm")
     page.get_by_role("button", name="Revoke kitchen assistant").click()
     page.get_by_text("Revoked kitchen assistant").wait_for()
 

@@ -78,6 +78,7 @@ OWN_PAGES = [
     Page("tokens", "GET", "/tokens/"),
     Page("token-create", "POST", "/tokens/new/", data={"name": "n", "scopes": ["{family}"], "access": "read",
                                                        "days": "9"}),
+    Page("token-connect", "GET", "/tokens/{token}/connect/"),
     Page("token-revoke", "POST", "/tokens/{token}/revoke/"),
 ]
 # An invitation is its invitee's own (mallory's here): anyone else gets 404, even the scope's owner.
@@ -296,13 +297,13 @@ PAGE_REQUESTS = {
 }
 #                 read write review members tokens scope admin
 PAGE_ROLE_TABLE = {
-    "owner":      (200, 302, 200, 200, 200, 302, 200),
-    "admin":      (200, 302, 200, 200, 200, 302, 200),
-    "member":     (200, 302, 403, 403, 200, 302, 302),
-    "reviewer":   (200, 403, 200, 403, 200, 302, 200),
-    "viewer":     (200, 403, 403, 403, 200, 302, 302),
+    "owner":      (200, 302, 200, 200, 302, 302, 200),
+    "admin":      (200, 302, 200, 200, 302, 302, 200),
+    "member":     (200, 302, 403, 403, 302, 302, 302),
+    "reviewer":   (200, 403, 200, 403, 302, 302, 200),
+    "viewer":     (200, 403, 403, 403, 302, 302, 302),
     "minor":      (200, 302, 403, 403, 403, 403, 302),
-    "non-member": (404, 404, 404, 404, 200, 302, 302),
+    "non-member": (404, 404, 404, 404, 302, 302, 302),
 }
 
 

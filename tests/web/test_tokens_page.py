@@ -1,4 +1,5 @@
-"""The tokens page: create (the secret shown once, with a copy button), list, revoke."""
+"""The tokens page: create (then the connect page shows the secret once, with a
+copy button and snippets), list, revoke after a confirmation."""
 
 import re
 
@@ -10,16 +11,22 @@ from scopes.tokens import token_authenticate, token_create
 pytestmark = pytest.mark.django_db
 
 
-def test_create_shows_the_secret_once_and_it_authenticates(household, pages, alice):
+def test_create_redirects_to_the_connect_page_which_shows_the_secret_once(household, pages, alice):
     family = household["family"]
-    page = pages(alice).post("/tokens/new/", {"name": "kitchen", "scopes": [family.pk], "access": "read+write",
-                                              "days": "30"})
-    assert page.status_code == 200
+    client = pages(alice)
+    created = client.post("/tokens/new/", {"name": "kitchen", "scopes": [family.pk], "access": "read+write",
+                                           "days": "30"})
+    token = AgentToken.objects.get(name="kitchen")
+    assert (created.status_code, created["Location"]) == (302, f"/tokens/{token.pk}/connect/")
+    page = client.get(created["Location"])
     secret = re.search(rb'id="token-secret" type="text" readonly value="([^"]+)"', page.content).group(1).decode()
-    token = token_authenticate(secret)
+    assert token_authenticate(secret).pk == token.pk
     assert (token.name, token.can_write, list(token.scopes.all())) == ("kitchen", True, [family])
     assert b'data-copy="token-secret"' in page.content and b"js/copy.js" in page.content
-    listing = pages(alice).get("/tokens/").content
+    again = client.get(created["Location"])  # a reload: the secret is gone, nothing new is made
+    assert again.status_code == 200 and secret.encode() not in again.content
+    assert b"&lt;your token&gt;" in again.content and AgentToken.objects.count() == 1
+    listing = client.get("/tokens/").content
     assert b"kitchen" in listing and secret.encode() not in listing and b"never" in listing
 
 
@@ -40,9 +47,14 @@ def test_a_token_always_expires_within_a_year(household, pages, alice, days):
     assert page.status_code == 400 and b'id="id_days_error"' in page.content
 
 
-def test_revoke_stops_the_token_and_another_persons_token_is_404(household, pages, alice):
+def test_revoke_asks_first_then_stops_the_token_and_another_persons_token_is_404(household, pages, alice):
     token, raw = token_create(user=alice, name="old", scopes=[household["family"]])
     assert pages(household["bob"]).post(f"/tokens/{token.pk}/revoke/").status_code == 404
+    assert pages(household["bob"]).get(f"/tokens/{token.pk}/revoke/").status_code == 404
+    asked = pages(alice).get(f"/tokens/{token.pk}/revoke/")
+    assert asked.status_code == 200 and b"cannot be undone" in asked.content
+    token.refresh_from_db()
+    assert token.revoked_at is None
     assert pages(alice).post(f"/tokens/{token.pk}/revoke/").status_code == 302
     token.refresh_from_db()
     assert token.revoked_at is not None
