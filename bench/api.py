@@ -31,6 +31,10 @@
    * ``GET /api/v1/cards/?scope=<caller's scope>&current=true`` — first page;
    * ``POST /api/v1/ask/`` — a question in plain words (ASK_QUESTIONS: answers, counts,
      when, time words, recall; English and Chinese) in one of the caller's scopes;
+   * ``POST /api/v1/recall/`` — the same questions as recall queries;
+   * ``POST /mcp/`` — the same recall as an MCP ``tools/call`` of a 2026-07-28
+     client (the round trip an agent's MCP client makes: JSON-RPC in, the SDK's
+     stateless transport, the tool, the REST view in process, JSON-RPC out);
    * ``POST /api/v1/cards/`` — one remember: new values that supersede, repeats
      that reinforce, multi-value states, events;
    * ``POST /api/v1/cards/bulk/`` — ``--bulk-size`` cards per call (own clock:
@@ -76,7 +80,8 @@ from scopes.models import AgentToken, Scope, ScopeKind, User  # noqa: E402
 from scopes.tokens import token_create  # noqa: E402
 
 USERNAME_PREFIX = "benchapi_"
-TARGETS = {"list_p95_ms": 20.0, "remember_p95_ms": 30.0, "bulk_cards_per_s": 3000.0, "ask_p95_ms": 25.0}
+TARGETS = {"list_p95_ms": 20.0, "remember_p95_ms": 30.0, "bulk_cards_per_s": 3000.0, "ask_p95_ms": 25.0,
+           "mcp_recall_p95_ms": 30.0}
 
 # Questions as people put them to `ask` (issue 18), over what the workload writes: answers,
 # counts, when, time words and plain recall, in English and Chinese; {name} is one of the
@@ -148,7 +153,8 @@ from http_load import (  # noqa: E402  (bench/ is on sys.path when run as a scri
 def measure(world: World, server: Server, args) -> dict:
     port, token = server.port, world.token_raw
     member_ids = [s.pk for s in world.member_scopes]
-    results: dict[str, list[dict]] = {"healthz": [], "list": [], "ask": [], "remember": [], "bulk": []}
+    results: dict[str, list[dict]] = {"healthz": [], "list": [], "ask": [], "recall": [], "mcp_recall": [],
+                                      "remember": [], "bulk": []}
     levels = args.clients
 
     def healthz(t, i):
@@ -162,6 +168,24 @@ def measure(world: World, server: Server, args) -> dict:
         names = world.names.get(scope_id) or ["me"]
         question = ASK_QUESTIONS[i % len(ASK_QUESTIONS)].format(name=names[(t + i) % len(names)])
         return "POST", "/api/v1/ask/", json.dumps({"scope": scope_id, "question": question}).encode(), 1
+
+    def recall_query(t, i) -> dict:
+        scope_id = member_ids[(t + i) % len(member_ids)]
+        names = world.names.get(scope_id) or ["me"]
+        return {"scope": scope_id, "query": ASK_QUESTIONS[i % len(ASK_QUESTIONS)].format(name=names[(t + i) % len(names)])}
+
+    def recalling(t, i):
+        return "POST", "/api/v1/recall/", json.dumps(recall_query(t, i)).encode(), 1
+
+    def mcp_recalling(t, i):
+        version = "2026-07-28"
+        message = {"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": {
+            "name": "recall", "arguments": recall_query(t, i),
+            "_meta": {"io.modelcontextprotocol/protocolVersion": version,
+                      "io.modelcontextprotocol/clientCapabilities": {}}}}
+        headers = {"Accept": "application/json, text/event-stream", "MCP-Protocol-Version": version,
+                   "Mcp-Method": "tools/call", "Mcp-Name": "recall"}
+        return "POST", "/mcp/", json.dumps(message).encode(), 1, headers
 
     remember_payloads = [ApiPayloads(random.Random(args.seed * 31 + t), world.names) for t in range(max(levels))]
 
@@ -187,6 +211,8 @@ def measure(world: World, server: Server, args) -> dict:
         ("healthz", healthz, expect((200,)), args.seconds, 200_000),
         ("list", listing, expect((200,), parse="page"), args.seconds, 200_000),
         ("ask", asking, expect((200,)), args.seconds, 200_000),
+        ("recall", recalling, expect((200,)), args.seconds, 200_000),
+        ("mcp_recall", mcp_recalling, expect((200,), parse="mcp"), args.seconds, 200_000),
         ("remember", remember, expect((200, 201), parse="one"), args.seconds, 50_000),
         ("bulk", bulk_of(args.bulk_size), expect((201,), parse="bulk", expect_items=args.bulk_size),
          args.bulk_seconds, 500),
@@ -199,7 +225,8 @@ def measure(world: World, server: Server, args) -> dict:
         else:
             # Writes get longer: a worker's first embedding (when the app embeds on write) loads the model.
             # Writes and questions get longer: a worker's first embedding loads the model.
-            run_load(f"{name}-warm", port, token, max(levels), 5.0 if name in ("remember", "ask") else 1.5, 400,
+            run_load(f"{name}-warm", port, token, max(levels),
+                     5.0 if name in ("remember", "ask", "recall", "mcp_recall") else 1.5, 400,
                      make, check)
         for clients in levels:
             r = run_load(name, port, token, clients, seconds, cap, make, check)
@@ -254,7 +281,8 @@ def verdicts(report: dict) -> dict:
     for key, name, field_name, limit, better in (
             ("list", "list p95 < 20 ms", "p95", TARGETS["list_p95_ms"], "lower"),
             ("remember", "remember p95 < 30 ms", "p95", TARGETS["remember_p95_ms"], "lower"),
-            ("ask", "ask p95 < 25 ms", "p95", TARGETS["ask_p95_ms"], "lower")):
+            ("ask", "ask p95 < 25 ms", "p95", TARGETS["ask_p95_ms"], "lower"),
+            ("mcp_recall", "MCP recall p95 < 30 ms", "p95", TARGETS["mcp_recall_p95_ms"], "lower")):
         out[name] = {str(r["clients"]): (r["latency_ms"][field_name] < limit) for r in m.get(key, [])}
     out["bulk ≥ 3,000 cards/s"] = {str(r["clients"]): r["cards_per_second"] >= TARGETS["bulk_cards_per_s"]
                                    for r in m.get("bulk", [])}
@@ -265,7 +293,7 @@ def ratios(report: dict) -> dict:
     m = report.get("measurements", {})
     base = {r["clients"]: r for r in m.get("healthz", []) if r.get("when") != "end"}
     out = {}
-    for key in ("list", "ask", "remember"):
+    for key in ("list", "ask", "recall", "mcp_recall", "remember"):
         for r in m.get(key, []):
             b = base.get(r["clients"])
             if b and b["latency_ms"]["p50"] and r["requests_per_second"]:
@@ -307,6 +335,8 @@ def table(report: dict) -> str:
             return f"{value:>9,.0f}" if value is not None and value >= 1000 else f"{value:>9}"
         rows = [("GET /healthz", "healthz"), ("GET /api/v1/cards/?scope&current=true", "list"),
                 ("POST /api/v1/ask/ (plain words)", "ask"),
+                ("POST /api/v1/recall/", "recall"),
+                ("POST /mcp/ tools/call recall", "mcp_recall"),
                 ("POST /api/v1/cards/ (one remember)", "remember"),
                 (f"POST /api/v1/cards/bulk/ ×{cfg['bulk_size']}", "bulk")]
         for label, key in rows:
@@ -329,7 +359,7 @@ def table(report: dict) -> str:
         lines.append("targets: " + "; ".join(
             f"{name}: " + ", ".join(f"{c} cl {'ok' if ok else 'MISS'}" for c, ok in by.items())
             for name, by in report["targets"].items()))
-        for key in ("list", "ask", "remember", "bulk"):
+        for key in ("list", "ask", "recall", "mcp_recall", "remember", "bulk"):
             for r in m.get(key, []):
                 if r.get("error_examples"):
                     lines.append(f"  {key} @{r['clients']} errors: {r['error_examples']}")
@@ -356,8 +386,9 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=10.0, help="per measurement (and per concurrency)")
     parser.add_argument("--bulk-seconds", type=float, default=30.0, help="per bulk measurement")
     parser.add_argument("--bulk-size", type=int, default=1_000, help="cards per bulk call (the API allows 1,000)")
-    parser.add_argument("--endpoints", default="list,ask,remember,bulk",
-                        help="which to measure, comma-separated (healthz always): list, ask, remember, bulk")
+    parser.add_argument("--endpoints", default="list,ask,recall,mcp_recall,remember,bulk",
+                        help="which to measure, comma-separated (healthz always): list, ask, recall, mcp_recall, "
+                             "remember, bulk")
     parser.add_argument("--clients", default="1,4",
                         help="comma-separated client thread counts, each measured in turn (default 1,4)")
     parser.add_argument("--server", choices=["gunicorn", "runserver"], default="gunicorn")

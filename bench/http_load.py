@@ -49,10 +49,11 @@ class Client:
                         "Content-Type": "application/json"}
         self.conn = http.client.HTTPConnection(HOST, port, timeout=timeout)
 
-    def call(self, method: str, path: str, body: bytes | None = None) -> tuple[int, bytes]:
+    def call(self, method: str, path: str, body: bytes | None = None,
+             headers: dict | None = None) -> tuple[int, bytes]:
         for attempt in (1, 2):
             try:
-                self.conn.request(method, path, body=body, headers=self.headers)
+                self.conn.request(method, path, body=body, headers={**self.headers, **(headers or {})})
                 response = self.conn.getresponse()
                 return response.status, response.read()
             except (ConnectionError, http.client.RemoteDisconnected, http.client.CannotSendRequest,
@@ -79,7 +80,7 @@ class Sample:
 
 def run_load(name: str, port: int, token: str, clients: int, seconds: float, max_requests: int,
              make_request, check) -> dict:
-    """`clients` threads call `make_request(thread_index, i) -> (method, path, body, items)` until
+    """`clients` threads call `make_request(thread_index, i) -> (method, path, body, items[, headers])` until
     `seconds` have passed or `max_requests` were sent in total; `check(status, body, sample)`
     validates each answer (and counts outcomes)."""
     samples = [Sample() for _ in range(clients)]
@@ -94,11 +95,11 @@ def run_load(name: str, port: int, token: str, clients: int, seconds: float, max
             barrier.wait(timeout=60)
             i = 0
             while time.perf_counter() < stop_at[0] and budget.acquire(blocking=False):
-                method, path, body, items = make_request(t, i)
+                method, path, body, items, *headers = make_request(t, i)
                 i += 1
                 t0 = time.perf_counter()
                 try:
-                    status, data = client.call(method, path, body)
+                    status, data = client.call(method, path, body, *headers)
                 except (OSError, http.client.HTTPException) as error:
                     sample.errors += 1
                     if len(sample.error_examples) < 3:
@@ -169,6 +170,10 @@ def expect(statuses: tuple[int, ...], *, parse: str | None = None, expect_items:
                 sample.outcomes[r["outcome"]] += 1
         elif parse == "page" and not json.loads(data)["results"]:
             return "empty first page"
+        elif parse == "mcp":
+            answer = json.loads(data)
+            if "result" not in answer or answer["result"].get("isError"):
+                return f"MCP error: {data[:200]!r}"
         return None
     return check
 
