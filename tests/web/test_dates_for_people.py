@@ -1,0 +1,43 @@
+"""Every page shows dates as people read them: a household in Lisbon and one in
+Taipei each see a card's day as their own local day, never an ISO instant or
+a UTC day (core/dates.py)."""
+
+import datetime as dt
+import re
+import zoneinfo
+
+import pytest
+
+from cards.drafts import CardDraft
+from cards.services import card_remember
+from scopes.tokens import token_create
+from tests.factories import UserFactory, family_scope
+
+pytestmark = pytest.mark.django_db
+
+ISO_INSTANT = re.compile(rb"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}")
+
+
+@pytest.mark.parametrize(("zone", "username"), [("Europe/Lisbon", "dana"), ("Asia/Taipei", "mei")])
+def test_a_household_sees_its_own_local_day(pages, zone, username):
+    person = UserFactory(username=username, time_zone=zone)
+    family = family_scope(owner=person, name="Home")
+    local = zoneinfo.ZoneInfo(zone)
+    # Moved in on 15 September, their time: local midnight, which is still the 14th in UTC.
+    moved = dt.datetime(2026, 9, 15, tzinfo=local)
+    card = card_remember(scope=family, actor=person, draft=CardDraft(
+        kind="state", label="address", subject="me", value="Rua das Amoreiras 14",
+        effective_at=moved, reference_time=moved + dt.timedelta(hours=9))).card
+    trip = card_remember(scope=family, actor=person, draft=CardDraft(
+        kind="event", label="trip", subject="me", text="Trip to the coast", effective_at=dt.datetime(
+            2026, 2, 1, tzinfo=local), reference_time=moved)).card
+    token_create(user=person, name="kitchen", scopes=[family])
+    client = pages(person)
+    card_page = client.get(f"/cards/{card.pk}/").content
+    assert b"Sep 15, 2026" in card_page and b"Sep 14" not in card_page
+    assert b"ago" in card_page  # last confirmed: relative
+    listing = client.get(f"/scopes/{family.pk}/").content
+    assert b"Sep 15, 2026" in listing
+    for page in (card_page, listing, client.get(f"/cards/{trip.pk}/").content, client.get("/tokens/").content,
+                 client.get(f"/scopes/{family.pk}/members/").content):
+        assert not ISO_INSTANT.search(page), ISO_INSTANT.search(page)
