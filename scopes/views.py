@@ -186,13 +186,15 @@ def member_minor_page(request, scope_id: int, user_id: int):
 
 
 @page
-@require_POST
+@require_http_methods(["GET", "POST"])
 def member_remove_page(request, scope_id: int, user_id: int):
     principal = principal_of_page(request)
     with transaction.atomic():
         scope = scope_get(principal=principal, scope_id=scope_id, action="manage")
         membership = _membership_of(scope, user_id)
         owner_change_check(principal, scope, membership.role)
+        if request.method == "GET":  # asks first: the person loses the scope at once
+            return render(request, "scopes/member_remove.html", {"scope": scope, "membership": membership})
         try:
             with transaction.atomic():
                 membership_remove(scope=scope, user=membership.user)

@@ -221,6 +221,8 @@ def test_members_page_on_a_phone(live_server, page, dana, dana_family):
     sign_in(page, base, "dana")
     page.goto(f"{base}/scopes/{dana_family.pk}/members/")
     page.get_by_role("heading", name="Members of The Parks").wait_for()
+    page.get_by_role("link", name="Remove dana").click()
+    page.get_by_role("heading", name="Remove dana from The Parks?").wait_for()
     page.get_by_role("button", name="Remove dana").click()
     page.get_by_text("at least one owner").wait_for()
     shot(page, "members-last-owner-phone")

@@ -132,3 +132,13 @@ def test_an_invite_of_another_scope_is_404(household, pages, alice, scope):
     other, _ = invite_create(scope=scope, role="viewer", created_by=alice)
     answer = pages(alice).post(f"/scopes/{household['family'].pk}/invites/{other.pk}/revoke/")
     assert answer.status_code == 404
+
+
+def test_removing_a_member_asks_first(household, pages, alice):
+    family, victor = household["family"], household["victor"]
+    asked = pages(alice).get(f"/scopes/{family.pk}/members/{victor.pk}/remove/")
+    assert asked.status_code == 200 and b"Remove victor from The Lins?" in asked.content
+    assert family.memberships.filter(user=victor).exists()
+    assert pages(household["bob"]).get(f"/scopes/{family.pk}/members/{victor.pk}/remove/").status_code == 403
+    listing = pages(alice).get(f"/scopes/{family.pk}/members/").content
+    assert f'href="/scopes/{family.pk}/members/{victor.pk}/remove/"'.encode() in listing
