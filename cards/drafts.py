@@ -9,6 +9,7 @@ import math
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from typing import Any
 
 from dateutil.relativedelta import relativedelta
 from django.utils import timezone
@@ -60,6 +61,7 @@ class CardDraft:
     precision: str = ""
     time_source: str = ""
     source_session: str = ""
+    source_token: Any = None  # the AgentToken that writes it, if an agent does
     source_message: str = ""
     source_quote: str = ""
     confidence: float | None = None
@@ -209,7 +211,8 @@ def draft_from_request(data: dict, *, principal: Principal) -> CardDraft:
         object=data["object"], text=data["text"], tag=data["tag"], reference_time=reference, time_zone=zone_label(tz),
         effective_at=data["effective_at"], source_session=source["session"], source_message=source["message"],
         source_quote=source["quote"], confidence=data["confidence"], impact=data["impact"],
-        consent=data["consent"], perspectives=data["perspectives"])
+        consent=data["consent"], perspectives=data["perspectives"],
+        source_token=principal.token)
     if data["when"]:
         interval = when_resolve(data["when"], reference=reference, tz=tz)
         if data["kind"] == CardKind.EVENT:

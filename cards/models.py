@@ -261,6 +261,9 @@ class Card(models.Model):
 
     source_actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                                      on_delete=models.SET_NULL, related_name="+")
+    # The agent (token) that wrote it, if an agent did: provenance a person can read ("by kitchen assistant").
+    source_token = models.ForeignKey("scopes.AgentToken", null=True, blank=True, on_delete=models.SET_NULL,
+                                     related_name="+")
     source_session = models.CharField(max_length=200, blank=True)
     source_message = models.CharField(max_length=200, blank=True)
     source_quote = models.TextField(blank=True)

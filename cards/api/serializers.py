@@ -131,6 +131,8 @@ class CardListQuery(StrictSerializer):
 
 class SourceOut(serializers.Serializer):
     actor = serializers.CharField(allow_null=True)
+    agent = serializers.CharField(allow_null=True, required=False,
+                                  help_text="The name of the agent token that wrote it; null when a person did.")
     session = serializers.CharField()
     message = serializers.CharField()
     quote = serializers.CharField()
@@ -198,6 +200,7 @@ class CardOut(serializers.Serializer):
 
     def get_source(self, card: Card) -> dict:
         return {"actor": card.source_actor.username if card.source_actor_id else None,
+                "agent": card.source_token.name if card.source_token_id else None,
                 "session": card.source_session, "message": card.source_message, "quote": card.source_quote}
 
     get_source.output_field = SourceOut()  # for the schema

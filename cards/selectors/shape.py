@@ -26,7 +26,8 @@ COLUMNS = (
     "id", "scope_id", "kind", "tag", "subject__name", "subject_id", "label__key", "cardinality", "value",
     "object__name", "object_id", "text", "perspective_text", "effective_at", "superseded_at", "superseded_by_id",
     "recorded_at", "verified_at", "occurred_at", "occurred_end", "precision", "time_source", "anchor_zone",
-    "source_actor__username", "source_session", "source_message", "source_quote", "confidence", "impact",
+    "source_actor__username", "source_token__name", "source_session", "source_message", "source_quote", "confidence",
+    "impact",
     "disputes_id",
 )
 
@@ -65,7 +66,8 @@ def card_out(row: dict, now: dt.datetime | None = None) -> dict:
         "precision": row["precision"],
         "time_source": row["time_source"],
         "zone": row["anchor_zone"] or None,
-        "source": {"actor": row["source_actor__username"], "session": row["source_session"],
+        "source": {"actor": row["source_actor__username"], "agent": row["source_token__name"],
+                   "session": row["source_session"],
                    "message": row["source_message"], "quote": row["source_quote"]},
         "confidence": row["confidence"],
         "confidence_level": None if row["confidence"] is None else level_of(row["confidence"]),

@@ -28,7 +28,7 @@ def test_remember_supersede_and_read_back(alice, bearer):
     body = second.json()
     assert body["outcome"] == "superseded" and body["superseded"] == [first.json()["card"]["id"]]
     assert body["card"]["label"] == "address" and body["card"]["cardinality"] == "single"
-    assert body["card"]["source"] == {"actor": "alice", "session": "s-41", "message": "m-7",
+    assert body["card"]["source"] == {"actor": "alice", "agent": "agent", "session": "s-41", "message": "m-7",
                                       "quote": "we moved to Kyoto"}
     again = remember(agent, scope=scope, kind="state", subject="me", label="address", value="kyoto")
     assert again.status_code == 200 and again.json()["outcome"] == "reinforced"

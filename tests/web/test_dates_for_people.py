@@ -41,3 +41,34 @@ def test_a_household_sees_its_own_local_day(pages, zone, username):
     for page in (card_page, listing, client.get(f"/cards/{trip.pk}/").content, client.get("/tokens/").content,
                  client.get(f"/scopes/{family.pk}/members/").content):
         assert not ISO_INSTANT.search(page), ISO_INSTANT.search(page)
+
+
+def test_events_read_as_events(pages, t0):
+    person = UserFactory(username="dana", time_zone="Europe/Lisbon")
+    scope = person.personal_scope
+    lisbon = zoneinfo.ZoneInfo("Europe/Lisbon")
+    now = dt.datetime.now(dt.timezone.utc)
+    past = card_remember(scope=scope, actor=person, draft=CardDraft(
+        kind="event", label="trip", subject="me", text="Trip to Porto", precision="month",
+        occurred_at=dt.datetime(2026, 2, 1, tzinfo=lisbon), reference_time=now)).card
+    ahead = card_remember(scope=scope, actor=person, draft=CardDraft(
+        kind="event", label="trip", subject="me", text="Trip to Faro", precision="day",
+        occurred_at=now + dt.timedelta(days=40), reference_time=now)).card
+    client = pages(person)
+    shown = client.get(f"/cards/{past.pk}/").content
+    assert b"Happened" in shown and b"Feb 2026" in shown
+    for words in (b"Still true", b"until now", b"now (current)", b"True since", b"superseded"):
+        assert words not in shown, words
+    assert b"Will happen" in client.get(f"/cards/{ahead.pk}/").content
+
+
+def test_a_card_says_which_agent_wrote_it_and_in_which_conversation(pages, bearer):
+    person = UserFactory(username="dana", time_zone="Europe/Lisbon")
+    agent = bearer(person, scopes=[person.personal_scope], write=True)
+    written = agent.post("/api/v1/cards/", {"scope": person.personal_scope.pk, "kind": "state", "subject": "me",
+                                            "label": "employer", "value": "Atlas", "source": {"session": "chat-41"}},
+                         format="json")
+    assert written.json()["card"]["source"]["agent"] == "agent"
+    page = pages(person).get(f"/cards/{written.json()['card']['id']}/").content.decode()
+    assert "by the agent “agent” of dana" in page and "chat-41" in page
+    assert "by agent" in pages(person).get(f"/scopes/{person.personal_scope.pk}/").content.decode()

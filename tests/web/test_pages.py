@@ -96,7 +96,7 @@ def test_verifying_a_superseded_card_says_why_not(household, pages, alice):
     assert b"Only a current card can be confirmed" in answer.content
 
 
-def test_event_page_shows_description_revisions(alice, scope, pages, t0):
+def test_event_page_shows_its_corrections_and_their_reasons(alice, scope, pages, t0):
     from cards.drafts import CardDraft
     from cards.services import card_describe, card_remember
 
@@ -104,7 +104,7 @@ def test_event_page_shows_description_revisions(alice, scope, pages, t0):
         kind="event", label="wedding", subject="me", text="Lee's wedding", reference_time=t0)).card
     card_describe(card=event, actor=alice, text="Lee and Kim's wedding", reason="names")
     page = pages(alice).get(f"/cards/{event.pk}/")
-    assert b"Description revisions" in page.content and b"Lee and Kim" in page.content
+    assert b"Corrections" in page.content and b"Lee and Kim" in page.content and b"(names)" in page.content
     assert b"<svg" not in page.content
 
 
