@@ -371,6 +371,10 @@ class CardRevision(models.Model):
     class Meta:
         ordering = ["at", "id"]
 
+    def __str__(self) -> str:
+        # What the admin's lists and history show: which card, what changed.
+        return f"card {self.card_id}, {self.field}: “{self.before[:40]}” → “{self.after[:40]}”"
+
 
 class CardPerspective(models.Model):
     """How one member of a shared scope phrases a card ("wife's birthday — prepare a gift")."""

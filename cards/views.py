@@ -29,6 +29,7 @@ from .forms import (AccountEraseForm, AliasForm, AnswerForm, CardAddForm, CardFi
                     DescribeForm, PerspectiveForm, QuestionForm, RecallForm)
 from .decay_picture import decay_points, half_life_days
 from .drafts import draft_from_request
+from .retrieval import aging_card_ids
 from .models import (Alias, Card, CardKind, CardPerspective, CardRevision, DuplicateStatus, Entity, Label,
                      PossibleDuplicate, Tag)
 from .selectors.cards import card_forgettable_get, card_get, card_history, cards_filtered, perspectives_own
@@ -47,9 +48,11 @@ def _may(principal, scope_id: int, action: str) -> bool:
     return Scope.objects.visible_to(principal, action).filter(pk=scope_id).exists()
 
 
-def _filtered(cards, form: CardFilterForm, *, user):
+def _filtered(cards, form: CardFilterForm, *, user, scope_ids: list[int]):
     """The API's list filters, from the page's form; an unknown label is the form's error."""
     data = form.cleaned_data
+    if data.get("view") == "aging":  # the home page's "to re-check", card by card
+        cards = cards.filter(pk__in=aging_card_ids(scope_ids))
     as_of = None
     if data.get("view") == "as_of":
         zone = person_zone(user)
@@ -76,7 +79,7 @@ def _scope_context(request, scope, *, add_form=None) -> dict:
     rows = Card.objects.none().values()
     if filters.is_valid():
         ids = read_scope_ids(principal=principal, scope_id=scope.pk) if filters.cleaned_data["ladder"] else [scope.pk]
-        rows = _filtered(Card.objects.in_scopes(ids), filters, user=request.user)
+        rows = _filtered(Card.objects.in_scopes(ids), filters, user=request.user, scope_ids=ids)
     paginator = Paginator(rows.order_by("-effective_at", "-id"), PER_PAGE)
     shown = paginator.get_page(request.GET.get("page"))
     query = request.GET.copy()

@@ -49,7 +49,11 @@ def _home_context(request, form=None) -> dict:
     weeks = weekly_health(principal=principal, scope_ids=[s.id for s in scopes if s.kind != "global"])
     return {"rows": rows, "form": form or ScopeCreateForm(parents=manageable), "weeks": weeks,
             "chart": chart_of(weeks), "invitations": invitations_waiting(principal=principal),
-            "minor": is_minor(request.user)}
+            "minor": is_minor(request.user),
+            # A first sign-in: nothing remembered and nothing shared yet; the page says where to start.
+            "starting": not any(row["health"].cards for row in rows if row["scope"].kind != "global")
+            and all(s.kind in ("personal", "global") for s in scopes),
+            "personal": next((s for s in scopes if s.kind == "personal"), None)}
 
 
 @page

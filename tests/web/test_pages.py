@@ -113,3 +113,34 @@ def test_create_a_scope_from_home(alice, pages):
     answer = client.post("/scopes/new/", {"name": "The Lees", "kind": "family"})
     assert answer.status_code == 302
     assert b"The Lees" in client.get("/").content
+
+
+def test_the_homes_to_re_check_links_to_the_facts_behind_it(alice, scope, pages, t0):
+    import datetime as dt
+
+    from cards.drafts import CardDraft
+    from cards.services import card_remember
+
+    old = t0 - dt.timedelta(days=400)
+    stale = card_remember(scope=scope, actor=alice, draft=CardDraft(
+        kind="state", label="employer", subject="me", value="Harbor", reference_time=old)).card
+    fresh = card_remember(scope=scope, actor=alice, draft=CardDraft(
+        kind="state", label="skill", subject="me", value="Rust")).card
+    client = pages(alice)
+    home = client.get("/").content.decode()
+    assert f'href="/scopes/{scope.pk}/?view=aging">1 to re-check</a>' in home
+    listed = client.get(f"/scopes/{scope.pk}/?view=aging").content.decode()
+    assert f"/cards/{stale.pk}/" in listed and f"/cards/{fresh.pk}/" not in listed
+
+
+def test_a_first_sign_in_and_an_empty_scope_say_where_to_start(alice, pages):
+    from tests.factories import family_scope
+
+    client = pages(alice)
+    home = client.get("/").content.decode()
+    assert "Getting started" in home and 'href="/tokens/"' in home and "Create a family or a team" in home
+    family = family_scope(owner=alice, name="The Lins")
+    assert "Getting started" not in client.get("/").content.decode()
+    empty = client.get(f"/scopes/{family.pk}/").content.decode()
+    assert "Nothing is remembered here yet." in empty and f'href="/scopes/{family.pk}/members/"' in empty
+    assert "No cards match these filters." in client.get(f"/scopes/{family.pk}/?kind=event").content.decode()
