@@ -7,8 +7,11 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from core.dates import date_shown
+
 WIDTH = 640
-LEFT = 150  # room for the value labels
+LEFT = 170  # room for the value labels: LABEL_CHARS at 12px, and the gap to the bars
+LABEL_CHARS = 20
 RIGHT = 16
 BAR_HEIGHT = 22
 GAP = 8
@@ -20,7 +23,8 @@ TICKS = 4
 @dataclass
 class Bar:
     card_id: int
-    value: str
+    value: str  # as drawn, cut to fit beside the bars
+    full_value: str  # in the bar's tooltip and the picture's description
     start: dt.datetime
     end: dt.datetime | None  # None: still true
     current: bool
@@ -47,8 +51,10 @@ class Timeline:
     plot_right: int
 
 
-def timeline_of(cards: list, *, now: dt.datetime, shown: dict[int, str] | None = None) -> Timeline:
-    """`cards` oldest first (card_history); `shown` gives each card's text as the viewer sees it."""
+def timeline_of(cards: list, *, now: dt.datetime, shown: dict[int, str] | None = None, zone=None,
+                language: str | None = None) -> Timeline:
+    """`cards` oldest first (card_history); `shown` gives each card's text as the viewer sees it;
+    the axis reads in the viewer's `zone` and `language` (core.dates), never as UTC days."""
     shown = shown or {}
     starts = [c.effective_at for c in cards] or [now]
     first = min(starts)
@@ -64,11 +70,14 @@ def timeline_of(cards: list, *, now: dt.datetime, shown: dict[int, str] | None =
         y = TOP + row * (BAR_HEIGHT + GAP)
         start, end = x_of(card.effective_at), x_of(card.superseded_at or last)
         value = shown.get(card.pk) or card.value or card.text or "—"
-        bars.append(Bar(card_id=card.pk, value=value if len(value) <= 22 else value[:21] + "…",
+        bars.append(Bar(card_id=card.pk, full_value=value,
+                        value=value if len(value) <= LABEL_CHARS else value[:LABEL_CHARS - 1] + "…",
                         start=card.effective_at, end=card.superseded_at, current=card.superseded_at is None,
                         x=start, y=y, width=max(end - start, 3.0), label_y=y + BAR_HEIGHT * 0.7))
     axis_y = TOP + len(cards) * (BAR_HEIGHT + GAP)
     ticks = [Tick(x=round(LEFT + plot * i / TICKS, 1),
-                  text=(first + dt.timedelta(seconds=span * i / TICKS)).date().isoformat()) for i in range(TICKS + 1)]
+                  text=date_shown(first + dt.timedelta(seconds=span * i / TICKS), zone=zone, language=language,
+                                  precision="day" if span < 3 * 365 * 86400 else "month"))
+             for i in range(TICKS + 1)]
     return Timeline(bars=bars, ticks=ticks, width=WIDTH, height=int(axis_y + AXIS_HEIGHT), axis_y=axis_y,
                     plot_left=LEFT, plot_right=WIDTH - RIGHT)

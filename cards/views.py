@@ -132,7 +132,8 @@ def card_page(request, card_id: int):
     may_write = _may(principal, card.scope_id, "write")
     context = {
         "card": shown[card.pk], "model": card, "history": [shown[c.pk] for c in history],
-        "timeline": (timeline_of(history, now=timezone.now(), shown={pk: row["value"] for pk, row in shown.items()})
+        "timeline": (timeline_of(history, now=timezone.now(), shown={pk: row["value"] for pk, row in shown.items()},
+                                 zone=person_zone(request.user), language=request.user.language)
                      if card.kind != CardKind.EVENT else None),
         "revisions": CardRevision.objects.in_scopes(in_scope).filter(card=card).select_related("actor"),
         "may_write": may_write,

@@ -72,3 +72,20 @@ def test_a_card_says_which_agent_wrote_it_and_in_which_conversation(pages, beare
     page = pages(person).get(f"/cards/{written.json()['card']['id']}/").content.decode()
     assert "by the agent “agent” of dana" in page and "chat-41" in page
     assert "by agent" in pages(person).get(f"/scopes/{person.personal_scope.pk}/").content.decode()
+
+
+def test_the_timeline_reads_in_local_days_and_its_labels_fit(pages):
+    person = UserFactory(username="dana", time_zone="Europe/Lisbon")
+    lisbon = zoneinfo.ZoneInfo("Europe/Lisbon")
+    first = card_remember(scope=person.personal_scope, actor=person, draft=CardDraft(
+        kind="state", label="address", subject="me", value="Rua das Amoreiras 14, 1250-020 Lisboa",
+        effective_at=dt.datetime(2025, 3, 1, tzinfo=lisbon))).card
+    card_remember(scope=person.personal_scope, actor=person, draft=CardDraft(
+        kind="state", label="address", subject="me", value="Rua do Ouro 3, Porto",
+        effective_at=dt.datetime(2026, 9, 15, tzinfo=lisbon)))
+    page = pages(person).get(f"/cards/{first.pk}/").content.decode()
+    svg = page[page.index("<svg"):page.index("</svg>")]
+    assert not re.search(r"\d{4}-\d{2}-\d{2}", svg), "an ISO day on the timeline"
+    assert "Sep 15, 2026" in svg and "Rua das Amoreiras 14, 1250-020 Lisboa:" in svg  # the tooltip: whole
+    labels = re.findall(r'class="tl-label" text-anchor="end">([^<]*)<', svg)
+    assert labels and all(len(label) <= 20 for label in labels), labels
