@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.db.models import Count
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
@@ -22,7 +23,7 @@ from scopes.selectors import scope_get
 from scopes.services import global_scope_get
 
 from .forms import ApproveForm, PickForm, ReasonForm, RejectForm
-from .models import Candidate
+from .models import Candidate, CandidateStatus
 from .selectors import (candidate_get, contradiction_sides, dispute_sides, duplicate_get, hypothesis_get,
                         own_proposals, review_queue, rule_get, said_about_you)
 from .services.candidates import OPEN, candidate_approve, candidate_reject
@@ -39,7 +40,13 @@ def review_page(request):
 def _own_context(request, *, bound: dict | None = None) -> dict:
     principal = principal_of_page(request)
     proposals = own_proposals(principal=principal).select_related("author", "scope", "proposed_by").order_by("id")
-    return {"scopes": Scope.objects.visible_to(principal, "review").order_by("kind", "name"),
+    scopes = list(Scope.objects.visible_to(principal, "review").order_by("kind", "name"))
+    # How much waits in each queue, in one query.
+    waiting = dict(Candidate.objects.in_scopes([s.pk for s in scopes]).filter(status=CandidateStatus.PENDING)
+                   .values("scope_id").annotate(n=Count("id")).values_list("scope_id", "n"))
+    for scope in scopes:
+        scope.waiting = waiting.get(scope.pk, 0)
+    return {"scopes": scopes,
             "said_about_you": said_about_you(principal=principal),
             "proposals": _candidate_items(proposals[:500], bound or {})}
 

@@ -34,7 +34,9 @@ def candidate_draft(candidate: Candidate, *, consent: bool = False) -> CardDraft
         occurred_end=candidate.occurred_end, precision=candidate.precision, time_source=candidate.time_source,
         source_session=candidate.session, source_message=candidate.message, source_quote=candidate.quote,
         confidence=candidate.confidence, impact=candidate.impact, consent=consent,
-        perspectives=dict(candidate.perspectives or {}))
+        perspectives=dict(candidate.perspectives or {}),
+        # A propose-only agent's proposal stays its agent's card once a person approves it.
+        source_token=candidate.proposed_by if candidate.proposed_by_id else None)
 
 
 def candidate_screen(candidate: Candidate, *, label_sensitive: bool = False) -> str | None:

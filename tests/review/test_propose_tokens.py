@@ -66,6 +66,7 @@ def test_a_propose_tokens_remember_is_a_candidate_and_approving_it_makes_the_car
     stored = Card.objects.get(pk=approved.json()["card"])
     assert (stored.value, stored.label.key, stored.source_actor, stored.source_quote) == (
         "Kyoto", "address", alice, "we moved to Kyoto")
+    assert stored.source_token.name == "untrusted agent"  # still its agent's card, once a person approved it
 
 
 def test_a_propose_tokens_bulk_makes_one_candidate_per_card_all_or_nothing(alice, proposer):

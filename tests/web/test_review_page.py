@@ -101,3 +101,17 @@ def test_guess_confirmed_or_rejected_from_the_card_page(household, pages, alice)
         kind="state", label="likes", subject="me", value="opera", tag="hypothesis", confidence=0.4)).card
     assert client.post(f"/cards/{other.pk}/reject/", {"back": "review"}).url == f"/scopes/{family.pk}/review/"
     assert not Card.objects.filter(pk=other.pk, superseded_at=None, tag="hypothesis").exists()
+
+
+def test_the_review_index_counts_what_waits_in_each_scope(alice, pages):
+    from django.utils import timezone
+
+    from review.models import Candidate
+    from tests.factories import family_scope
+
+    family = family_scope(owner=alice, name="The Lins")
+    for n in range(3):
+        Candidate.objects.create(scope=family, author=alice, kind="state", label="skill", subject="me",
+                                 value=f"skill {n}", quote="q", message_at=timezone.now(), extractor="patterns")
+    index = pages(alice).get("/review/").content.decode()
+    assert "The Lins</a> <span class=\"kind\">family</span> — <strong>3 waiting</strong>" in index
