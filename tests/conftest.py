@@ -8,6 +8,27 @@ from scopes.tokens import token_create
 from tests.factories import UserFactory
 
 
+def _run_order(item) -> int:
+    """Tests on committed data flush the database when they end, and Django's flush
+    puts the content types back (post_migrate): a serialized rollback after that
+    would insert them twice. So serialized-rollback tests run before the other
+    transactional ones, and browser tests last: once Playwright's event loop runs,
+    plain ORM tests would see an async context, and their flush would drop the
+    migrated labels."""
+    if item.get_closest_marker("browser") is not None:
+        return 3
+    marker = item.get_closest_marker("django_db")
+    if marker is not None and marker.kwargs.get("serialized_rollback"):
+        return 1
+    committed = marker is not None and marker.kwargs.get("transaction")
+    return 2 if committed or {"transactional_db", "live_server"} & set(getattr(item, "fixturenames", ())) else 0
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items):
+    items.sort(key=_run_order)
+
+
 @pytest.fixture(autouse=True)
 def _fresh_label_registry():
     # Test transactions roll back labels a test registered; the per-process

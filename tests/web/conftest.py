@@ -8,16 +8,6 @@ from tests.builtin_rows import builtin_rows_restore
 from tests.factories import UserFactory, family_scope
 
 
-@pytest.hookimpl(trylast=True)
-def pytest_collection_modifyitems(items):
-    # Browser tests last: once Playwright's event loop runs, plain ORM tests would
-    # see an async context, and their flush would drop the migrated labels.
-    # Live-server tests (tests/mcp, tests/clients) restore the built-in rows on a flushed
-    # database too: after them, a serialized rollback would add its content types twice.
-    items.sort(key=lambda item: 2 if item.get_closest_marker("browser") is not None
-               else 1 if "/tests/mcp/" in str(item.path) or "/tests/clients/" in str(item.path) else 0)
-
-
 @pytest.fixture
 def pages():
     """A browser-like client: signs a person in through the session (no token)."""
