@@ -357,10 +357,15 @@ def aging_condition(alias: str = "") -> str:
     return f"{_single(alias)} AND {alias}label_id IN (SELECT id FROM cards_label WHERE ages)"
 
 
+def aging_now() -> str:
+    """An aging fact due for its re-check: unconfirmed for AGING_DAYS as of %(at)s
+    (over cards_card `c`). The home page counts these and lists them (aging_card_ids)."""
+    return f"{aging_condition('c.')} AND {_DAYS} >= {AGING_DAYS}"
+
+
 def aging_card_ids(scope_ids: list[int]) -> list[int]:
     """The facts to re-check now in these scopes: what the home page's health counts count."""
-    sql = (f"SELECT c.id FROM cards_card c WHERE c.scope_id = ANY(%(scopes)s) AND {valid_sql('c')}"
-           f" AND {aging_condition('c.')} AND {_DAYS} >= {AGING_DAYS}")
+    sql = f"SELECT c.id FROM cards_card c WHERE c.scope_id = ANY(%(scopes)s) AND {valid_sql('c')} AND {aging_now()}"
     with connection.cursor() as cursor:
         cursor.execute(sql, {"scopes": list(scope_ids), "at": timezone.now()})
         return [row[0] for row in cursor.fetchall()]

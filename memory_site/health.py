@@ -12,7 +12,7 @@ from django.db.models import Count
 from django.utils import timezone
 
 from cards.models import Card
-from cards.retrieval import _DAYS, AGING_DAYS, aging_condition, contradictions_in
+from cards.retrieval import aging_now, contradictions_in
 from cards.valid_time import valid_sql
 from review.models import Candidate
 from review.services.candidates import OPEN
@@ -33,7 +33,7 @@ class Health:
 
 def _card_counts(scope_ids: list[int]) -> dict[int, tuple[int, int]]:
     """(current cards, aging facts) per scope; aging as the agent's context counts it."""
-    sql = (f"SELECT c.scope_id, count(*), count(*) FILTER (WHERE {aging_condition('c.')} AND {_DAYS} >= {AGING_DAYS})"
+    sql = (f"SELECT c.scope_id, count(*), count(*) FILTER (WHERE {aging_now()})"
            f" FROM cards_card c WHERE c.scope_id = ANY(%(scopes)s) AND {valid_sql('c')} GROUP BY c.scope_id")
     with connection.cursor() as cursor:
         cursor.execute(sql, {"scopes": scope_ids, "at": timezone.now()})

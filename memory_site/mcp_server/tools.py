@@ -63,6 +63,16 @@ def _body(**fields: Any) -> dict:
     return {name: value for name, value in fields.items() if value is not None}
 
 
+async def _scoped(ctx: Context, method: str, route: str, scope: ScopeRef | None, *, empty: dict | None = None,
+                  **fields: Any) -> CallToolResult:
+    """The route called with `scope` (named or an id) and `fields`: as the JSON body,
+    or for a GET as the query. A missing scope is left to the route to refuse."""
+    def work(caller: Caller) -> Answer:
+        sent = _body(scope=scope_id(caller, scope) if scope is not None else None, **fields)
+        return call(caller, method, route, **({"query": sent} if method == "GET" else {"body": sent}))
+    return await _run(ctx, work, empty=empty)
+
+
 def _with_session(card: dict, session: str | None) -> dict:
     if session and not (card.get("source") or {}).get("session"):
         card = {**card, "source": {**(card.get("source") or {}), "session": session}}
@@ -124,10 +134,8 @@ async def recall(
     subject: Annotated[str | None, Field(description='Only cards about this person or thing ("me", a name).')] = None,
     session: Session = None,
 ) -> CallToolResult:
-    def work(caller: Caller) -> Answer:
-        return call(caller, "POST", "recall/", body=_body(scope=scope_id(caller, scope), query=query, k=k, when=when,
-                                                          as_of=as_of, tz=tz, subject=subject))
-    return await _run(ctx, work)
+    return await _scoped(ctx, "POST", "recall/", scope, query=query, k=k, when=when, as_of=as_of, tz=tz,
+                         subject=subject)
 
 
 async def context(
@@ -135,10 +143,7 @@ async def context(
     budget: Annotated[int, Field(ge=50, le=32_000, description="Most tokens the block may take.")] = 1500,
     when: When = None, tz: Zone = None, session: Session = None,
 ) -> CallToolResult:
-    def work(caller: Caller) -> Answer:
-        return call(caller, "GET", "context/", query=_body(scope=scope_id(caller, scope), query=query,
-                                                           budget=budget, when=when, tz=tz))
-    return await _run(ctx, work)
+    return await _scoped(ctx, "GET", "context/", scope, query=query, budget=budget, when=when, tz=tz)
 
 
 async def ask(
@@ -147,10 +152,7 @@ async def ask(
                                               '"How many times did I go to the gym last month?", 我住在哪裡?')],
     as_of: Instant = None, tz: Zone = None, session: Session = None,
 ) -> CallToolResult:
-    def work(caller: Caller) -> Answer:
-        return call(caller, "POST", "ask/", body=_body(scope=scope_id(caller, scope), question=question,
-                                                       as_of=as_of, tz=tz))
-    return await _run(ctx, work)
+    return await _scoped(ctx, "POST", "ask/", scope, question=question, as_of=as_of, tz=tz)
 
 
 async def count(
@@ -159,10 +161,7 @@ async def count(
     subject: Annotated[str | None, Field(description='Whose ("me", a name); default everyone\'s.')] = None,
     when: When = None, tz: Zone = None, session: Session = None,
 ) -> CallToolResult:
-    def work(caller: Caller) -> Answer:
-        return call(caller, "POST", "count/", body=_body(scope=scope_id(caller, scope), label=label,
-                                                         subject=subject, when=when, tz=tz))
-    return await _run(ctx, work)
+    return await _scoped(ctx, "POST", "count/", scope, label=label, subject=subject, when=when, tz=tz)
 
 
 async def forget(
@@ -172,14 +171,10 @@ async def forget(
     card: Annotated[int | None, Field(description="Or one card, by id.")] = None,
     session: Session = None,
 ) -> CallToolResult:
-    def work(caller: Caller) -> Answer:
-        if card is not None:
-            return call(caller, "DELETE", f"cards/{card}/")
-        if scope is None or subject is None:
-            return Answer(400, {"code": "validation_error", "detail": "Give `card`, or `scope` and `subject`.",
-                                "fields": {"scope": ["required without card"], "subject": ["required without card"]}})
-        return call(caller, "POST", "forget/", body=_body(scope=scope_id(caller, scope), subject=subject, label=label))
-    return await _run(ctx, work, empty={"forgotten": card})
+    if card is not None:
+        return await _run(ctx, lambda caller: call(caller, "DELETE", f"cards/{card}/"), empty={"forgotten": card})
+    # Without a card, the route's own validation names what is missing (scope, subject).
+    return await _scoped(ctx, "POST", "forget/", scope, subject=subject, label=label)
 
 
 async def ingest(
@@ -188,16 +183,11 @@ async def ingest(
                                                                 '"text": …, "at": ISO with offset}, …].')],
     session: Annotated[str, Field(description="This conversation's id.")],
 ) -> CallToolResult:
-    def work(caller: Caller) -> Answer:
-        return call(caller, "POST", "ingest/", body={"scope": scope_id(caller, scope), "session": session,
-                                                     "messages": messages})
-    return await _run(ctx, work)
+    return await _scoped(ctx, "POST", "ingest/", scope, session=session, messages=messages)
 
 
 async def next_probe(ctx: Context, scope: ScopeRef, session: Session = None) -> CallToolResult:
-    def work(caller: Caller) -> Answer:
-        return call(caller, "GET", "probes/next/", query={"scope": scope_id(caller, scope)})
-    return await _run(ctx, work, empty={"probe": None})
+    return await _scoped(ctx, "GET", "probes/next/", scope, empty={"probe": None})
 
 
 async def confirm(

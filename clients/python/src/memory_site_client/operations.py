@@ -124,9 +124,9 @@ def forget(known: dict[str, int], scope: ScopeRef | None = None, subject: str | 
     if card is not None:
         yield Call("DELETE", f"cards/{int(card)}/")
         return {"cards": 1}
-    if scope is None or subject is None:
-        raise ValueError("give card=, or scope and subject")
-    body = _clean(scope=(yield from _scope_id(scope, known)), subject=subject, label=label)
+    # Without a card, the API's own validation names what is missing (scope, subject).
+    scope_id = (yield from _scope_id(scope, known)) if scope is not None else None
+    body = _clean(scope=scope_id, subject=subject, label=label)
     return (yield Call("POST", "forget/", json=body))["receipt"]
 
 
