@@ -21,8 +21,7 @@ from django.urls import reverse
 from core.pages import page
 from scopes.principals import principal_of_page
 from scopes.selectors import scope_list
-from scopes.tokens import token_get
-from scopes.views import TOKEN_SHOWN_ONCE
+from scopes.tokens import TOKEN_SHOWN_ONCE, token_get
 
 PLACEHOLDER = "<your token>"
 

@@ -26,6 +26,10 @@ DEFAULT_DAYS = 90
 MAX_DAYS = 366
 LAST_USED_RESOLUTION = dt.timedelta(minutes=1)
 
+# A new token's secret, kept in the person's session for the one page that shows it
+# (the connect page, memory_site/connect.py): the creating POST redirects there.
+TOKEN_SHOWN_ONCE = "token_shown_once"
+
 
 class TokenRefused(DomainError):
     """Raised by authentication; the API turns it into a 401 with this code."""

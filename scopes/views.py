@@ -26,7 +26,8 @@ from .people import person_settings_set
 from .principals import principal_of_page
 from .selectors import invitation_waiting, scope_get, scope_list
 from .services import membership_leave, membership_remove, membership_set
-from .tokens import token_access_flags, token_create, token_get, token_revoke, tokens_of_wards
+from .tokens import (TOKEN_SHOWN_ONCE, token_access_flags, token_create, token_get, token_revoke,
+                     tokens_of_wards)
 
 
 @page
@@ -268,11 +269,6 @@ def scope_leave_page(request, scope_id: int):
             return redirect("scope", scope_id=scope.pk)
     messages.success(request, f"You left {scope.name}.")
     return redirect("home")
-
-
-# A new token's secret, kept in the session for the one page that shows it
-# (the connect page, memory_site/connect.py): the creating POST redirects there.
-TOKEN_SHOWN_ONCE = "token_shown_once"
 
 
 def _tokens_context(request, *, form=None) -> dict:
