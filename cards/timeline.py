@@ -38,6 +38,7 @@ class Bar:
 class Tick:
     x: float
     text: str
+    anchor: str = "middle"  # the last day's label ends at its tick: centred, it ran past the picture's edge
 
 
 @dataclass
@@ -77,7 +78,8 @@ def timeline_of(cards: list, *, now: dt.datetime, shown: dict[int, str] | None =
     axis_y = TOP + len(cards) * (BAR_HEIGHT + GAP)
     ticks = [Tick(x=round(LEFT + plot * i / TICKS, 1),
                   text=date_shown(first + dt.timedelta(seconds=span * i / TICKS), zone=zone, language=language,
-                                  precision="day" if span < 3 * 365 * 86400 else "month"))
+                                  precision="day" if span < 3 * 365 * 86400 else "month"),
+                  anchor="end" if i == TICKS else "middle")
              for i in range(TICKS + 1)]
     return Timeline(bars=bars, ticks=ticks, width=WIDTH, height=int(axis_y + AXIS_HEIGHT), axis_y=axis_y,
                     plot_left=LEFT, plot_right=WIDTH - RIGHT)
