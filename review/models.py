@@ -32,6 +32,10 @@ class IngestJob(models.Model):
     # False for a propose-only token's session: nothing it sends is stored
     # unreviewed, even in a scope that auto-accepts explicit statements.
     auto_accept = models.BooleanField(default=True)
+    # The agent token that sent the conversation (none: a person, or a job from before tokens were kept):
+    # its candidates, and the cards approved from them, name that agent.
+    token = models.ForeignKey("scopes.AgentToken", null=True, blank=True, on_delete=models.SET_NULL,
+                              related_name="+")
     error = models.TextField(blank=True)
     result = models.JSONField(default=dict, blank=True)  # counts, and what the policy dropped (rule names only)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -95,8 +99,9 @@ class Candidate(models.Model):
     anchor_zone = models.CharField(max_length=64, blank=True, default="")
     extractor = models.CharField(max_length=32)
     rule = models.CharField(max_length=64, blank=True)
-    # A propose-only agent token's card (extractor "agent"): which token, and the
-    # phrasings it asked for, set on the card when a person approves it.
+    # The agent token it came from: a propose-only token's own card (extractor "agent"),
+    # or a conversation a token ingested. The approved card keeps it (its source.agent);
+    # a propose-only token's phrasings are set on the card when a person approves it.
     proposed_by = models.ForeignKey("scopes.AgentToken", null=True, blank=True, on_delete=models.SET_NULL,
                                     related_name="+")
     perspectives = models.JSONField(default=dict, blank=True)

@@ -126,7 +126,8 @@ class ReviewCandidateOut(serializers.Serializer):
     message_at = serializers.DateTimeField()
     extractor = serializers.CharField(help_text='What proposed it: an extractor, or "agent" for a propose-only '
                                                 "token's own card.")
-    proposed_by = serializers.SerializerMethodField(help_text="The propose-only token that proposed it, if one did.")
+    proposed_by = serializers.SerializerMethodField(help_text="The agent token it came from, if one: a propose-only "
+                                                    "token's proposal, or a conversation a token ingested.")
     rule = serializers.CharField()
     problem = serializers.CharField()
     card = serializers.IntegerField(source="card_id", allow_null=True)

@@ -64,7 +64,8 @@ class Ingest(APIView):
             # A propose-only token may ingest (it only makes candidates), and nothing of its job is auto-accepted.
             scope = scope_get(principal=principal, scope_id=data["scope"], action=principal.write_action)
             job = ingest_create(scope=scope, actor=principal.user, session=data["session"],
-                                messages=data["messages"], auto_accept=not principal.proposes)
+                                messages=data["messages"], auto_accept=not principal.proposes,
+                                token=principal.token)
         job = job_get(principal=principal, job_id=job.pk)  # eager Celery has already run it
         return Response(JobOut(job).data, status=status.HTTP_202_ACCEPTED)
 

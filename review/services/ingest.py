@@ -16,7 +16,7 @@ from cards.services import card_remember
 from cards.text import name_visible, normalize, text_in
 from cards.when import UnresolvableTime, anchor_zone, person_zone, when_resolve, zone_label
 from core.errors import DomainError
-from scopes.models import Scope, User
+from scopes.models import AgentToken, Scope, User
 
 from ..extract import extractor_for
 from ..extract.base import Dropped, ExtractContext, Extraction, ExtractionFailed, Message, Proposal
@@ -31,7 +31,7 @@ KEEP_AT_MOST = dt.timedelta(hours=24)  # raw messages are never kept longer than
 
 
 def ingest_create(*, scope: Scope, actor: User, session: str, messages: list[dict],
-                  auto_accept: bool = True) -> IngestJob:
+                  auto_accept: bool = True, token: AgentToken | None = None) -> IngestJob:
     """Store one session's messages and queue their extraction after commit.
     Without `auto_accept` (a propose-only token's), every candidate waits for a
     person even where the scope auto-accepts explicit statements."""
@@ -45,7 +45,7 @@ def ingest_create(*, scope: Scope, actor: User, session: str, messages: list[dic
                "at": m["at"].isoformat()} for index, m in enumerate(messages)]
     job = IngestJob.objects.create(scope=scope, session=session, created_by=actor, messages=stored,
                                    message_count=len(stored), extractor=extractor_for().name,
-                                   auto_accept=auto_accept)
+                                   auto_accept=auto_accept, token=token)
     from ..tasks import ingest_extract  # the task module imports this one
 
     # robust: the job is committed either way; a broker that is down leaves it
@@ -173,7 +173,7 @@ def _candidate(job: IngestJob, p: Proposal, message: Message, tz) -> tuple[Candi
         subject=name_visible(p.subject), value=p.value, object=name_visible(p.object or ""), text=p.text, tag=p.tag, when=p.when or "", confidence=p.confidence,
         impact=p.impact, explicit=p.explicit, quote=p.quote, session=job.session, message=message.id,
         message_at=message.at, anchor_zone=zone_label(anchor_zone(message.at, tz)), extractor=job.extractor,
-        rule=p.rule)
+        rule=p.rule, proposed_by_id=job.token_id)
     try:
         label = label_resolve(p.label)
         candidate.label = label.key

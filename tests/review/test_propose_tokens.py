@@ -17,7 +17,10 @@ from cards.drafts import CardDraft
 from cards.models import Card, CardPerspective, Entity
 from cards.services import card_remember
 from review.models import Candidate, CandidateStatus
+from review.selectors import own_proposals
+from review.services.candidates import candidate_approve
 from scopes.models import AgentToken
+from scopes.principals import Principal
 from scopes.services import membership_set, scope_create
 from scopes.tokens import token_create
 from tests.factories import UserFactory
@@ -133,6 +136,29 @@ def test_a_propose_tokens_ingest_is_never_auto_accepted(alice, proposer, bearer,
     assert not Card.objects.filter(label__key="employer").exists()
     ingest(bearer(alice, write=True), scope, "Remember that I work at Globex.", session="s2")  # the same, trusted
     assert Card.objects.filter(label__key="employer", value="Globex").exists()
+
+
+def test_an_ingested_conversation_names_the_agent_that_sent_it(alice, proposer, bearer, ingest):
+    """Its candidates, and the cards from them (auto-accepted or approved), say which agent's conversation they
+    came from; only a propose-only agent's are its person's own to decide."""
+    scope = alice.personal_scope
+    scope.auto_accept_explicit = True
+    scope.save()
+    trusted = bearer(alice, write=True)
+    ingest(trusted, scope, "Remember that I work at Globex.", "I love hiking.")
+    accepted = Candidate.objects.get(label="employer")
+    assert accepted.proposed_by.name == "agent" and accepted.status == CandidateStatus.AUTO_ACCEPTED
+    assert trusted.get(f"/api/v1/cards/{accepted.card_id}/").json()["source"]["agent"] == "agent"
+    waiting = Candidate.objects.get(label="likes")
+    assert waiting.status == CandidateStatus.PENDING and waiting.proposed_by.name == "agent"
+    approved = candidate_approve(candidate=waiting, reviewer=alice)
+    assert approved.source_token.name == "agent"
+    assert not own_proposals(principal=Principal(user=alice)).exists()  # a read+write agent's: the scope's queue
+
+    ingest(proposer, scope, "Remember that I work at Acme.", session="s2")
+    proposed = Candidate.objects.get(label="employer", session="s2")
+    assert proposed.proposed_by.name == "untrusted agent" and proposed.status == CandidateStatus.PENDING
+    assert list(own_proposals(principal=Principal(user=alice))) == [proposed]
 
 
 def test_a_proposal_waits_where_its_person_may_write_never_beyond(alice):
