@@ -4,6 +4,11 @@ from ingest to a reviewable candidate on a real worker and broker.
     .venv/bin/python bench/extract.py [--messages 20000] [--runs 3] [--jobs 200]
         [--threads 4] [--seed 11] [--broker redis://127.0.0.1:6379/13] [--json] [--keep]
     .venv/bin/python bench/extract.py --cleanup RUN_ID|all
+    .venv/bin/python bench/extract.py --quality [--extractor patterns|llm] [--examples 20] [--json]
+
+``--quality`` runs only the issue-21 quality report (bench/extract_quality.py):
+precision and recall against the labelled corpus in tests/review/corpus/, for the
+configured extractor, and for the LLM extractor too when LLM_URL is set.
 
 1. **extract**: a deterministic chat corpus (bench/extract_messages.py: English,
    traditional and simplified Chinese, user and assistant turns, sessions of
@@ -53,6 +58,7 @@ django.setup()
 
 import psycopg  # noqa: E402
 from django.conf import settings  # noqa: E402
+from django.core.exceptions import ImproperlyConfigured  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
 from kombu import pools as kombu_pools  # noqa: E402
 
@@ -62,6 +68,7 @@ from sqlcleanup import raw_cascade  # noqa: E402
 from cards.labels import registry  # noqa: E402
 from cards.models import Card  # noqa: E402
 from memory_site.celery import app  # noqa: E402
+from review.extract import extractor_for  # noqa: E402
 from review.extract.base import ExtractContext, Message  # noqa: E402
 from review.extract.patterns import PatternExtractor  # noqa: E402
 from review.models import Candidate, IngestJob  # noqa: E402
@@ -447,6 +454,26 @@ def table(report: dict) -> str:
     return "\n".join(lines)
 
 
+def quality_main(args) -> None:
+    """The issue-21 report: the configured extractor, then the LLM one too when LLM_URL is set."""
+    import extract_quality  # noqa: PLC0415  (bench/ is on sys.path; loads the corpus only when asked)
+
+    names = [args.extractor or extractor_for().name]
+    if os.environ.get("LLM_URL") and "llm" not in names:
+        names.append("llm")
+    reports = []
+    for name in names:
+        try:
+            reports.append(extract_quality.report(*extract_quality.run(name), examples=args.examples))
+        except ImproperlyConfigured as refused:  # e.g. LLM_URL without LLM_MODEL
+            reports.append({"extractor": name, "error": str(refused)})
+    if args.json:
+        print(json.dumps(reports, indent=2, ensure_ascii=False))
+        return
+    print("\n\n".join(f"{r['extractor']}: {r['error']}" if "error" in r else extract_quality.table(r)
+                       for r in reports))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--messages", type=int, default=20_000, help="messages in the extractor corpus")
@@ -460,8 +487,16 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print the report as JSON instead of a table")
     parser.add_argument("--keep", action="store_true", help="keep the users, jobs and candidates")
     parser.add_argument("--cleanup", metavar="RUN_ID", help="only delete what a kept or crashed run left; 'all'")
+    parser.add_argument("--quality", action="store_true",
+                        help="only the quality report against tests/review/corpus (bench/extract_quality.py)")
+    parser.add_argument("--extractor", default=None,
+                        help="with --quality: patterns or llm (default: the configured one); LLM_URL adds llm")
+    parser.add_argument("--examples", type=int, default=20, help="with --quality: wrong and missed shown")
     args = parser.parse_args()
 
+    if args.quality:
+        quality_main(args)
+        return
     if args.cleanup:
         prefix = USERNAME_PREFIX if args.cleanup == "all" else f"{USERNAME_PREFIX}{args.cleanup}_"
         print(json.dumps(cleanup(prefix)))
