@@ -1,6 +1,9 @@
 """The deterministic extractor: named regex rules over the user's own messages,
-English and Chinese. Each clause first passes the never-store policy (cards/screen); then the first
-rule that matches it (english.RULES, then chinese.RULES) proposes its cards.
+English and Chinese. A message is cut into sentences (pysbd: "Dr. Okafor" is not two) and each
+sentence into clauses by the never-store policy's splitter; each clause first passes the policy
+(cards/screen), then must state something as so (a_fact: no question, wish, hypothetical, quote of
+someone else); then the first rule that matches it (english.RULES, then chinese.RULES) proposes its
+cards, each value standing alone (keep).
 
 "remember that …" / 記住… marks the proposals explicit; what follows is mined by
 the other rules, and when none matches it is kept as a `note`.
@@ -14,11 +17,11 @@ from __future__ import annotations
 
 import re
 
-from cards.screen.never_store import policy_split
+from cards.screen.never_store import RAW_CONVERSATION_LOG, clauses, is_conversation_log, policy_screen
 
 from . import chinese, english
 from .base import Dropped, ExtractContext, Extraction, Message, Proposal
-from .rules import Draft, Rule, clean
+from .rules import Draft, Rule, said_as, standalone
 
 RULES: list[Rule] = [*english.RULES, *chinese.RULES]
 REMEMBER = [("remember_that", english.REMEMBER), ("zh_remember", chinese.REMEMBER)]
@@ -26,6 +29,71 @@ REMEMBER = [("remember_that", english.REMEMBER), ("zh_remember", chinese.REMEMBE
 # marker on its own; it makes the message's next clause explicit.
 MARKER_ONLY = re.compile(r"^(?:please\s+)?(?:remember|keep\s+in\s+mind|don['’]t\s+forget)(?:\s+that)?[\s,:：，]*$"
                          r"|^(?:請|请)?(?:記住|记住)[\s,:：，]*$", re.IGNORECASE)
+
+
+# Sentences first, abbreviation-aware ("Dr. Okafor", "St. Brigid's", "e.g.", "a.m.", "1.5"): the rule-based
+# splitter pysbd, loaded once; Chinese sentence ends (。！？) are the clause splitter's.
+_SEGMENTER = None
+# A full stop inside one of its sentences is not a sentence end: hidden from the clause splitter by a
+# character of the same length, so each clause is still found at its place in the message.
+_HIDDEN_STOP = "\u2024"
+# Not the speaker's fact: a question, a wish or a hypothetical, someone else's words, a negation of
+# the whole clause ("I don't live in Leeds anymore"), or a joke marked as one.
+_NOT_A_FACT = re.compile(
+    r"^(?:(?:do|does|did|is|are|was|were|can|could|would|should|will|shall|have|has|what|where|when|why|how|who|"
+    r"which|any|anyone|anybody)\b(?!\s*[,:]|\s+to\s)"
+    r"|.*\b(?:if|unless|would|wish|hope|maybe|might|supposedly|pretend|imagine|joking|kidding|jk|lol|not\s+really)\b"
+    r"|.*\b(?:says?|said|tells?|told\s+(?!me\s+(?:she|he|they)\b)|asks?|asked|keeps?\s+saying|always\s+says)\s*[:'\"‘“]"
+    r"|.*['’](?:d|ll)\s+(?:love|like|hate|move|buy|be)\b"
+    r"|.*\b(?:used\s+to|no\s+longer|anymore|any\s+more|never\s+(?:been|had|lived|worked|bought))\b)",
+    re.IGNORECASE)
+_NOT_A_FACT_ZH = re.compile(r"如果|要是|假如|萬一|万一|是不是|嗎|吗|呢？|開玩笑|开玩笑|說不定|说不定|也許|也许|想要|打算|希望|"
+                            r"(?:說|说|講|讲)(?:過|过)?[:：「“]|以前|曾經|曾经|不再|已經不|已经不")
+
+
+def _segmenter():
+    global _SEGMENTER
+    if _SEGMENTER is None:
+        import pysbd
+
+        _SEGMENTER = pysbd.Segmenter(language="en", clean=False, char_span=True)
+    return _SEGMENTER
+
+
+def message_clauses(text: str) -> list[str]:
+    """The message's clauses, each an exact substring of `text`: pysbd's sentences, each cut into
+    clauses by the never-store policy's own splitter (so the policy and the rules see the same clauses)."""
+    found = []
+    for sentence in _segmenter().segment(text):
+        said = text[sentence.start:sentence.end]
+        hidden = re.sub(r"\.(?=\s+\S)", _HIDDEN_STOP, said)
+        at = 0
+        for clause in clauses(hidden):
+            at = hidden.index(clause, at)
+            found.append(said[at:at + len(clause)])
+            at += len(clause)
+    return found
+
+
+def policy_split(text: str) -> list[tuple[str, str | None]]:
+    """Each clause with the never-store rule that refuses it (None: kept), as cards.screen decides."""
+    if is_conversation_log(text):
+        return [(text, RAW_CONVERSATION_LOG)]
+    return [(clause, policy_screen(clause)) for clause in message_clauses(text)]
+
+
+def a_fact(clause: str) -> bool:
+    """Whether the clause states something as so (not a question, wish, hypothetical, quote or joke)."""
+    if re.search(r"[\u3400-\u9fff]", clause):
+        return not _NOT_A_FACT_ZH.search(clause)
+    return not _NOT_A_FACT.match(clause.strip())
+
+
+def keep(draft: Draft) -> bool:
+    """A state or event keeps only a value that stands alone; a knowledge card keeps its sentence."""
+    if draft.kind == "knowledge":
+        return bool(draft.value)
+    return all(standalone(v) for v in (draft.value, draft.object) if v) and bool(draft.value or draft.object)
 
 
 def rule_names() -> list[str]:
@@ -37,7 +105,7 @@ def mine(clause: str) -> tuple[str, list[Draft]] | None:
     for rule in RULES:
         m = rule.regex.search(clause)
         if m:
-            drafts = rule.build(m)
+            drafts = [d for d in rule.build(m) if keep(d)]
             if drafts:
                 return rule.name, drafts
     return None
@@ -49,7 +117,7 @@ def mine_explicit(clause: str) -> tuple[str, list[Draft], bool] | None:
             inner = mine(m["rest"])
             if inner:
                 return inner[0], inner[1], True
-            said = clean(m["rest"])
+            said = said_as(m["rest"])
             return name, [Draft(kind="knowledge", label="note", value=said, text=said)], True
     inner = mine(clause)
     return (inner[0], inner[1], False) if inner else None
@@ -72,9 +140,9 @@ class PatternExtractor:
                     extraction.dropped.append(Dropped(message.id, refused_by))
                     marked = False
                     continue
-                found = mine_explicit(clause)
+                found = mine_explicit(clause) if a_fact(clause) else None
                 if found is None and marked:  # "記住，我不吃牛肉": what follows the marker is kept as a note
-                    said = clean(clause)
+                    said = said_as(clause)
                     found = ("zh_remember" if re.match(r"^\W*[\u4e00-\u9fff]", said) else "remember_that",
                              [Draft(kind="knowledge", label="note", value=said, text=said)], True)
                 if found is None:

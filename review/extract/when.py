@@ -14,7 +14,7 @@ _PART = r"(?:\s+(?:morning|afternoon|evening|night))?"
 
 ENGLISH = re.compile(
     r"(?<![\w'’])(?:"
-    rf"the\s+day\s+before\s+yesterday|yesterday{_PART}|today|tonight|last\s+night|earlier\s+today"
+    rf"the\s+day\s+before\s+yesterday|yesterday{_PART}|tomorrow{_PART}|today|tonight|last\s+night|earlier\s+today"
     r"|this\s+(?:morning|afternoon|evening)"
     rf"|(?:last|this|next)\s+(?:week|month|year|weekend|{_WEEKDAYS}|{_MONTHS})"
     rf"|{_NUMBER}\s+(?:days?|weeks?|months?|years?)\s+ago"
