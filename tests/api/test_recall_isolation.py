@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import pytest
 from django.db import transaction
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cards.retrieval import recall
 from cards.services.embedding import cards_embed_now
-from tests.api.test_isolation_property import Oracle, _Rollback, build_world
+from tests.api.test_isolation_property import PROPERTY_SETTINGS, Oracle, _Rollback, explicit_worlds, world_of
 
 pytestmark = pytest.mark.django_db
 
@@ -24,14 +24,11 @@ def recalled(principal, scope_id: int) -> tuple[int, set[int]]:
     return 200, {row["card"]["id"] for row in response.json()["results"]}
 
 
-@settings(max_examples=50, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate],
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-@given(data=st.data())
-def test_recall_visibility_equals_the_design_oracle(db, data):
+def recall_equals_the_oracle(data) -> None:
     try:
         with transaction.atomic():
             oracle = Oracle()
-            principals, cards, scope_ids = build_world(data, oracle)
+            principals, cards, scope_ids = world_of(data, oracle)
             cards_embed_now(card_ids=list(cards))
             for principal in principals:
                 views = oracle.views(principal)
@@ -51,3 +48,24 @@ def test_recall_visibility_equals_the_design_oracle(db, data):
             raise _Rollback
     except _Rollback:
         pass
+
+
+# `make test`: the scripted worlds of test_isolation_property and 10 generated ones;
+# `pytest -m long`: 50 generated ones.
+SHORT_EXAMPLES = 10
+LONG_EXAMPLES = 50
+
+
+@explicit_worlds
+@settings(max_examples=SHORT_EXAMPLES, **PROPERTY_SETTINGS)
+@given(data=st.data())
+def test_recall_visibility_equals_the_design_oracle(db, data):
+    recall_equals_the_oracle(data)
+
+
+@pytest.mark.long
+@explicit_worlds
+@settings(max_examples=LONG_EXAMPLES, **PROPERTY_SETTINGS)
+@given(data=st.data())
+def test_recall_visibility_equals_the_design_oracle_long(db, data):
+    recall_equals_the_oracle(data)

@@ -14,7 +14,8 @@ chains: one the chain already states is a duplicate, a statement of a guess's
 value promotes it, a fact that holds on a single-value timeline discards the
 other guesses, and so does an opposite statement of the same value.
 
-`make test` runs 300 examples; `pytest -m long` runs 3,000."""
+`make test` runs 50 generated timelines and the scripted ones at the end;
+`pytest -m long` runs 3,000 generated ones."""
 
 from __future__ import annotations
 
@@ -28,7 +29,8 @@ import pytest
 from django.utils import timezone
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule, run_state_machine_as_test
+from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, precondition, rule,
+                                 run_state_machine_as_test)
 from rest_framework.test import APIClient
 
 from scopes.tokens import token_create
@@ -252,7 +254,9 @@ class Timelines(RuleBasedStateMachine):
     @precondition(lambda self: self.open_guesses())
     @rule(data=st.data())
     def confirm(self, data):
-        guess = data.draw(st.sampled_from(self.open_guesses()))
+        self.confirm_guess(data.draw(st.sampled_from(self.open_guesses())))
+
+    def confirm_guess(self, guess: Guess) -> None:
         response = self.api.post(f"/api/v1/cards/{guess.card}/confirm/", {}, format="json")
         assert response.status_code == 200, response.json()
         stated = response.json()
@@ -268,7 +272,9 @@ class Timelines(RuleBasedStateMachine):
     @precondition(lambda self: self.open_guesses())
     @rule(data=st.data())
     def reject(self, data):
-        guess = data.draw(st.sampled_from(self.open_guesses()))
+        self.reject_guess(data.draw(st.sampled_from(self.open_guesses())))
+
+    def reject_guess(self, guess: Guess) -> None:
         assert self.api.post(f"/api/v1/cards/{guess.card}/reject/", {}, format="json").status_code == 204
         guess.closed = timezone.now()
         self.last = (guess.label, guess.start)
@@ -278,7 +284,9 @@ class Timelines(RuleBasedStateMachine):
     def forget(self, data):
         cards = sorted({s.card for chain in self.oracle.chains.values() for s in chain}
                        | {g.card for g in self.oracle.guesses})
-        card = data.draw(st.sampled_from(cards))
+        self.forget_card(data.draw(st.sampled_from(cards)))
+
+    def forget_card(self, card: int) -> None:
         assert self.api.delete(f"/api/v1/cards/{card}/").status_code == 204
         self.oracle.forget(card)
 
@@ -307,12 +315,88 @@ def _run(examples: int) -> None:
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]))
 
 
-@pytest.mark.django_db
-def test_timelines_follow_the_rules():
-    _run(int(os.environ.get("PROPERTY_EXAMPLES", 300)))
+# Generated timelines per run. The short run is derandomized, so it replays the same
+# 50 timelines (up to 300 steps over all six rules) every time; the scripted ones
+# below hold the cases a short run could miss. PROPERTY_EXAMPLES overrides it.
+SHORT_EXAMPLES = 50
+LONG_EXAMPLES = 3_000
 
 
-@pytest.mark.long
 @pytest.mark.django_db
-def test_timelines_follow_the_rules_long():
-    _run(3_000)
+@pytest.mark.parametrize("examples", [
+    pytest.param(int(os.environ.get("PROPERTY_EXAMPLES", SHORT_EXAMPLES)), id="short"),
+    pytest.param(LONG_EXAMPLES, id="long", marks=pytest.mark.long)])
+def test_timelines_follow_the_rules(examples):
+    _run(examples)
+
+
+# --- scripted timelines: the rules' hard cases, every run, through the same machine and oracle ---
+
+def _days(count: int) -> dt.datetime:
+    return timezone.now().replace(microsecond=0) + dt.timedelta(days=count)
+
+
+def _card_of(machine: Timelines, value: str) -> int:
+    return next(s.card for chain in machine.oracle.chains.values() for s in chain if s.value == value)
+
+
+def _guess_of(machine: Timelines, label: str, value: str) -> Guess:
+    return next(g for g in machine.oracle.guesses if (g.label, g.value) == (label, value) and g.closed is None)
+
+
+SCRIPTED = {
+    # A late statement splits the span covering it; the old value resumes at its first
+    # restatement after it; forgetting the late one leaves its predecessor closed.
+    "late-split-resume-forget": [
+        lambda m: m.state(label="city", pick=0, at=_days(-100), zone="Asia/Taipei", tag="fact", ref_zone="UTC"),
+        lambda m: m.state(label="city", pick=0, at=_days(-10), zone="Pacific/Pago_Pago", tag="fact",
+                          ref_zone="Pacific/Kiritimati"),
+        lambda m: m.state(label="city", pick=1, at=_days(-50), zone="Pacific/Kiritimati", tag="preference",
+                          ref_zone="America/New_York"),
+        lambda m: m.forget_card(_card_of(m, "Osaka")),
+        lambda m: m.state(label="city", pick=2, at=_days(30), zone="Europe/Lisbon", tag="fact", ref_zone="UTC"),
+    ],
+    # A guess promoted by a statement of its value goes when that statement is forgotten.
+    "guess-promoted-then-forgotten": [
+        lambda m: m.guess(label="likes", pick=0, at=_days(-5), zone="UTC", confidence=0.6),
+        lambda m: m.guess(label="likes", pick=0, at=_days(-4), zone="Asia/Taipei", confidence=0.9),
+        lambda m: m.state(label="likes", pick=0, at=_days(-3), zone="Europe/Lisbon", tag="fact", ref_zone="UTC"),
+        lambda m: m.guess(label="likes", pick=0, at=_days(-1), zone="UTC", confidence=0.3),
+        lambda m: m.forget_card(_card_of(m, "likes")),
+    ],
+    # A fact that holds discards the single-value guesses; an opposite statement discards
+    # the guess of its value; confirming and rejecting the ones left.
+    "guesses-discarded-confirmed-rejected": [
+        lambda m: m.guess(label="city", pick=1, at=_days(-20), zone="Pacific/Pago_Pago", confidence=0.6),
+        lambda m: m.guess(label="dislikes", pick=1, at=_days(-2), zone="UTC", confidence=0.3),
+        lambda m: m.state(label="city", pick=0, at=_days(-1), zone="Asia/Taipei", tag="fact", ref_zone="UTC"),
+        lambda m: m.state(label="likes", pick=1, at=_days(-1), zone="UTC", tag="preference", ref_zone="UTC"),
+        lambda m: m.guess(label="city", pick=2, at=_days(-1), zone="America/New_York", confidence=0.9),
+        lambda m: m.guess(label="likes", pick=0, at=_days(-7), zone="UTC", confidence=0.6),
+        lambda m: m.confirm_guess(_guess_of(m, "city", "Lisbon")),
+        lambda m: m.reject_guess(_guess_of(m, "likes", "coriander")),
+    ],
+    # Relative days in the speaker's zone, across Lisbon's DST changes and the date line.
+    "speakers-days-across-dst": [
+        lambda m: m.state_when(label="city", pick=0, said=DST_CHANGES[0] - dt.timedelta(minutes=30),
+                               zone="Europe/Lisbon", expression="tomorrow"),
+        lambda m: m.state_when(label="city", pick=1, said=DST_CHANGES[1] + dt.timedelta(minutes=20),
+                               zone="Pacific/Kiritimati", expression="today"),
+        lambda m: m.state_when(label="city", pick=2, said=DST_CHANGES[1] - dt.timedelta(minutes=45),
+                               zone="Europe/Lisbon", expression="yesterday"),
+        lambda m: m.state_when(label="likes", pick=0, said=_days(-2), zone="Pacific/Pago_Pago",
+                               expression="yesterday"),
+        lambda m: m.state_when(label="dislikes", pick=0, said=_days(-40), zone="UTC", expression="next month"),
+        lambda m: m.state(label="city", pick=0, at=DST_CHANGES[1].replace(hour=0), zone="America/New_York",
+                          tag="preference", ref_zone="Pacific/Kiritimati"),
+    ],
+}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", sorted(SCRIPTED))
+def test_scripted_timelines_follow_the_rules(name):
+    machine = Timelines()
+    for step in SCRIPTED[name]:
+        step(machine)
+        machine.answers_and_current_list_agree()

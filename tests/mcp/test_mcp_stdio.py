@@ -51,7 +51,10 @@ def test_a_desktop_agent_lists_remembers_recalls_and_asks_over_stdio(mcp_world, 
     assert refused.is_error and refused.structured_content["code"] == "not_found"
 
 
-def test_the_command_refuses_a_bad_token_before_serving(mcp_world):
+@pytest.mark.django_db
+def test_the_command_refuses_a_bad_token_before_serving():
+    # No live server and no committed rows: the command refuses before it serves, so the
+    # test needs only the test database, and skips the flush a committed-data test pays.
     parameters = _stdio("memsite_00000000_nope")
     run = subprocess.run([parameters.command, *parameters.args], env=parameters.env, cwd=parameters.cwd,
                          capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
