@@ -65,8 +65,10 @@ class Proof:
         return [pk for p in self.premises for pk in p.card_ids()]
 
 
+# `labels` picks the label(s) (one, or many at once for FactBase.preload); `subject` the subject.
 _FACTS = f"""
-    SELECT c.id, c.value, c.value_norm, s.id, s.kind, ss.kind, s.name_norm, o.id, o.kind, os.kind, o.name_norm, o.name
+    SELECT c.id, c.value, c.value_norm, s.id, s.kind, ss.kind, s.name_norm, o.id, o.kind, os.kind, o.name_norm, o.name,
+           l.key
       FROM cards_card c
       JOIN cards_label l ON l.id = c.label_id
       JOIN cards_entity s0 ON s0.id = c.subject_id
@@ -74,7 +76,7 @@ _FACTS = f"""
       LEFT JOIN cards_entity o0 ON o0.id = c.object_id
       LEFT JOIN cards_entity o ON o.id = COALESCE(o0.merged_into_id, o0.id)
       LEFT JOIN scopes_scope os ON os.id = o.scope_id
-     WHERE c.scope_id = ANY(%(scopes)s) AND l.key = %(label)s AND c.kind <> '{CardKind.EVENT}'
+     WHERE c.scope_id = ANY(%(scopes)s) AND {{labels}} AND c.kind <> '{CardKind.EVENT}'
        AND c.tag <> '{Tag.HYPOTHESIS}' AND c.disputes_id IS NULL AND {{valid}} AND {{subject}}
      ORDER BY c.effective_at, c.id"""
 
@@ -89,16 +91,55 @@ class FactBase:
         # Current means valid now: a planned value is not yet a fact (valid_time.py).
         self.scope_ids, self.as_of, self.at = list(scope_ids), as_of, as_of or timezone.now()
         self._memo: dict[tuple[str, str], list[Fact]] = {}
+        # Labels read whole by `preload`: {label: {subject term: facts}}.
+        self._whole: dict[str, dict[str, list[Fact]]] = {}
 
     def facts(self, label: str, subject: str) -> list[Fact]:
+        if label in self._whole:
+            return self._whole[label].get(subject, [])
         key = (label, subject)
         if key not in self._memo:
             self._memo[key] = self._read(label, subject)
         return self._memo[key]
 
+    def preload(self, labels) -> None:
+        """Read every fact of `labels` in the visible scopes in one query, so that
+        asking many subjects (a rule's preview, cards/rule_preview.py) costs one
+        read, not one per subject and label. `facts` then answers exactly as its
+        lazy read would: by the entity (and what was merged into it) for an
+        "e:" term, by name for an "n:" term."""
+        labels = sorted(set(labels) - set(self._whole))
+        if not labels:
+            return
+        whole: dict[str, dict[str, list[Fact]]] = {label: {} for label in labels}
+        for fact, subject_name in self._rows({"labels": labels}, "l.key = ANY(%(labels)s)", "TRUE"):
+            by_subject = whole[fact.label]
+            by_subject.setdefault(fact.subject, []).append(fact)
+            if fact.subject != subject_name:  # an ordinary entity answers to its name as well
+                by_subject.setdefault(subject_name, []).append(fact)
+        self._whole.update(whole)
+
+    def subjects(self) -> list[str]:
+        """The subject terms of the preloaded facts, in the order read: who and
+        what the recorded facts of those labels are about."""
+        terms: dict[str, None] = {}
+        for by_subject in self._whole.values():
+            for facts in by_subject.values():
+                for fact in facts:
+                    terms[fact.subject] = None
+        return list(terms)
+
+    def objects(self) -> list[str]:
+        """The object terms of the preloaded facts (values, kinds, entities)."""
+        terms: dict[str, None] = {}
+        for by_subject in self._whole.values():
+            for facts in by_subject.values():
+                for fact in facts:
+                    terms[fact.object] = None
+        return list(terms)
+
     def _read(self, label: str, subject: str) -> list[Fact]:
-        params = {"scopes": self.scope_ids, "label": label, "at": self.at}
-        valid = valid_sql("c")
+        params = {"label": label}
         if subject.startswith("e:"):
             params["subject_id"] = int(subject[2:])
             # The entity, and any merged into it (their cards stay as written).
@@ -109,17 +150,23 @@ class FactBase:
             # (a team may write "kettle used_for …" before anything is_a kettle).
             params["name"] = subject[2:]
             where = "s.name_norm = %(name)s"
+        return [fact for fact, _ in self._rows(params, "l.key = %(label)s", where)]
+
+    def _rows(self, params: dict, labels: str, subject: str) -> list[tuple[Fact, str]]:
+        """Facts, each with the name term of its subject (how an "n:" lookup finds it)."""
         with connection.cursor() as cursor:
-            cursor.execute(_FACTS.format(valid=valid, subject=where), params)
+            cursor.execute(_FACTS.format(labels=labels, valid=valid_sql("c"), subject=subject),
+                           {**params, "scopes": self.scope_ids, "at": self.at})
             rows = cursor.fetchall()
         facts = []
         for (card_id, value, value_norm, s_id, s_kind, s_scope_kind, s_norm,
-             o_id, o_kind, o_scope_kind, o_norm, o_name) in rows:
+             o_id, o_kind, o_scope_kind, o_norm, o_name, label) in rows:
             if o_id is not None:
                 obj, shown = entity_term(o_id, o_kind, o_scope_kind, o_norm), o_name
             else:
                 obj, shown = name_term(value), value
-            facts.append(Fact(card_id, entity_term(s_id, s_kind, s_scope_kind, s_norm), label, obj, shown))
+            facts.append((Fact(card_id, entity_term(s_id, s_kind, s_scope_kind, s_norm), label, obj, shown),
+                          f"n:{s_norm}"))
         return facts
 
 
@@ -192,6 +239,25 @@ class Deriver:
         else:
             self._memo[goal] = found
         return found
+
+    def prove_by(self, rule: Rule, subject: str) -> list[Proof]:
+        """Every proof `rule` itself gives for `subject` and its conclusion's label,
+        whether or not `prove` would keep it as the best: what that one rule adds
+        (a rule's preview). The goal is expanded as `prove` expands it — marked in progress,
+        so a rule that recurses on its own label meets only what is recorded there."""
+        goal = (subject, rule.conclusion[1])
+        if goal in self._in_progress:
+            return []
+        self.budget -= 1
+        if self.budget < 0:
+            return []
+        self._in_progress.add(goal)
+        self._cuts.append(set())
+        try:
+            return self._apply(rule, subject, 0)
+        finally:
+            self._in_progress.discard(goal)
+            self._cuts.pop()
 
     def _apply(self, rule: Rule, subject: str, depth: int) -> list[Proof]:
         conclusion_subject, label, conclusion_object = rule.conclusion

@@ -22,6 +22,22 @@ class CardFilterForm(forms.Form):
     as_of = DayField(label="As of", required=False, widget=forms.DateInput(attrs={"type": "date"}))
     ladder = forms.BooleanField(label="Include what this scope sees (above it, personal, common sense)",
                                 required=False)
+    by = forms.ChoiceField(label="Written by", required=False, choices=[("", "anyone")],
+                           help_text="A person, or one of their agents.")
+
+    def __init__(self, *args, people=(), agents=(), **kwargs):
+        """`people` and `agents`: the writers the viewer may filter on (cards.selectors.writers)."""
+        super().__init__(*args, **kwargs)
+        groups = [(title, [(w.key, w.name) for w in writers])
+                  for title, writers in (("People", people), ("Agents", agents)) if writers]
+        self.fields["by"].choices = [("", "anyone"), *groups]
+
+    def is_set(self) -> bool:
+        """Whether the person narrowed the list (the phone's filter then opens)."""
+        if not self.is_bound:
+            return False
+        shown = {name: value for name, value in self.data.items() if name in self.fields and value}
+        return bool(self.errors) or any(name != "view" or value != "current" for name, value in shown.items())
 
     def clean(self):
         data = super().clean()

@@ -32,12 +32,14 @@ from .drafts import draft_from_request
 from .retrieval import aging_card_ids
 from .models import (Alias, Card, CardKind, CardPerspective, CardRevision, DuplicateStatus, Entity, Label,
                      PossibleDuplicate, Tag)
+from .provenance import approvals_of
 from .selectors.cards import card_forgettable_get, card_get, card_history, cards_filtered, perspectives_own
 from .selectors.entity_reads import entity_get
 from .services import (alias_add, card_describe, card_forget, card_remember, card_verify, perspectives_set,
                        subject_forget)
 from .services.account import account_erase_confirmed
 from .selectors.shape import card_out, card_rows
+from .selectors.writers import writers_of, written_by
 from .timeline import timeline_of
 
 PER_PAGE = 25
@@ -51,6 +53,8 @@ def _may(principal, scope_id: int, action: str) -> bool:
 def _filtered(cards, form: CardFilterForm, *, user, scope_ids: list[int]):
     """The API's list filters, from the page's form; an unknown label is the form's error."""
     data = form.cleaned_data
+    if data.get("by"):  # one of the writers the form offered: the viewer may see their cards
+        cards = written_by(cards, data["by"])
     if data.get("view") == "aging":  # the home page's "to re-check", card by card
         cards = cards.filter(pk__in=aging_card_ids(scope_ids))
     as_of = None
@@ -75,17 +79,24 @@ def _filtered(cards, form: CardFilterForm, *, user, scope_ids: list[int]):
 
 def _scope_context(request, scope, *, add_form=None) -> dict:
     principal = principal_of_page(request)
-    filters = CardFilterForm(request.GET or {"view": "current"})
+    ladder = read_scope_ids(principal=principal, scope_id=scope.pk)
+    # Whoever wrote what the page can list, with or without the ladder: the choice stays valid either way.
+    people, agents = writers_of(Card.objects.in_scopes(ladder))
+    filters = CardFilterForm(request.GET or {"view": "current"}, people=people, agents=agents)
     rows = Card.objects.none().values()
     if filters.is_valid():
-        ids = read_scope_ids(principal=principal, scope_id=scope.pk) if filters.cleaned_data["ladder"] else [scope.pk]
+        ids = ladder if filters.cleaned_data["ladder"] else [scope.pk]
         rows = _filtered(Card.objects.in_scopes(ids), filters, user=request.user, scope_ids=ids)
     paginator = Paginator(rows.order_by("-effective_at", "-id"), PER_PAGE)
     shown = paginator.get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
     may_write = _may(principal, scope.pk, "write")
-    return {"scope": scope, "filters": filters, "page": shown, "cards": [card_out(row) for row in shown],
+    cards = [card_out(row) for row in shown]
+    approvals = approvals_of((card["id"] for card in cards), scope_ids=sorted({card["scope"] for card in cards}))
+    for card in cards:
+        card["approval"] = approvals.get(card["id"])
+    return {"scope": scope, "filters": filters, "filters_open": filters.is_set(), "page": shown, "cards": cards,
             "query": query.urlencode(), "may_write": may_write, "may_manage": _may(principal, scope.pk, "manage"),
             "add_form": add_form or (CardAddForm() if may_write else None), "invite_form": InviteForm(),
             "leave": scope_leave_state(principal=principal, scope=scope)}
@@ -96,8 +107,9 @@ def scope_page(request, scope_id: int):
     scope = scope_get(principal=principal_of_page(request), scope_id=scope_id)
     context = _scope_context(request, scope)
     if request.htmx and request.htmx.target == "card-list":
+        # htmx swaps only a 2xx: the list carries the form's errors in its place.
         return render(request, "cards/_card_list.html", context)
-    return render(request, "cards/scope.html", context)
+    return render(request, "cards/scope.html", context, status=400 if context["filters"].errors else 200)
 
 
 @page
@@ -136,6 +148,7 @@ def card_page(request, card_id: int):
                                  zone=person_zone(request.user), language=request.user.language)
                      if card.kind != CardKind.EVENT else None),
         "revisions": CardRevision.objects.in_scopes(in_scope).filter(card=card).select_related("actor"),
+        "approval": approvals_of([card.pk], scope_ids=in_scope).get(card.pk),
         "may_write": may_write,
         "describe_form": DescribeForm(initial={"text": card.text}),
         "confirm_form": ConfirmForm(auto_id="h_%s") if card.tag == Tag.HYPOTHESIS else None,

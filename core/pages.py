@@ -52,10 +52,9 @@ def error_fields(error) -> dict[str, list[str]]:
     if error.code == "excluded" and extra.get("field"):
         # The screen names the field by its API name (`source.quote`); a form calls it `quote`.
         field = str(extra["field"]).split(".")[0 if extra["field"].startswith("perspectives") else -1]
-    message = refusal_message(error)
-    if extra.get("suggestions"):
-        message += " Did you mean: " + ", ".join(map(str, extra["suggestions"])) + "?"
-    return {field: [message]}
+    # The detail already names any suggestions (an unknown label's "Close registered labels: …"):
+    # they are not listed a second time from `suggestions`, which is there for agents to read.
+    return {field: [refusal_message(error)]}
 
 
 class DayField(forms.DateField):

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from urllib.parse import urlencode
 
 from django.db import connection
 from django.db.models import Count
+from django.urls import reverse
 from django.utils import timezone
 
-from cards.models import Card
+from cards.models import Card, Tag
 from cards.retrieval import aging_now, contradictions_in
 from cards.valid_time import valid_sql
 from review.models import Candidate
@@ -23,12 +25,45 @@ from scopes.selectors import read_scope_sets
 
 @dataclass
 class Health:
+    """One scope's numbers, and for each the page listing exactly the items it counts
+    (None: no such page for this viewer). A number and its link are kept here, together."""
+
+    scope_id: int = 0
     cards: int = 0
     aging: int = 0
     contradictions: int = 0
     reviews: int = 0
     hypotheses: int = 0
     may_review: bool = False
+
+    @property
+    def cards_url(self) -> str:
+        """The scope's current cards: its page's default view (that scope alone, valid now)."""
+        return reverse("scope", args=[self.scope_id])
+
+    @property
+    def aging_url(self) -> str:
+        """The scope's view of its facts due for a re-check (cards.retrieval.aging_card_ids)."""
+        return f"{reverse('scope', args=[self.scope_id])}?view=aging"
+
+    @property
+    def contradictions_url(self) -> str | None:
+        """The review queue's contradictions: those a read in the scope meets, as counted.
+        A scope view of them is not there yet, so a viewer who does not review has no link."""
+        return f"{reverse('review-scope', args=[self.scope_id])}#contra-heading" if self.may_review else None
+
+    @property
+    def reviews_url(self) -> str | None:
+        """The open proposals of the scope's review queue, which only its reviewers see."""
+        return f"{reverse('review-scope', args=[self.scope_id])}#cand-heading" if self.may_review else None
+
+    @property
+    def hypotheses_url(self) -> str:
+        """The guesses to confirm: in the review queue, where a reviewer confirms them; for
+        anyone else the scope's current cards tagged as guesses (the same cards)."""
+        if self.may_review:
+            return f"{reverse('review-scope', args=[self.scope_id])}#hyp-heading"
+        return f"{reverse('scope', args=[self.scope_id])}?{urlencode({'view': 'current', 'tag': Tag.HYPOTHESIS})}"
 
 
 def _card_counts(scope_ids: list[int]) -> dict[int, tuple[int, int]]:
@@ -61,7 +96,7 @@ def _contradiction_counts(sets: dict[int, set[int]]) -> dict[int, int]:
 def scopes_health(*, principal: Principal, scopes: list) -> dict[int, Health]:
     """Health of each of `scopes` (already restricted to what `principal` may view)."""
     ids = [s.id for s in scopes]
-    health = {scope_id: Health() for scope_id in ids}
+    health = {scope_id: Health(scope_id=scope_id) for scope_id in ids}
     for scope_id, (cards, aging) in _card_counts(ids).items():
         health[scope_id].cards, health[scope_id].aging = cards, aging
     for scope_id, count in _contradiction_counts(read_scope_sets(principal=principal, scope_ids=ids)).items():

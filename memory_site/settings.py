@@ -92,6 +92,8 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                # What waits for the signed-in person: the header's count (memory_site/waiting.py).
+                "memory_site.waiting.waiting_context",
             ],
         },
     },

@@ -3,8 +3,10 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
+from cards import person_page
 from cards import views as card_views
 from memory_site import connect, home
+from review import rule_pages
 from review import views as review_views
 from memory_site.api import urls as _api_urls  # noqa: F401  (registers the "id" path converter)
 from scopes import views as scope_views
@@ -54,11 +56,17 @@ urlpatterns = [
     path("entities/", card_views.entities_page, name="entities"),
     path("ask/", card_views.ask_page, name="ask"),
     path("entities/<id:entity_id>/aliases/", card_views.alias_add_page, name="alias-add"),
+    path("people/me/", person_page.person_me_page, name="person-me"),
+    path("people/<id:entity_id>/", person_page.person_page, name="person"),
     path("scopes/<id:scope_id>/review/", review_views.review_scope_page, name="review-scope"),
     path("scopes/<id:scope_id>/review/pick/", review_views.contradiction_pick_page, name="contradiction-pick"),
+    path("scopes/<id:scope_id>/rules/new/", rule_pages.rule_create_page, name="rule-create"),
     path("review/candidates/<id:candidate_id>/approve/", review_views.candidate_approve_page,
          name="candidate-approve"),
     path("review/candidates/<id:candidate_id>/reject/", review_views.candidate_reject_page, name="candidate-reject"),
+    path("review/candidates/<id:candidate_id>/when/", review_views.candidate_when_page, name="candidate-when"),
+    path("review/labels/", review_views.label_choices_page, name="label-choices"),
+    path("scopes/<id:scope_id>/review/bulk/", review_views.review_bulk_page, name="review-bulk"),
     path("review/rules/<id:rule_id>/<str:decision>/", review_views.rule_decide_page, name="rule-decide"),
     path("review/duplicates/<id:duplicate_id>/<str:decision>/", review_views.duplicate_decide_page,
          name="duplicate-decide"),

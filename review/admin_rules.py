@@ -8,6 +8,8 @@ from __future__ import annotations
 from django import forms
 from django.contrib import admin, messages
 from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.html import format_html
 
 from cards.models import PossibleDuplicate, Rule, RuleStatus
 from cards.services.rules import rule_check
@@ -40,6 +42,14 @@ class RuleAdmin(ScopedAdmin, admin.ModelAdmin):
     list_filter = ("status",)
     search_fields = ("name", "description")
     actions = ["approve", "retire"]
+
+    def get_fieldsets(self, request: HttpRequest, obj: Rule | None = None):
+        # This JSON form is for staff; people write rules on the dashboard's form (labels picked, a preview).
+        scope = getattr(request.user, "personal_scope", None)
+        where = reverse("rule-create", args=[scope.pk]) if scope is not None else reverse("review")
+        return [(None, {"fields": self.form.Meta.fields, "description": format_html(
+            'Patterns as JSON, for staff. <a href="{}">Write a rule on the dashboard</a> instead: labels picked '
+            "from the registry, and a preview of what it would derive before it is approved.", where)})]
 
     def get_readonly_fields(self, request: HttpRequest, obj: Rule | None = None) -> tuple[str, ...]:
         # An approved or retired rule is history: change it by retiring it and writing a new one.

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Q
+from django.db.models import Count, Q
 from django.http import Http404
 from rest_framework.exceptions import PermissionDenied
 
 from cards.errors import InvalidCard
 from cards.models import Card, DuplicateStatus, Entity, PossibleDuplicate, Rule, RuleStatus, Tag
+from cards.provenance import Approval
 from cards.retrieval import contradictions_in
 from cards.selectors.shape import cards_out
 from scopes.models import Scope, ScopeKind
@@ -21,7 +22,7 @@ from scopes.relations import members_of
 from scopes.selectors import read_scope_ids
 from scopes.visibility import row_get
 
-from .models import Candidate, IngestJob
+from .models import Candidate, CandidateStatus, IngestJob
 from .services.candidates import OPEN
 from .services.hypotheses import hypotheses_current
 
@@ -46,7 +47,7 @@ def own_proposals(*, principal: Principal, only_open: bool = True):
     them (API.md: "its person's review queue"). Never an agent's: 403 for a token."""
     _a_person_reviews(principal)
     rows = Candidate.objects.visible_to(principal, "write").filter(
-        author_id=principal.user.pk, proposed_by__user_id=principal.user.pk)
+        author_id=principal.user.pk, proposed_by__user_id=principal.user.pk, proposed_by__proposes=True)
     return rows.filter(status__in=OPEN) if only_open else rows
 
 
@@ -190,3 +191,25 @@ def dispute_sides(*, principal: Principal, card_id: int) -> tuple[Card, list[Car
         raise InvalidCard("That card is not a side of a statement about a person standing beside their own.",
                           fields={"card": ["not a side of a standing dispute"]})
     return chosen, others, _writable(principal, others)
+
+
+# --- what waits in the queues, and who approved a card -----------------------------------------
+
+def reviews_waiting(*, principal: Principal) -> dict[int, int]:
+    """How many candidates wait, open (pending, or held for consent: what each
+    queue lists), in every scope the principal reviews: {scope id: count}, one
+    query. The review index and the home page's "waiting for you" both count with it."""
+    return dict(Candidate.objects.visible_to(principal, "review").filter(status__in=OPEN)
+                .values("scope_id").annotate(n=Count("id")).values_list("scope_id", "n"))
+
+
+def card_approvals(*, card_ids: list[int], scope_ids: list[int]) -> dict[int, Approval]:
+    """Who approved each of these cards of `scope_ids` (already checked visible) in the queue,
+    and when — the latest approval when several candidates came to one card; the
+    store's card pages read it through cards.provenance (registered in apps.py)."""
+    rows = (Candidate.objects.in_scopes(scope_ids).filter(card_id__in=card_ids, status=CandidateStatus.APPROVED,
+                                                          decided_by__isnull=False, decided_at__isnull=False)
+            .order_by("card_id", "-decided_at", "-id").distinct("card_id")
+            .select_related("decided_by").only("card_id", "decided_at", "decided_by__username",
+                                                "decided_by__display_name"))
+    return {row.card_id: Approval(by=row.decided_by.shown_name, at=row.decided_at) for row in rows}

@@ -5,28 +5,38 @@ selectors restrict (404 / 403), the review services decide."""
 
 from __future__ import annotations
 
+import datetime as dt
+import re
+
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
-from django.db.models import Count
+from django.db import IntegrityError, transaction
+from django.db.models import prefetch_related_objects
 from django.http import Http404
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
+from cards.drafts import PRECISION_SPAN
 from cards.forms import ConfirmForm
+from cards.models import CardKind, Precision, TimeSource
+from cards.selectors.entities import ME
 from cards.selectors.shape import cards_out
-from core.errors import DomainError
+from cards.text import normalize
+from cards.when import zone_label
+from core.dates import date_shown
+from core.errors import DomainError, integrity_refusal
 from core.pages import error_fields, page, refusal_message
 from scopes.models import Scope
 from scopes.principals import principal_of_page
 from scopes.selectors import scope_get
 from scopes.services import global_scope_get
 
-from .forms import ApproveForm, PickForm, ReasonForm, RejectForm
-from .models import Candidate, CandidateStatus
+from .forms import EDITED, ApproveForm, BulkForm, PickForm, ReasonForm, RejectForm, label_choices
+from .models import Candidate
 from .selectors import (candidate_get, contradiction_sides, dispute_sides, duplicate_get, hypothesis_get,
-                        own_proposals, review_queue, rule_get, said_about_you)
-from .services.candidates import OPEN, candidate_approve, candidate_reject
+                        own_proposals, review_queue, reviews_waiting, rule_get, said_about_you)
+from .services.candidates import (OPEN, candidate_approve, candidate_reject, candidate_when_resolve,
+                                  candidate_zone)
 from .services.hypotheses import hypothesis_confirm, hypothesis_reject
 from .services.queue import contradiction_pick, duplicate_decide, rule_decide
 
@@ -41,19 +51,126 @@ def _own_context(request, *, bound: dict | None = None) -> dict:
     principal = principal_of_page(request)
     proposals = own_proposals(principal=principal).select_related("author", "scope", "proposed_by").order_by("id")
     scopes = list(Scope.objects.visible_to(principal, "review").order_by("kind", "name"))
-    # How much waits in each queue, in one query.
-    waiting = dict(Candidate.objects.in_scopes([s.pk for s in scopes]).filter(status=CandidateStatus.PENDING)
-                   .values("scope_id").annotate(n=Count("id")).values_list("scope_id", "n"))
+    waiting = reviews_waiting(principal=principal)  # how much waits in each queue, as the home page counts it
     for scope in scopes:
         scope.waiting = waiting.get(scope.pk, 0)
+    proposals = _candidate_items(list(proposals[:500]), bound or {}, viewer=request.user)
     return {"scopes": scopes,
             "said_about_you": said_about_you(principal=principal),
-            "proposals": _candidate_items(proposals[:500], bound or {})}
+            "proposals": proposals}
 
 
-def _candidate_items(candidates, bound: dict) -> list[dict]:
-    return [{"c": c, "approve": bound.get(("approve", c.pk)) or ApproveForm(candidate=c),
-             "reject": bound.get(("reject", c.pk)) or RejectForm(auto_id=f"r{c.pk}_%s")} for c in candidates]
+def _candidate_items(candidates: list[Candidate], bound: dict, *, viewer) -> list[dict]:
+    """Each candidate with its one form: its words (prefilled, or as sent when a
+    decision was refused), its `when` and the date it resolves to, and the one
+    reason box its approval and its rejection share."""
+    prefetch_related_objects(candidates, "author")  # whose words: one query, not one per candidate
+    items = []
+    for c in candidates:
+        approve, reject = bound.get(("approve", c.pk)), bound.get(("reject", c.pk))
+        sent = reject.data if reject is not None else {}
+        form = approve or ApproveForm(candidate=c, initial={name: sent.get(name, getattr(c, name))
+                                                            for name in EDITED})
+        reason = reject or RejectForm(auto_id=f"r{c.pk}_%s",
+                                      initial={"reason": approve.data.get("reason", "") if approve else ""})
+        problems = [*form.non_field_errors(), *(reject.non_field_errors() if reject is not None else [])]
+        # A refused form shows the date its own `when` reads as (its error, if it cannot be read, is at the field).
+        when = ({} if "when" in form.errors else _when_read(c, form.data.get("when", c.when), viewer=viewer)) \
+            if form.is_bound else _when_stored(c, viewer=viewer)
+        items.append({"c": c, "form": form, "reason": reason["reason"], "problems": problems, "when": when,
+                      "about": _about(c)})
+    return items
+
+
+# --- the date a candidate's `when` resolves to, as people read dates (core/dates.py) ---------------
+
+def _time_words(start: dt.datetime, end: dt.datetime | None, precision: str, *, tz, language) -> str:
+    """"May 7, 2026", "Mar 2026", "week of May 4, 2026"; a span longer than its precision's unit
+    (this weekend) from its first to its last day."""
+    precision = precision or Precision.DATETIME
+    first = date_shown(start, zone=tz, language=language, precision=precision)
+    if end is None:
+        return first
+    if precision == Precision.DATETIME:
+        return f"{first} – {date_shown(end, zone=tz, language=language, precision=precision)}"
+    unit = PRECISION_SPAN.get(precision)
+    if unit is not None and end > start.astimezone(tz) + unit:
+        last = date_shown(end - dt.timedelta(microseconds=1), zone=tz, language=language, precision=precision)
+        return f"{first} – {last}"
+    return first
+
+
+def _read_against(c: Candidate, tz, language) -> str:
+    said = date_shown(c.message_at, zone=tz, language=language, precision=Precision.DATETIME)
+    return f"read in {zone_label(tz)}, against the message of {said}"
+
+
+def _no_time(c: Candidate, tz, language) -> str:
+    if c.kind == CardKind.EVENT:
+        return "No time given: the event is remembered undated."
+    said = date_shown(c.message_at, zone=tz, language=language, precision=Precision.DAY)
+    return f"No time given: true from the message's time, {said}."
+
+
+def _when_stored(c: Candidate, *, viewer) -> dict:
+    """The time the candidate holds now (what approving as is writes)."""
+    tz, language = candidate_zone(c), getattr(viewer, "language", None)
+    if c.kind == CardKind.EVENT:
+        start, end, precision = c.occurred_at, c.occurred_end, c.precision
+    else:
+        start, end, precision = c.effective_at, None, Precision.DAY
+    if start is None:
+        return {"none": _no_time(c, tz, language)}
+    if c.when and c.time_source == TimeSource.MESSAGE:  # ingest could not read the words: the message's time
+        how = f"“{c.when}” could not be read, so it is dated at the message, in {zone_label(tz)}"
+    else:
+        how = _read_against(c, tz, language)
+    return {"shown": _time_words(start, end, precision, tz=tz, language=language), "how": how}
+
+
+def _when_read(c: Candidate, when: str, *, viewer) -> dict:
+    """What approving with `when` would write, or why it cannot."""
+    if len(when) > ApproveForm.base_fields["when"].max_length:
+        return {"problem": f"Say it in at most {ApproveForm.base_fields['when'].max_length} characters."}
+    if when == c.when:
+        return _when_stored(c, viewer=viewer)
+    tz, language = candidate_zone(c), getattr(viewer, "language", None)
+    try:
+        interval = candidate_when_resolve(c, when)
+    except DomainError as refused:  # words it cannot read (UnresolvableTime), or a zone it no longer knows
+        return {"problem": refused.detail}
+    if interval is None:
+        return {"none": _no_time(c, tz, language)}
+    # A state takes effect at the interval's start; an event occurs over all of it.
+    end = interval.end if c.kind == CardKind.EVENT else None
+    return {"shown": _time_words(interval.start, end, interval.precision, tz=tz, language=language),
+            "how": _read_against(c, tz, language)}
+
+
+LABEL_BOX = re.compile(r"c[0-9]{1,19}_label")
+
+
+@page
+@require_GET
+def label_choices_page(request):
+    """The label picker's choices for the words typed into a candidate's label box
+    (a fragment htmx swaps in under it): the registry is everyone's, so any signed-in person."""
+    kind, target = request.GET.get("kind"), request.GET.get("for", "")
+    words = request.GET.get("label", "")[:64]
+    return render(request, "review/_label_choices.html", {
+        "choices": label_choices(words, kind=kind if kind in CardKind.values else None), "words": words,
+        "target": target if LABEL_BOX.fullmatch(target) else ""})
+
+
+@page
+@require_GET
+def candidate_when_page(request, candidate_id: int):
+    """The date a `when` typed into a candidate's form resolves to: a fragment the
+    form swaps in as the reviewer types (htmx). Nothing is written; approving reads
+    the words again on the server, so the page works without it."""
+    candidate = candidate_get(principal=principal_of_page(request), candidate_id=candidate_id)
+    answer = _when_read(candidate, request.GET.get("when", ""), viewer=request.user)
+    return render(request, "review/_when_resolved.html", {"w": answer})
 
 
 def _reviews(request, candidate) -> bool:
@@ -102,17 +219,21 @@ def said_about_you_pick_page(request):
     return redirect("review")
 
 
-def _queue_context(request, scope, *, bound: dict | None = None) -> dict:
+def _queue_context(request, scope, *, bound: dict | None = None, bulk: BulkForm | None = None) -> dict:
     principal = principal_of_page(request)
     queue = review_queue(principal=principal, scope=scope)
     bound = bound or {}
+    candidates = _candidate_items(queue["candidates"], bound, viewer=request.user)
     contradiction_ids = [pk for c in queue["contradictions"] for pk in c.card_ids]
     hypothesis_ids = [card.pk for card in queue["hypotheses"]]
     shown = dict(zip(contradiction_ids + hypothesis_ids,
                      cards_out(contradiction_ids + hypothesis_ids, user=request.user)))
     return {
         "scope": scope,
-        "candidates": _candidate_items(queue["candidates"], bound),
+        "candidates": candidates,
+        # Ticked for a bulk decision: kept ticked when it is refused as a whole.
+        "bulk": bulk or BulkForm(),
+        "ticked": {int(v) for v in bulk.data.getlist("candidates") if v.isdigit()} if bulk is not None else set(),
         "rules": queue["rules"], "duplicates": queue["duplicates"],
         "contradictions": [{"cards": [shown[pk] for pk in c.card_ids], "error": bound.get(("pick", c.card_ids[0]))}
                            for c in queue["contradictions"]],
@@ -124,6 +245,76 @@ def _queue_context(request, scope, *, bound: dict | None = None) -> dict:
 def review_scope_page(request, scope_id: int):
     scope = scope_get(principal=principal_of_page(request), scope_id=scope_id, action="review")
     return render(request, "review/queue.html", _queue_context(request, scope))
+
+
+@page
+@require_POST
+def review_bulk_page(request, scope_id: int):
+    """Several candidates of one scope at once: approved as proposed, or rejected
+    with one reason. Reviewers of the scope only (404 / 403 as for one). Each is
+    decided by its service on its own, all or nothing, so one that cannot be (it
+    needs consent, it has a problem, it was decided meanwhile) stays as it was and
+    is named; ticked ids that are not this queue's refuse the whole request."""
+    principal = principal_of_page(request)
+    scope = scope_get(principal=principal, scope_id=scope_id, action="review")
+    form, chosen = BulkForm(request.POST), []
+    if form.is_valid():
+        ids = form.cleaned_data["candidates"]
+        # Said later, decided later: of two values of one single-value label, the later stays current.
+        chosen = list(Candidate.objects.visible_to(principal, "review").filter(scope=scope, pk__in=ids)
+                      .select_related("author", "scope", "proposed_by").order_by("message_at", "id"))
+        if len(chosen) < len(ids):
+            form.add_error("candidates", f"{len(ids) - len(chosen)} of the {len(ids)} ticked "
+                                         f"{_proposals(len(ids))} {'is' if len(ids) - len(chosen) == 1 else 'are'} "
+                                         "not in this queue; nothing was decided. Tick them again.")
+    if form.errors:
+        return render(request, "review/queue.html", _queue_context(request, scope, bulk=form), status=400)
+    approve, reason = form.cleaned_data["decision"] == "approve", form.cleaned_data["reason"]
+    decided, refused = [], []
+    for candidate in chosen:
+        try:
+            with transaction.atomic():
+                if approve:
+                    candidate_approve(candidate=candidate, reviewer=request.user, reason=reason)
+                else:
+                    candidate_reject(candidate=candidate, reviewer=request.user, reason=reason)
+        except DomainError as error:
+            refused.append(f"{_named(candidate)} ({_why_not(error)})")
+        except IntegrityError as error:  # a rule the database holds, read as its refusal
+            if (refusal := integrity_refusal(error)) is None:
+                raise
+            refused.append(f"{_named(candidate)} ({_why_not(refusal)})")
+        else:
+            decided.append(candidate)
+    if decided:
+        n, they = len(decided), "it" if len(decided) == 1 else "they"
+        messages.success(request, f"Approved {n} {_proposals(n)}: {they} {'is' if n == 1 else 'are'} remembered."
+                         if approve else f"Rejected {n} {_proposals(n)}: {they} will not be remembered.")
+    if refused:
+        messages.error(request, f"Could not {'approve' if approve else 'reject'} {len(refused)} "
+                                f"{_proposals(len(refused))}: " + "; ".join(refused) + ".")
+    return redirect("review-scope", scope_id=scope.pk)
+
+
+def _about(c: Candidate) -> str:
+    """Whom the candidate is about, as the reviewer reads it: "me" is the person who said it."""
+    return c.author.shown_name if normalize(c.subject) == ME else c.subject
+
+
+def _proposals(n: int) -> str:
+    return "proposal" if n == 1 else "proposals"
+
+
+def _named(c: Candidate) -> str:
+    return f"{_about(c)} · {c.label}" + (f": {c.value}" if c.value else "")
+
+
+def _why_not(error: DomainError) -> str:
+    if error.code == "needs_consent":
+        return "it needs the person's explicit consent: approve it on its own, with the consent box"
+    if error.code == "already_decided":
+        return "already decided"
+    return refusal_message(error)
 
 
 @page

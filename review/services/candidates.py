@@ -3,20 +3,24 @@ reason. Approval writes through card_remember, so every card rule applies."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.db import transaction
 from django.utils import timezone
 
 from cards.drafts import CardDraft
 from cards.errors import InvalidCard, NeedsConsent
-from cards.models import Card
+from cards.models import Card, CardKind, TimeSource
 from cards.screen import content_finding
 from cards.services import card_remember
+from cards.when import Interval, person_zone, when_resolve, zone_from_label
 from core.errors import DomainError
 from scopes.models import User
 
 from ..models import Candidate, CandidateStatus, Decision
 
-EDITABLE = ("kind", "label", "subject", "value", "object", "text", "tag", "confidence", "impact")
+# `when` is the candidate's time expression: an edit of it is read again, as ingest read it (candidate_when_resolve).
+EDITABLE = ("kind", "label", "subject", "value", "object", "text", "tag", "confidence", "impact", "when")
 OPEN = (CandidateStatus.PENDING, CandidateStatus.NEEDS_CONSENT)
 
 
@@ -52,6 +56,36 @@ def candidate_screen(candidate: Candidate, *, label_sensitive: bool = False) -> 
     return None
 
 
+def candidate_zone(candidate: Candidate) -> dt.tzinfo:
+    """The speaker's day the candidate's words are read in (DESIGN §5): the zone its
+    message anchored in at ingest (or its agent's draft named), else its person's."""
+    return zone_from_label(candidate.anchor_zone) if candidate.anchor_zone else person_zone(candidate.author)
+
+
+def candidate_when_resolve(candidate: Candidate, when: str) -> Interval | None:
+    """`when` read as the candidate's own words were: against its message's time, in
+    the speaker's day. None when it gives no time; UnresolvableTime when it cannot be read."""
+    if not when.strip():
+        return None
+    tz = candidate_zone(candidate)
+    return when_resolve(when, reference=candidate.message_at.astimezone(tz), tz=tz)
+
+
+def _when_place(candidate: Candidate, interval: Interval | None) -> None:
+    """A reviewer's `when`, placed as ingest places one: an event occurs over the
+    interval (undated without one); a state or knowledge takes effect at its start
+    (at the message's time without one, as the write path reads no effective_at)."""
+    if candidate.kind == CardKind.EVENT:
+        if interval is None:
+            candidate.occurred_at = candidate.occurred_end = None
+            candidate.precision, candidate.time_source = "", TimeSource.NONE
+        else:
+            candidate.occurred_at, candidate.occurred_end = interval.start, interval.end
+            candidate.precision, candidate.time_source = interval.precision, interval.source
+    else:
+        candidate.effective_at = interval.start if interval else None
+
+
 def _locked_open(candidate: Candidate) -> Candidate:
     candidate = Candidate.objects.select_for_update().select_related("author", "scope").get(pk=candidate.pk)
     if candidate.status not in OPEN:
@@ -65,11 +99,14 @@ def candidate_approve(*, candidate: Candidate, reviewer: User, edits: dict | Non
     """Store the candidate as a card (the author's, with the quote as source),
     through the write path and so through its screen: never-stored content is
     refused, and a sensitive one — held for consent at ingest, or made sensitive
-    by the edits — needs `consent`: the reviewer attests the person gave it."""
+    by the edits — needs `consent`: the reviewer attests the person gave it. An
+    edited `when` is read again against the message (UnresolvableTime if it cannot be)."""
     candidate = _locked_open(candidate)
     edits = {name: value for name, value in (edits or {}).items() if name in EDITABLE}
     for name, value in edits.items():
         setattr(candidate, name, value if value is not None or name in ("confidence",) else "")
+    if "when" in edits:
+        _when_place(candidate, candidate_when_resolve(candidate, candidate.when))
     if candidate.status == CandidateStatus.NEEDS_CONSENT and not consent:
         raise NeedsConsent("This is a sensitive attribute: approve it only with the person's explicit consent "
                            "(consent: true).", rule="sensitive_attribute",

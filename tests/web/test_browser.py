@@ -132,6 +132,7 @@ def test_filters_work_with_htmx_and_the_layout_fits_a_phone(live_server, page, d
     errors: list[str] = []
     page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
     page.evaluate("window.stillThisPage = true")  # a full page load would drop it
+    page.locator("details.filter-box summary").click()  # on a phone the filter is folded away
     page.locator("form.filters").get_by_label("Text").fill("rus")
     page.get_by_role("button", name="Filter").click()
     page.wait_for_url("**q=rus**")
@@ -168,7 +169,7 @@ def test_approve_a_candidate_in_the_review_queue(live_server, page, dana, dana_f
         rule="skill_statement", session="s1", message="m7")
     base = live_server.url
     sign_in(page, base, "dana")
-    page.get_by_role("link", name="Review").click()
+    page.get_by_role("link", name="Review", exact=True).click()
     shot(page, "review-index")
     page.get_by_role("link", name="The Parks").click()
     page.get_by_role("heading", name="Review The Parks").wait_for()

@@ -40,12 +40,12 @@ def test_invite_by_name_then_accept_from_the_home_page(live_server, page, people
     guest = page.context.browser.new_context().new_page()
     sign_in(guest, base, "sam")
     expect(guest.get_by_role("heading", name="Invitations")).to_be_visible()
-    expect(guest.get_by_role("link", name="The Parks")).to_have_count(0)  # not on the ladder before accepting
+    expect(guest.locator("ul.ladder").get_by_role("link", name="The Parks")).to_have_count(0)  # not on the ladder before accepting
     shot(guest, "home-invitation")
     guest.get_by_role("button", name="Accept the invitation to The Parks").click()
     expect(guest.get_by_role("heading", name="The Parks")).to_be_visible()
     expect(guest.get_by_text("You joined The Parks as member.")).to_be_visible()
     expect(guest.get_by_role("button", name="Leave The Parks")).to_be_visible()
     guest.goto(f"{base}/")
-    expect(guest.get_by_role("link", name="The Parks")).to_be_visible()
+    expect(guest.locator("ul.ladder").get_by_role("link", name="The Parks")).to_be_visible()
     expect(guest.get_by_role("heading", name="Invitations")).to_have_count(0)

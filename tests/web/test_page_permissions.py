@@ -13,7 +13,7 @@ from django.urls import get_resolver
 from django.utils import timezone
 
 from cards.drafts import CardDraft
-from cards.models import Alias, Card, CardPerspective, CardRevision, Entity, PossibleDuplicate
+from cards.models import Alias, Card, CardPerspective, CardRevision, Entity, PossibleDuplicate, Rule
 from cards.services import card_remember
 from review.models import Candidate
 from scopes.invites import invitation_create, invite_create
@@ -37,6 +37,11 @@ class Page:
     data: dict | None = None
 
 
+# The rule form as a browser posts it: "if someone has a thing, their car is it".
+RULE_FORM = {"name": "a car someone has", "action": "save", "premise-TOTAL_FORMS": "1", "premise-INITIAL_FORMS": "0",
+             "premise-0-subject": "someone", "premise-0-label": "has", "premise-0-object": "?thing",
+             "conclusion-subject": "someone", "conclusion-label": "car", "conclusion-object": "?thing"}
+
 PAGES = [
     Page("scope", "GET", "/scopes/{family}/"),
     Page("card", "GET", "/cards/{card}/"),
@@ -56,6 +61,10 @@ PAGES = [
     Page("candidate-approve", "POST", "/review/candidates/{candidate}/approve/", REVIEW,
          {"subject": "me", "label": "city", "value": "Kyoto"}),
     Page("candidate-reject", "POST", "/review/candidates/{candidate}/reject/", REVIEW, {"reason": "wrong"}),
+    # What a candidate's `when` would resolve to (a fragment; nothing is written).
+    Page("candidate-when", "GET", "/review/candidates/{candidate}/when/?when=yesterday", REVIEW),
+    Page("review-bulk", "POST", "/scopes/{family}/review/bulk/", REVIEW,
+         {"candidates": "{candidate}", "decision": "reject", "reason": "wrong"}),
     Page("duplicate-decide", "POST", "/review/duplicates/{duplicate}/apart/", REVIEW),
     Page("contradiction-pick", "POST", "/scopes/{family}/review/pick/", REVIEW, {"card": "{card}"}),
     Page("said-about-you-pick-page", "POST", "/review/said-about-you/pick/", ABOUT_HER, {"card": "{theirs}"}),
@@ -72,6 +81,11 @@ PAGES = [
     Page("scope-leave-page", "POST", "/scopes/{family}/leave/"),  # any member (the viewer here) may leave
     Page("member-minor", "POST", "/scopes/{family}/members/{victor}/minor/", MANAGE, {"minor": "on"}),
     Page("ask", "GET", "/ask/?form=answer&scope={family}&subject=me&label=address"),
+    # Writing a rule from a scope: whoever may write (or review) in it; the rule is a global draft.
+    Page("rule-create", "GET", "/scopes/{family}/rules/new/", WRITE),
+    Page("rule-create", "POST", "/scopes/{family}/rules/new/", WRITE, RULE_FORM),
+    # A member of the family: a viewer of it sees her page (her family cards), a stranger gets 404.
+    Page("person", "GET", "/people/{person}/"),
 ]
 # A person's own things (agent tokens): anyone else gets 404, as for a scope they do not see.
 OWN_PAGES = [
@@ -89,6 +103,10 @@ INVITEE_PAGES = [
 # Pages with no scope or card of their own: every signed-in person has them.
 NOT_IN_MATRIX = {"review", "entities", "home", "login", "logout", "password_change", "password_change_done", "invite",
                  "scope-create", "settings",
+                 # The label picker's choices: the registry is everyone's (tests/web/test_review_flow.py).
+                 "label-choices",
+                 # "About you": one's own page (tests/web/test_person_page.py).
+                 "person-me",
                  # One's own account: erased by its person only (tests/web/test_forget_pages.py).
                  "account-erase"}
 WHO = {VIEW: "victor", WRITE: "bob", REVIEW: "alice", MANAGE: "alice", ABOUT_HER: "alice"}
@@ -105,7 +123,8 @@ def _state():
             list(PossibleDuplicate.objects.order_by("pk").values_list("status", flat=True)),
             list(Alias.objects.order_by("pk").values_list("name", flat=True)),
             list(CardPerspective.objects.order_by("pk").values_list("user_id", "text")),
-            list(Invitation.objects.order_by("pk").values_list("username", "role", "status")))
+            list(Invitation.objects.order_by("pk").values_list("username", "role", "status")),
+            list(Rule.objects.order_by("pk").values_list("name", "status")))
 
 
 @pytest.fixture
@@ -131,7 +150,7 @@ def ids(household, alice):
     return {"family": family.pk, "card": household["card"].pk, "invite": invite.pk,
             "victor": household["victor"].pk, "candidate": proposed.pk, "guess": guess.pk,
             "duplicate": duplicate.pk, "entity": duplicate.entity_id, "theirs": theirs.pk,
-            "invitation": invitation.pk}
+            "invitation": invitation.pk, "person": alice.entity.pk}
 
 
 def _call(client, page: Page, ids: dict):
@@ -259,7 +278,8 @@ def test_a_parent_scope_needs_the_manage_right(pages, household):
     assert answer.status_code == 400 and not Scope.objects.filter(name="P").exists()
 
 
-SIGNED_IN_PAGES = [Page("home", "GET", "/"), Page("entities", "GET", "/entities/"), Page("review", "GET", "/review/")]
+SIGNED_IN_PAGES = [Page("home", "GET", "/"), Page("entities", "GET", "/entities/"), Page("review", "GET", "/review/"),
+                   Page("person-me", "GET", "/people/me/")]
 
 
 @pytest.mark.parametrize("page", PAGES + SIGNED_IN_PAGES, ids=lambda p: f"{p.method} {p.name}")

@@ -55,7 +55,7 @@ def test_adding_a_second_address_supersedes_the_first(household, pages):
 
 
 @pytest.mark.parametrize("fields, field, message", [
-    ({"label": "adress", "value": "Kyoto"}, "label", b"Did you mean: address"),
+    ({"label": "adress", "value": "Kyoto"}, "label", b"Close registered labels: address"),
     ({"label": "skill", "value": "Rust", "kind": "event"}, "label", b"is a state label"),
     ({"label": "address", "value": "Kyoto", "when": "the day after never"}, "when", b"class=\"error\""),
 ])

@@ -59,9 +59,9 @@ def test_home_shows_contradictions_and_aging_per_scope(alice, pages, t0):
     card_remember(scope=alice.personal_scope, actor=alice, draft=CardDraft(
         kind="state", label="address", subject="me", value="Taipei", reference_time=old))
     text = pages(alice).get("/").content.decode()
-    family_row = text.split(">The Lins<")[1].split("</ul>")[0]
+    family_row = text.split('aria-label="Health of The Lins"')[1].split("</ul>")[0]
     assert "1 contradiction" in family_row
-    personal_row = text.split(f">{alice.personal_scope.name}<")[1].split("</ul>")[0]
+    personal_row = text.split(f'aria-label="Health of {alice.personal_scope.name}"')[1].split("</ul>")[0]
     assert "0 contradictions" in personal_row and "1 to re-check" in personal_row
 
 

@@ -1,8 +1,12 @@
-"""Seed a small fictional household so the admin and the API have something to show.
+"""Seed a small fictional household so the dashboard, the admin and the API have something to show.
 
 Every card goes through card_remember (and corrections through their services),
 so the demo data obeys the same rules as real writes: supersede chains,
-multi-value labels, write-once events, consent for sensitive labels.
+multi-value labels, write-once events, consent for sensitive labels. The review
+queue is seeded the same way — a conversation read by the extractor, an agent's
+proposals through its propose-only token, a guess, a contradiction, a draft
+rule — so it can be tried at once. The seed spans the store and the queue, so it
+is the site's command (memory_site), above both layers.
 """
 
 from __future__ import annotations
@@ -17,13 +21,20 @@ from django.db.models import Count
 from django.utils import timezone
 
 from cards.drafts import CardDraft
-from cards.models import Card, Entity
+from cards.models import Card, Entity, Rule, Tag
 from cards.services import card_describe, card_remember, card_verify
+from cards.services.rules import rule_propose
+from cards.when import when_resolve
+from review.extract import ExtractionFailed
+from review.models import Candidate, CandidateStatus
+from review.services.ingest import ingest_create, ingest_fail, ingest_process
+from review.services.proposals import candidates_propose
 from scopes.guardians import member_minor_set
-from scopes.models import Membership, Role, Scope, ScopeKind, User
+from scopes.models import AgentToken, Membership, Role, Scope, ScopeKind, User
 from scopes.principals import Principal
 from scopes.relations import relation_set
-from scopes.services import membership_set, scope_create
+from scopes.services import global_scope_get, membership_set, scope_create
+from scopes.tokens import token_create
 
 DEMO_PASSWORD = "memory-demo"
 TIME_ZONE = "Europe/Lisbon"
@@ -47,6 +58,14 @@ ADDRESSES = [
     (14, "Avenida do Mar 3, Matosinhos"),
     (3, "Travessa do Sol 7, Lisbon"),
 ]
+# What Sam told the family's assistant two days ago, read by the extractor into proposals.
+SAM_SAID = [
+    "I went to Madrid last weekend.",
+    "I love fado.",
+    "My new job title is charge nurse.",
+    "Remember that Kai is allergic to peanuts.",
+]
+RULE_NAME = "Children live where a parent lives"
 
 
 def _local(day: dt.date, hour: int = 0, minute: int = 0) -> dt.datetime:
@@ -116,6 +135,7 @@ class _Household:
         self.sam()
         self.kai()
         self.family_cards()
+        self.waiting_for_review()
 
     def dana(self) -> None:
         for months_ago, address in ADDRESSES:
@@ -199,9 +219,61 @@ class _Household:
                        text="Kai's school closes at 13:00 on Wednesdays; whoever works from home does pick-up.")
 
 
+    # --- the review queue ------------------------------------------------------------
+    def waiting_for_review(self) -> None:
+        """What waits for a reviewer of the family (Dana, its owner) and of common sense (Dana too)."""
+        dana, sam, kai = (self.users[name] for name in ("dana", "sam", "kai"))
+        family = self.family
+        # A contradiction: the family still says what Dana did before her promotion; her own scope says since.
+        self.state("dana", "job_title", "Data analyst", self.day(20, 1), scope=family)
+        # A guess, to confirm or reject.
+        self.state("sam", "interest", "Marine biology", self.day(1, 13), scope=family, subject=kai.entity,
+                   tag=Tag.HYPOTHESIS, confidence=0.55,
+                   source_quote="He would not leave the sunfish tank — maybe marine biology one day?")
+        # A conversation of Sam's, read by the extractor: each statement waits as a candidate.
+        said_at = _local(self.today - dt.timedelta(days=2), 19, 40)
+        job = ingest_create(scope=family, actor=sam, session="demo-kitchen-chat",
+                            messages=[{"id": f"m{n}", "role": "user", "text": text, "at": said_at}
+                                      for n, text in enumerate(SAM_SAID, start=1)])
+        try:
+            ingest_process(job_id=job.pk)
+        except ExtractionFailed as error:  # an extractor configured elsewhere (EXTRACTOR=llm) and not answering
+            ingest_fail(job_id=job.pk, error=error)
+        # Agents' own proposals, through propose-only tokens: never cards until a person approves them.
+        tablet, _ = token_create(user=dana, name="Kitchen tablet", proposes=True, scopes=[family])
+        noted_at = _local(self.today - dt.timedelta(days=1), 8, 10)
+        checkup = when_resolve("next Tuesday", reference=noted_at, tz=LOCAL)
+        candidates_propose(author=dana, token=tablet, items=[
+            (family, CardDraft(kind="event", label="appointment", subject=kai.entity, value="Dentist check-up",
+                               occurred_at=checkup.start, occurred_end=checkup.end, precision=checkup.precision,
+                               time_source=checkup.source, reference_time=noted_at, time_zone=TIME_ZONE,
+                               source_session="demo-tablet", source_message="t1",
+                               source_quote="Kai has a dentist check-up next Tuesday at the Alvalade clinic.")),
+            (family, CardDraft(kind="state", label="likes", subject=kai.entity, value="Sunfish",
+                               reference_time=noted_at, time_zone=TIME_ZONE, source_session="demo-tablet",
+                               source_message="t2",
+                               source_quote="Kai keeps talking about the sunfish from the aquarium.")),
+        ])
+        phone, _ = token_create(user=sam, name="Sam's phone", proposes=True, scopes=[family])
+        candidates_propose(author=sam, token=phone, items=[
+            (family, CardDraft(kind="state", label="hobby", subject="me", value="Sourdough baking",
+                               reference_time=noted_at, time_zone=TIME_ZONE, source_session="demo-phone",
+                               source_message="p1", source_quote="I've started baking sourdough on Sundays.")),
+        ])
+        # A draft rule, for the reviewers of common sense: Dana is one (a rule is approved by someone other
+        # than its author, and Sam wrote it).
+        membership_set(scope=global_scope_get(), user=dana, role=Role.REVIEWER)
+        if not Rule.objects.filter(name=RULE_NAME).exists():
+            rule_propose(name=RULE_NAME, author=sam,
+                         description="A child's address is a parent's, unless the child's own is remembered.",
+                         premises=[["?x", "parent", "?p"], ["?p", "address", "?a"]],
+                         conclusion=["?x", "address", "?a"])
+
+
 class Command(BaseCommand):
     help = (f"Seed a fictional demo household: users dana (superuser), sam and kai, all with the password "
-            f"{DEMO_PASSWORD!r}, a family scope and a few dozen cards with history. "
+            f"{DEMO_PASSWORD!r}, a family scope and a few dozen cards with history, and a review queue to try: "
+            "proposals (some from agents), a guess, a contradiction and a draft rule. "
             "Does nothing if any demo user already exists.")
 
     def handle(self, *args, **options) -> None:
@@ -221,8 +293,13 @@ class Command(BaseCommand):
         for scope in scopes:
             self.stdout.write(f"  {scope.name}: {counts.get(scope.pk, 0)} cards")
         entities = Entity.objects.filter(scope=household.family).count()
+        waiting = Candidate.objects.filter(scope=household.family, status__in=(
+            CandidateStatus.PENDING, CandidateStatus.NEEDS_CONSENT))
+        agents = AgentToken.objects.filter(user__in=household.users.values(), proposes=True).count()
         self.stdout.write(self.style.SUCCESS(
             f"Seeded the demo household: {len(household.users)} users, {sum(counts.values())} cards, "
-            f"{entities} entities in {household.family.name}."))
+            f"{entities} entities in {household.family.name}; {waiting.count()} proposals waiting for review "
+            f"({waiting.filter(proposed_by__isnull=False).count()} from {agents} agents), with a guess, "
+            f"a contradiction and a draft rule."))
         self.stdout.write(f"Sign in at /admin/ as dana / {DEMO_PASSWORD} (superuser); "
                           f"sam and kai use the same password.")
