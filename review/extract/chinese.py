@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from .rules import Draft, Rule, clause_when, clean, items, rule, said_as
+from .rules import Draft, Rule, clause_when, clean, items, rule, said_as, said_whole
 
 # 我的X是Y: the registry's synonyms are English, so the Chinese words are mapped here.
 _ATTRIBUTES = {
@@ -139,13 +139,6 @@ def _knowledge(m: re.Match[str]) -> list[Draft]:
     return [Draft(kind="knowledge", label=label, value=said, text=said)]
 
 
-def _whole(label: str):
-    def build(m: re.Match[str]) -> list[Draft]:
-        said = said_as(m.string)
-        return [Draft(kind="knowledge", label=label, value=said, text=said)]
-    return build
-
-
 def _decided(m: re.Match[str]) -> list[Draft]:
     when = clause_when(m)
     value = _LATER.sub("", zh_single(m["v"], when))
@@ -199,7 +192,7 @@ RULES: list[Rule] = [
     rule("zh_needs", r"^(?P<who>[^，,。我你他她]{2,4}?)需要(?P<v>[^，,。]+)",
          lambda m: _state("needs", zh_single(m["v"]), subject=m["who"])),
     rule("zh_knowledge", r"^(?P<kind>原則|原则|定義一下|定义一下|定義|定义)[:：](?P<v>.+)", _knowledge),
-    rule("zh_howto", r"^(?:[^，,。：:]{2,12}(?:的方法|的步驟|的步骤)[:：]|要[^，,。]{2,12}的話[，,])", _whole("howto")),
+    rule("zh_howto", r"^(?:[^，,。：:]{2,12}(?:的方法|的步驟|的步骤)[:：]|要[^，,。]{2,12}的話[，,])", said_whole("howto")),
     rule("zh_boundary", r"^(?:請|请)?(?:千萬|千万)?(?:不要|別|别|唔好)(?!(?:擔心|担心|客氣|客气|忘|唔記得))", _boundary),
     rule("zh_wedding", rf"{_WE}{_SOON}(?:去了|參加了|参加了|去參加了|去参加了)(?P<name>[^，,。的]{{1,10}})的(?P<w>婚禮|婚礼)",
          lambda m: [Draft(kind="event", label="wedding", value=f"{m['name']}的{m['w']}", when=clause_when(m))]),

@@ -21,7 +21,8 @@ import re
 
 from django.core.exceptions import ObjectDoesNotExist
 
-from .rules import CAPITALISED, NAME, Draft, Rule, clause_when, clean, items, rule, said_as, single
+from .rules import (CAPITALISED, NAME, Draft, Rule, clause_when, clean, items, rule, said_as, said_whole,
+                    single)
 
 _I_AM = r"\bI(?:['’]m|\s+am)\s+"
 _DONT = r"(?:don['’]t|do\s+not)"
@@ -192,13 +193,6 @@ def _knowledge(m: re.Match[str]) -> list[Draft]:
     return [Draft(kind="knowledge", label=label, value=said, text=said)]
 
 
-def _whole(label: str):
-    def build(m: re.Match[str]) -> list[Draft]:
-        said = said_as(m.string)
-        return [Draft(kind="knowledge", label=label, value=said, text=said)]
-    return build
-
-
 def _reference(m: re.Match[str]) -> list[Draft]:
     said = said_as(re.split(r",\s+", m.string, maxsplit=1)[0])
     return [Draft(kind="knowledge", label="reference", value=said, text=said)]
@@ -365,7 +359,7 @@ RULES: list[Rule] = [
     rule("knowledge_is", r"^(?P<kind>(?:our\s+|new\s+|the\s+|safety\s+|house\s+)?(?:principle|rule|design\s+decision|"
          r"design\s+note|definition)\b[^:]{0,40}):\s*(?P<v>.+)", _knowledge),
     rule("howto", r"^(?:how\s+to\s+\w+[^:]{0,40}:\s*\w|to\s+\w+[^,]{2,60},\s*(?:run|press|click|open|use|go|type)\b)",
-         _whole("howto")),
+         said_whole("howto")),
     rule("reference", r"^the\s+[\w ]{2,30}\s+(?:is|are|live|lives)\s+(?:in|at)\s+(?:the\s+wiki|docs?\.|\S+\.\S+/)",
          _reference),
     rule("boundary_dont", rf"^(?:please\s+)?(?:{_DONT}|never)\s+(?!(?:worry|mind|forget|know)\b)\w", _boundary),

@@ -76,6 +76,14 @@ def said_as(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip(_TRAILING)
 
 
+def said_whole(label: str):
+    """A rule's build for a knowledge card that is the whole sentence as said (a how-to, a principle)."""
+    def build(m: re.Match[str]) -> list[Draft]:
+        said = said_as(m.string)
+        return [Draft(kind="knowledge", label=label, value=said, text=said)]
+    return build
+
+
 def single(value: str, when: str | None = None) -> str:
     """A single value: cut at the first comma or connective."""
     return clean(_CUT.split(clean(value, when), maxsplit=1)[0])
