@@ -71,19 +71,25 @@ def candidate_when_resolve(candidate: Candidate, when: str) -> Interval | None:
     return when_resolve(when, reference=candidate.message_at.astimezone(tz), tz=tz)
 
 
-def _when_place(candidate: Candidate, interval: Interval | None) -> None:
-    """A reviewer's `when`, placed as ingest places one: an event occurs over the
-    interval (undated without one); a state or knowledge takes effect at its start
-    (at the message's time without one, as the write path reads no effective_at)."""
+def candidate_place(candidate: Candidate, *, start: dt.datetime | None, end: dt.datetime | None = None,
+                    precision: str = "", source: str = "") -> None:
+    """Where a candidate sits in time, at ingest and when a reviewer's `when` is read
+    again: an event occurs over [start, end] (undated without a start); a state or
+    knowledge takes effect at start (none: at the message's time, as the write path
+    reads no effective_at)."""
     if candidate.kind == CardKind.EVENT:
-        if interval is None:
-            candidate.occurred_at = candidate.occurred_end = None
-            candidate.precision, candidate.time_source = "", TimeSource.NONE
-        else:
-            candidate.occurred_at, candidate.occurred_end = interval.start, interval.end
-            candidate.precision, candidate.time_source = interval.precision, interval.source
+        candidate.occurred_at, candidate.occurred_end = start, end
+        candidate.precision, candidate.time_source = precision, source or TimeSource.NONE
     else:
-        candidate.effective_at = interval.start if interval else None
+        candidate.effective_at = start
+
+
+def _when_place(candidate: Candidate, interval: Interval | None) -> None:
+    if interval is None:
+        candidate_place(candidate, start=None)
+    else:
+        candidate_place(candidate, start=interval.start, end=interval.end, precision=interval.precision,
+                        source=interval.source)
 
 
 def _locked_open(candidate: Candidate) -> Candidate:

@@ -11,7 +11,7 @@ from django.utils import timezone
 from cards.drafts import MAX_REF, MAX_TEXT
 from cards.errors import InvalidCard
 from cards.labels import label_resolve, registry
-from cards.models import CardKind, Entity, Precision, Tag, TimeSource
+from cards.models import Entity, Precision, Tag, TimeSource
 from cards.services import card_remember
 from cards.text import name_visible, normalize, text_in
 from cards.when import UnresolvableTime, anchor_zone, person_zone, when_resolve, zone_label
@@ -21,7 +21,7 @@ from scopes.models import AgentToken, Scope, User
 from ..extract import extractor_for
 from ..extract.base import Dropped, ExtractContext, Extraction, ExtractionFailed, Message, Proposal
 from ..models import Candidate, CandidateStatus, IngestJob, JobStatus
-from .candidates import candidate_draft, candidate_screen
+from .candidates import candidate_draft, candidate_place, candidate_screen
 
 MAX_MESSAGES = 500
 ROLES = ("user", "assistant", "system")
@@ -204,11 +204,7 @@ def _place_in_time(candidate: Candidate, p: Proposal, message: Message, tz) -> N
         start, precision, source = from_message
     elif p.occurred_at_hint is not None:
         start, precision, source = p.occurred_at_hint, Precision.DATETIME, TimeSource.RESOLVED
-    if candidate.kind == CardKind.EVENT:
-        candidate.occurred_at, candidate.occurred_end = start, end
-        candidate.precision, candidate.time_source = precision, source or TimeSource.NONE
-    else:
-        candidate.effective_at = start
+    candidate_place(candidate, start=start, end=end, precision=precision, source=source)
 
 
 def _key(candidate: Candidate) -> str:
