@@ -46,10 +46,13 @@ def rule_check(premises, conclusion) -> list[str]:
             problems.append(f"{pattern!r} is not a [subject, label, object] pattern of non-empty text")
     if problems:
         return problems
-    known = {label.key for label in registry().values()}
+    labels = {label.key: label for label in registry().values()}
     for _, label, _ in patterns:
-        if label not in known:
+        if label not in labels:
             problems.append(f"{label!r} is not a registered label key")
+    if conclusion[1] in labels and labels[conclusion[1]].sensitive:
+        # DESIGN §4.8: a sensitive attribute is known only with the person's explicit consent, never inferred.
+        problems.append(f"{conclusion[1]!r} is a sensitive attribute: a rule may not conclude it")
     bound = {conclusion[0]} if _is_var(conclusion[0]) else set()
     for subject, _, obj in premises:
         if _is_var(subject) and subject not in bound:

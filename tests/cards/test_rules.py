@@ -23,6 +23,7 @@ GOOD = ([["?x", "member_of", "?g"], ["?g", "diet", "?d"]], ["?x", "diet", "?d"])
     ([["?x", "colour of soul", "?g"]], ["?x", "diet", "?g"], "not a registered label"),
     ([["?x", "member_of", 7]], ["?x", "diet", "?d"], "not a [subject, label, object]"),
     ("everything", ["?x", "diet", "?d"], "1 to 5 patterns"),
+    ([["?x", "member_of", "?g"], ["?g", "religion", "?r"]], ["?x", "religion", "?r"], "sensitive attribute"),
 ])
 def test_a_rule_that_cannot_run_is_refused(premises, conclusion, problem):
     assert any(problem in p for p in rule_check(premises, conclusion))
