@@ -9,7 +9,8 @@ from core.pages import DayField
 from .models import CardKind, Tag
 
 VIEWS = [("current", "current"), ("history", "with history"), ("as_of", "as of a date"),
-         ("aging", "to re-check (unconfirmed for 180+ days)")]
+         ("aging", "to re-check (unconfirmed for 180+ days)"),
+         ("contradictions", "contradictions")]
 
 
 class CardFilterForm(forms.Form):

@@ -20,6 +20,7 @@ what the index route does.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import math
 from dataclasses import dataclass, field
@@ -32,7 +33,7 @@ from django.utils import timezone
 from .embeddings import embed_query
 from .labels import NEVER_ASKED_LABELS_SQL
 from .lexical import lexemes, query_terms
-from .models import Cardinality, CardKind, Tag
+from .models import Card, Cardinality, CardKind, Tag
 from .understand import ABSENCE_TELLS, labels_named, name_runs, speaks_of_self
 from .unembedded import unembedded_score, unembedded_sql
 from .valid_time import valid_sql
@@ -494,6 +495,29 @@ def contradictions_in(*, scope_ids: list[int], limit: int | None = None) -> list
     with connection.cursor() as cursor:
         found = _contradictions(cursor, _valid(params, as_of=None, when=None), params, first=set())
     return found if limit is None else found[:limit]
+
+
+def contradictions_seen(found: list[Contradiction], *, reads: dict[int, set[int]]) -> dict[int, list[Contradiction]]:
+    """Of `found` (contradictions_in over every scope of `reads`), those a read in each scope of
+    `reads` ({scope: the scopes its read sees}) meets: where the sides it can see still differ. Each
+    keeps only the cards that read sees. The home page counts these; the scope's view lists them."""
+    every = sorted(set().union(*reads.values())) if reads else []
+    sides = {row["id"]: row for row in Card.objects.in_scopes(every)
+             .filter(pk__in={i for c in found for i in c.card_ids}).values("id", "scope_id", "value_norm", "object_id")}
+    seen: dict[int, list[Contradiction]] = {}
+    for scope_id, visible in reads.items():
+        seen[scope_id] = []
+        for contradiction in found:
+            ids = [i for i in contradiction.card_ids if i in sides and sides[i]["scope_id"] in visible]
+            if len({(sides[i]["value_norm"], sides[i]["object_id"]) for i in ids}) > 1:
+                seen[scope_id].append(dataclasses.replace(contradiction, card_ids=ids))
+    return seen
+
+
+def contradiction_card_ids(scope_ids: list[int]) -> list[int]:
+    """The sides, seen from these scopes, of the contradictions a read over them meets."""
+    seen = contradictions_seen(contradictions_in(scope_ids=scope_ids), reads={0: set(scope_ids)})
+    return [i for contradiction in seen[0] for i in contradiction.card_ids]
 
 
 def _contradictions(cursor, valid: str, params: dict, *, first: set[int]) -> list[Contradiction]:

@@ -29,7 +29,7 @@ from .forms import (AccountEraseForm, AliasForm, AnswerForm, CardAddForm, CardFi
                     DescribeForm, PerspectiveForm, QuestionForm, RecallForm)
 from .decay_picture import decay_points, half_life_days
 from .drafts import draft_from_request
-from .retrieval import aging_card_ids
+from .retrieval import aging_card_ids, contradiction_card_ids
 from .models import (Alias, Card, CardKind, CardPerspective, CardRevision, DuplicateStatus, Entity, Label,
                      PossibleDuplicate, Tag)
 from .provenance import approvals_of
@@ -57,6 +57,8 @@ def _filtered(cards, form: CardFilterForm, *, user, scope_ids: list[int]):
         cards = written_by(cards, data["by"])
     if data.get("view") == "aging":  # the home page's "to re-check", card by card
         cards = cards.filter(pk__in=aging_card_ids(scope_ids))
+    if data.get("view") == "contradictions":  # the home page's contradictions, each by its sides
+        cards = cards.filter(pk__in=contradiction_card_ids(scope_ids))
     as_of = None
     if data.get("view") == "as_of":
         zone = person_zone(user)

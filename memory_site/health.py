@@ -4,7 +4,6 @@ contradictions, open reviews, hypotheses awaiting confirmation."""
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
@@ -13,8 +12,8 @@ from django.db.models import Count
 from django.urls import reverse
 from django.utils import timezone
 
-from cards.models import Card, Tag
-from cards.retrieval import aging_now, contradictions_in
+from cards.models import Tag
+from cards.retrieval import aging_now, contradictions_in, contradictions_seen
 from cards.valid_time import valid_sql
 from review.models import Candidate
 from review.services.candidates import OPEN
@@ -47,10 +46,13 @@ class Health:
         return f"{reverse('scope', args=[self.scope_id])}?view=aging"
 
     @property
-    def contradictions_url(self) -> str | None:
-        """The review queue's contradictions: those a read in the scope meets, as counted.
-        A scope view of them is not there yet, so a viewer who does not review has no link."""
-        return f"{reverse('review-scope', args=[self.scope_id])}#contra-heading" if self.may_review else None
+    def contradictions_url(self) -> str:
+        """The contradictions a read in the scope meets, as counted: in the review queue, where a
+        reviewer settles them; for anyone else the scope's view of their sides, ladder and all
+        (the sides are in different scopes)."""
+        if self.may_review:
+            return f"{reverse('review-scope', args=[self.scope_id])}#contra-heading"
+        return f"{reverse('scope', args=[self.scope_id])}?{urlencode({'view': 'contradictions', 'ladder': 'on'})}"
 
     @property
     def reviews_url(self) -> str | None:
@@ -75,22 +77,14 @@ def _card_counts(scope_ids: list[int]) -> dict[int, tuple[int, int]]:
         return {row[0]: (row[1], row[2]) for row in cursor.fetchall()}
 
 
-def _contradiction_counts(sets: dict[int, set[int]]) -> dict[int, int]:
-    """Contradictions a read in each scope meets (what its review queue lists):
-    found once over every scope, then kept per scope where the sides it sees still differ."""
-    every = sorted(set().union(*sets.values())) if sets else []
+def _contradiction_counts(reads: dict[int, set[int]]) -> dict[int, int]:
+    """Contradictions a read in each scope meets (what its review queue lists): found once over
+    every scope, then kept per scope where the sides it sees still differ."""
+    every = sorted(set().union(*reads.values())) if reads else []
     found = contradictions_in(scope_ids=every)
     if not found:
         return {}
-    sides = {row["id"]: row for row in Card.objects.in_scopes(every)
-             .filter(pk__in={i for c in found for i in c.card_ids}).values("id", "scope_id", "value_norm", "object_id")}
-    counts: dict[int, int] = defaultdict(int)
-    for scope_id, visible in sets.items():
-        for contradiction in found:
-            values = {(sides[i]["value_norm"], sides[i]["object_id"]) for i in contradiction.card_ids
-                      if i in sides and sides[i]["scope_id"] in visible}
-            counts[scope_id] += len(values) > 1
-    return counts
+    return {scope_id: len(seen) for scope_id, seen in contradictions_seen(found, reads=reads).items()}
 
 
 def scopes_health(*, principal: Principal, scopes: list) -> dict[int, Health]:

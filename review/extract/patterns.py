@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import re
 
-from cards.screen.never_store import RAW_CONVERSATION_LOG, clauses, is_conversation_log, policy_screen
+from cards.screen.never_store import RAW_CONVERSATION_LOG, is_conversation_log, policy_screen
 
 from . import chinese, english
 from .base import Dropped, ExtractContext, Extraction, Message, Proposal
 from .rules import Draft, Rule, said_as, standalone
+from .sentences import message_clauses
 
 RULES: list[Rule] = [*english.RULES, *chinese.RULES]
 REMEMBER = [("remember_that", english.REMEMBER), ("zh_remember", chinese.REMEMBER)]
@@ -31,12 +32,6 @@ MARKER_ONLY = re.compile(r"^(?:please\s+)?(?:remember|keep\s+in\s+mind|don['’]
                          r"|^(?:請|请)?(?:記住|记住)[\s,:：，]*$", re.IGNORECASE)
 
 
-# Sentences first, abbreviation-aware ("Dr. Okafor", "St. Brigid's", "e.g.", "a.m.", "1.5"): the rule-based
-# splitter pysbd, loaded once; Chinese sentence ends (。！？) are the clause splitter's.
-_SEGMENTER = None
-# A full stop inside one of its sentences is not a sentence end: hidden from the clause splitter by a
-# character of the same length, so each clause is still found at its place in the message.
-_HIDDEN_STOP = "\u2024"
 # Not the speaker's fact: a question, a wish or a hypothetical, someone else's words, a negation of
 # the whole clause ("I don't live in Leeds anymore"), or a joke marked as one.
 _NOT_A_FACT = re.compile(
@@ -49,30 +44,6 @@ _NOT_A_FACT = re.compile(
     re.IGNORECASE)
 _NOT_A_FACT_ZH = re.compile(r"如果|要是|假如|萬一|万一|是不是|嗎|吗|呢？|開玩笑|开玩笑|說不定|说不定|也許|也许|想要|打算|希望|"
                             r"(?:說|说|講|讲)(?:過|过)?[:：「“]|以前|曾經|曾经|不再|已經不|已经不")
-
-
-def _segmenter():
-    global _SEGMENTER
-    if _SEGMENTER is None:
-        import pysbd
-
-        _SEGMENTER = pysbd.Segmenter(language="en", clean=False, char_span=True)
-    return _SEGMENTER
-
-
-def message_clauses(text: str) -> list[str]:
-    """The message's clauses, each an exact substring of `text`: pysbd's sentences, each cut into
-    clauses by the never-store policy's own splitter (so the policy and the rules see the same clauses)."""
-    found = []
-    for sentence in _segmenter().segment(text):
-        said = text[sentence.start:sentence.end]
-        hidden = re.sub(r"\.(?=\s+\S)", _HIDDEN_STOP, said)
-        at = 0
-        for clause in clauses(hidden):
-            at = hidden.index(clause, at)
-            found.append(said[at:at + len(clause)])
-            at += len(clause)
-    return found
 
 
 def policy_split(text: str) -> list[tuple[str, str | None]]:

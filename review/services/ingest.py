@@ -19,6 +19,7 @@ from core.errors import DomainError
 from scopes.models import AgentToken, Scope, User
 
 from ..extract import extractor_for
+from ..extract.sentences import quote_whole
 from ..extract.base import Dropped, ExtractContext, Extraction, ExtractionFailed, Message, Proposal
 from ..models import Candidate, CandidateStatus, IngestJob, JobStatus
 from .candidates import candidate_draft, candidate_place, candidate_screen
@@ -171,7 +172,7 @@ def _candidate(job: IngestJob, p: Proposal, message: Message, tz) -> tuple[Candi
         # Names read out of free text lose what a name may not hold (cards.text), so they bind as they read.
         scope=job.scope, job=job, author=job.created_by, kind=p.kind, label=name_visible(p.label),
         subject=name_visible(p.subject), value=p.value, object=name_visible(p.object or ""), text=p.text, tag=p.tag, when=p.when or "", confidence=p.confidence,
-        impact=p.impact, explicit=p.explicit, quote=p.quote, session=job.session, message=message.id,
+        impact=p.impact, explicit=p.explicit, quote=quote_whole(message.text, p.quote), session=job.session, message=message.id,
         message_at=message.at, anchor_zone=zone_label(anchor_zone(message.at, tz)), extractor=job.extractor,
         rule=p.rule, proposed_by_id=job.token_id)
     try:

@@ -99,3 +99,19 @@ def test_from_home_to_about_dana_with_her_timeline_and_what_to_re_check(live_ser
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390 + 1, f"the page scrolls sideways on a phone: {width}px"
 
+
+
+def test_a_member_who_does_not_review_follows_the_contradictions_number_to_both_sides(live_server, page, costas):
+    """Kai's own scope says Dana works elsewhere: from the family he sees the two values disagree,
+    and the number leads him to both of them (the review queue is not his to see)."""
+    card_remember(scope=costas["kai"].personal_scope, actor=costas["kai"], draft=CardDraft(
+        kind="state", label="employer", subject=costas["dana"].entity, value="Harbor Books"))
+    sign_in(page, live_server.url, "kai")
+    health = page.get_by_role("list", name="Health of The Costas")
+    health.get_by_role("link", name="1 contradiction").click()
+    page.wait_for_url(re.compile(r"view=contradictions"))
+    rows = page.locator("#card-list tbody tr")
+    expect(rows).to_have_count(2)
+    expect(rows.filter(has_text="Atlas Tiles")).to_have_count(1)
+    expect(rows.filter(has_text="Harbor Books")).to_have_count(1)
+    shot(page, "home-contradiction-sides")

@@ -399,3 +399,18 @@ def test_the_own_part_of_the_review_page_has_the_same_form(pages, alice, househo
     assert part.count('name="reason"') == 1 and 'name="when"' in part and 'name="candidates"' not in part
     assert "js/review.js" in page
     assert date_shown(SAID_AT, zone=TAIPEI, precision="datetime") in part  # the message's time, in her zone
+
+
+# --- the sentence it came from ---------------------------------------------------------------------
+
+def test_each_candidate_shows_its_whole_sentence_with_the_speaker_and_the_message_time(household, pages, alice):
+    family = household["family"]
+    item = proposed(family, household["bob"], quote="Long story, but we moved to Kyoto on Friday, finally.")
+    alice.time_zone = "Asia/Taipei"
+    alice.save()
+    said = article(queue(pages(alice), family), item)
+    figure = said.split('<figure class="said">', 1)[1].split("</figure>", 1)[0]
+    assert "<blockquote>Long story, but we moved to Kyoto on Friday, finally.</blockquote>" in figure
+    # Who said it and when, in the viewer's own zone and as people read a time: never an ISO instant.
+    assert f"— {household['bob'].shown_name}, {date_shown(SAID_AT, zone=TAIPEI, precision='datetime')}" in figure
+    assert "2026-05-0" not in figure

@@ -10,6 +10,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 LANGUAGES = ("en", "zh-Hant", "zh-Hans")
+HELD_OUT = HERE / "heldout"
 # Leading words a value may carry or not ("the blue kayak", "my grandmother", "all the yellow leaves").
 DETERMINERS = frozenset({"a", "an", "the", "my", "our", "all", "these", "those", "this", "that", "some"})
 FIELDS = {"id", "lang", "speaker", "zone", "at", "text", "expect", "reject", "note"}
