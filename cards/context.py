@@ -1,8 +1,9 @@
 """The block an agent puts into its system prompt (DESIGN §6): the time, the
-best memories in the caller's words, facts to re-check, contradictions and
-unconfirmed hypotheses — cut to a token budget, most important first — and at
-most one question for the person (the seed: "do not stack multiple probes in
-one response"), with how many more wait."""
+person's boundaries, the best memories in the caller's words, facts to re-check,
+contradictions and unconfirmed hypotheses — cut to a token budget, most important
+first — and at most one question for the person (the seed: "do not stack multiple
+probes in one response"), with how many more wait. Boundaries are never cut: every
+agent honours them whatever its budget."""
 
 from __future__ import annotations
 
@@ -16,8 +17,11 @@ from .models import CardKind, Tag
 # What survives a tight budget first: the clock, then what could make the
 # agent say something false (a contradiction) and the one question, then the
 # memories by score, then what to re-check, then guesses.
-SECTION_ORDER = ("current_time", "memory", "aging_facts", "contradiction_alert", "hypotheses", "question")
-PRIORITY = ("contradiction_alert", "question", "memory", "aging_facts", "hypotheses")
+SECTION_ORDER = ("current_time", "boundaries", "memory", "aging_facts", "contradiction_alert", "hypotheses",
+                 "question")
+PRIORITY = ("boundaries", "contradiction_alert", "question", "memory", "aging_facts", "hypotheses")
+# Taken whatever the budget: what the person asked every agent never to do.
+ALWAYS = frozenset({"boundaries"})
 # The order questions are put in: what could be false now, then what may have
 # gone stale, then guesses to confirm.
 QUESTION_KINDS = ("contradiction", "aging", "probe")
@@ -106,12 +110,21 @@ def _question_line(question: Question, more: int) -> Line:
                             f"{waiting}", (question.card_id,))
 
 
+def _boundary(card: dict) -> str:
+    said = " ".join((card["text"] or card["value"] or card["object"] or "").split())
+    return f"- {said}"
+
+
 def context_lines(*, results: list[dict], aging: list[dict], contradictions: list[dict],
-                  me_id: int | None, question: Question | None = None, more: int = 0) -> list[Line]:
-    """Every candidate line, in priority order (see PRIORITY). The contradictions
+                  me_id: int | None, question: Question | None = None, more: int = 0,
+                  boundaries: list[dict] = ()) -> list[Line]:
+    """Every candidate line, in priority order (see PRIORITY). `boundaries` (the
+    person's own, cards tagged boundary) come first and are never cut. The contradictions
     and aging facts are what the agent should know (never state a contested or
     stale value as sure); `question` is the only one to ask, `more` how many wait."""
-    lines: list[Line] = []
+    lines: list[Line] = [Line("boundaries", _boundary(card), (card["id"],)) for card in boundaries]
+    said = {card["id"] for card in boundaries}
+    results = [item for item in results if item["card"]["id"] not in said]
     for group in contradictions:
         sides = " vs ".join(f"“{c['object'] or c['value']}” (scope {c['scope']}, {_when(c)})" for c in group["cards"])
         subject = "you" if group["subject_id"] == me_id else group["subject"]
@@ -168,6 +181,8 @@ def context_block(*, now: dt.datetime, lines: list[Line], budget: int) -> tuple[
     block's count is the sum of its lines' and of the tags and headings around
     them (a section's wrapping is charged when its first line is taken). The
     final count is exact; should it ever exceed the budget, lines go from the end.
+    Boundaries (ALWAYS) are taken first and never dropped: with more of them than the
+    budget holds, the block is over budget (its `tokens` say so) rather than without them.
     Returns the prompt, the cards it holds, its tokens and the lines taken."""
     taken: list[Line] = []
     tokens = count_tokens(render(now, taken))
@@ -177,13 +192,13 @@ def context_block(*, now: dt.datetime, lines: list[Line], budget: int) -> tuple[
         heading = line.kind if line.section == "memory" else ""
         if (line.section, heading) not in opened:
             cost += _wrapping(line.section, heading, first_of_section=line.section not in {s for s, _ in opened})
-        if tokens + cost <= budget:
+        if tokens + cost <= budget or line.section in ALWAYS:
             taken.append(line)
             tokens += cost
             opened.add((line.section, heading))
     prompt = render(now, taken)
     tokens = count_tokens(prompt)
-    while tokens > budget and taken:
+    while tokens > budget and taken and taken[-1].section not in ALWAYS:
         taken.pop()
         prompt = render(now, taken)
         tokens = count_tokens(prompt)

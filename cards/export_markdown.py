@@ -20,8 +20,9 @@ SECTIONS = [
     ("Facts", lambda c: c["kind"] == CardKind.STATE and c["tag"] == Tag.FACT),
     ("Preferences", lambda c: c["kind"] == CardKind.STATE and c["tag"] == Tag.PREFERENCE),
     ("Goals", lambda c: c["kind"] == CardKind.STATE and c["tag"] == Tag.GOAL),
-    ("Boundaries", lambda c: c["kind"] == CardKind.STATE and c["tag"] == Tag.BOUNDARY),
-    ("Knowledge", lambda c: c["kind"] == CardKind.KNOWLEDGE and c["tag"] != Tag.HYPOTHESIS),
+    # A boundary is one whatever its kind: "please don't call before 9" is a note tagged boundary.
+    ("Boundaries", lambda c: c["tag"] == Tag.BOUNDARY),
+    ("Knowledge", lambda c: c["kind"] == CardKind.KNOWLEDGE and c["tag"] not in (Tag.HYPOTHESIS, Tag.BOUNDARY)),
     ("Hypotheses (unconfirmed)", lambda c: c["tag"] == Tag.HYPOTHESIS),
 ]
 UNDATED = "undated"

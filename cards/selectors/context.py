@@ -15,6 +15,7 @@ from scopes.selectors import read_scope_ids
 
 from ..context import Question, context_block, context_lines, question_next
 from ..when import speaker_zone
+from .boundaries import boundaries_of
 from .recall import probe_question, recall_body
 from .shape import cards_out
 
@@ -39,7 +40,8 @@ def context_read(*, principal: Principal, scope_id: int, query: str, budget: int
     question = question_next(contradictions=body["contradictions"], aging=body["aging_facts"],
                              probe=lambda: _probe(probe_id, principal.user))
     lines = context_lines(results=body["results"], aging=body["aging_facts"], contradictions=body["contradictions"],
-                          me_id=me_id, question=question, more=max(total - 1, 0))
+                          me_id=me_id, question=question, more=max(total - 1, 0),
+                          boundaries=boundaries_of(user=principal.user, me_id=me_id, scope_ids=scope_ids))
     # <current_time> in the zone the agent asked about (tz), else the person's.
     now = timezone.localtime(timezone.now(), speaker_zone(principal.user, tz))
     prompt, card_ids, tokens, taken = context_block(now=now, lines=lines, budget=budget)
