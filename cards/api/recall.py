@@ -157,7 +157,9 @@ class Context(APIView):
                        "The block carries at most one question for the person: the first contradiction, else "
                        "the first aging fact, else a hypothesis to probe — never a sensitive attribute, never "
                        "one already asked — and says how many more wait. It counts as asked only when you say "
-                       "so with POST /api/v1/cards/{id}/asked/ (the `question.card`), never for having been shown."))
+                       "so with POST /api/v1/cards/{id}/asked/ (the `question.card`), never for having been shown. "
+                       "The person's boundaries (cards tagged `boundary` about them) come first, in `<boundaries>`, "
+                       "and are never cut by the budget: honour every one."))
     def get(self, request):
         query = ContextQuery(data=request.query_params.dict())
         query.is_valid(raise_exception=True)

@@ -13,11 +13,15 @@ from pathlib import Path
 import pytest
 
 from cards.labels import registry
-from tests.review.corpus import LANGUAGES, corpus_load, value_key
+from tests.review.corpus import HELD_OUT, LANGUAGES, corpus_load, value_key
 
 pytestmark = pytest.mark.django_db
 
 CORPUS = corpus_load()
+# Written apart from the extractor's rules, by someone who had not read them: the rules are
+# never changed to fit it, so its numbers say how the extractor does on what it has not seen.
+HELD_OUT_CORPUS = corpus_load(HELD_OUT)
+both = pytest.mark.parametrize("corpus", [CORPUS, HELD_OUT_CORPUS], ids=["corpus", "held-out"])
 ISSUE_ROWS = [
     "Remember that my dentist is Dr. Okafor.",
     "I work at Toyota as a mechanic",
@@ -48,9 +52,16 @@ def test_the_corpus_is_large_and_in_both_languages_and_scripts():
     assert min(by_lang.values()) >= 50, by_lang
 
 
-def test_ids_and_texts_are_unique():
-    ids = collections.Counter(m.id for m in CORPUS)
-    texts = collections.Counter(" ".join(m.text.split()) for m in CORPUS)
+def test_the_held_out_corpus_is_in_both_languages_and_scripts():
+    by_lang = collections.Counter(m.lang for m in HELD_OUT_CORPUS)
+    assert len(HELD_OUT_CORPUS) >= 120
+    assert set(by_lang) == set(LANGUAGES), by_lang
+    assert min(by_lang.values()) >= 25, by_lang
+
+
+def test_ids_and_texts_are_unique_across_both_corpora():
+    ids = collections.Counter(m.id for m in CORPUS + HELD_OUT_CORPUS)
+    texts = collections.Counter(" ".join(m.text.split()) for m in CORPUS + HELD_OUT_CORPUS)
     assert [i for i, n in ids.items() if n > 1] == []
     assert [t for t, n in texts.items() if n > 1] == []
 
@@ -65,8 +76,9 @@ def test_the_issues_nine_rows_are_there_verbatim_with_the_issues_clock():
                                                                  ("move", "Kyoto", "2026-05-01")}
 
 
-def test_every_message_has_a_speaker_an_offset_and_a_real_zone():
-    for m in CORPUS:
+@both
+def test_every_message_has_a_speaker_an_offset_and_a_real_zone(corpus):
+    for m in corpus:
         assert m.speaker.strip() and m.text.strip(), where(m)
         assert m.lang in LANGUAGES, where(m)
         at = dt.datetime.fromisoformat(m.at)
@@ -74,9 +86,10 @@ def test_every_message_has_a_speaker_an_offset_and_a_real_zone():
         zoneinfo.ZoneInfo(m.zone)
 
 
-def test_every_candidate_names_a_registered_label_of_its_kind():
+@both
+def test_every_candidate_names_a_registered_label_of_its_kind(corpus):
     registered = labels()
-    for m in CORPUS:
+    for m in corpus:
         for c in m.expect:
             label = registered.get(c.label)
             assert label is not None, f"{where(m)}: {c.label!r} is not a registered label key"
@@ -92,8 +105,9 @@ def test_every_candidate_names_a_registered_label_of_its_kind():
             assert not c.kind and not c.when, f"{where(m)}: a rejected candidate is a label, subject and value"
 
 
-def test_every_when_is_a_day_near_its_message():
-    for m in CORPUS:
+@both
+def test_every_when_is_a_day_near_its_message(corpus):
+    for m in corpus:
         said = dt.datetime.fromisoformat(m.at).date()
         for c in m.expect:
             if c.when:
@@ -101,17 +115,19 @@ def test_every_when_is_a_day_near_its_message():
                 assert len(c.when) == 10 and abs((day - said).days) <= 4 * 366, where(m)
 
 
-def test_values_are_words_of_the_message():
+@both
+def test_values_are_words_of_the_message(corpus):
     """Expected candidates keep what was said: every value, object and named subject is in the
     text (a rejected one may be a model's paraphrase: "vegetarian" for "I don't eat meat")."""
-    missing = [f"{where(m)}: {said!r}" for m in CORPUS for c in m.expect
+    missing = [f"{where(m)}: {said!r}" for m in corpus for c in m.expect
                for said in (c.value, c.object, "" if c.subject == "me" else c.subject)
                if value_key(said) not in value_key(m.text)]
     assert missing == []
 
 
-def test_nothing_is_both_expected_and_rejected():
-    for m in CORPUS:
+@both
+def test_nothing_is_both_expected_and_rejected(corpus):
+    for m in corpus:
         expected = {(c.label, value_key(c.subject), value_key(c.value or c.object)) for c in m.expect}
         rejected = {(c.label, value_key(c.subject), value_key(c.value or c.object)) for c in m.reject}
         assert not expected & rejected, where(m)
@@ -127,9 +143,10 @@ def bench_rules():
     return module
 
 
-def test_the_bad_value_rule_flags_the_issues_values_and_no_expected_one():
+@both
+def test_the_bad_value_rule_flags_the_issues_values_and_no_expected_one(corpus):
     rules = bench_rules()
-    flagged = [(m.id, c.label, said) for m in CORPUS for c in m.expect for said in (c.value, c.object)
+    flagged = [(m.id, c.label, said) for m in corpus for c in m.expect for said in (c.value, c.object)
                if rules.bad_value(said, knowledge=c.kind == "knowledge")]
     assert flagged == []
     assert [rules.bad_value(v) for v in ("to", "it", "的", "他們", "it looks so cozy", "cause nature brings such peace",
