@@ -4,7 +4,8 @@ from ingest to a reviewable candidate on a real worker and broker.
     .venv/bin/python bench/extract.py [--messages 20000] [--runs 3] [--jobs 200]
         [--threads 4] [--seed 11] [--broker redis://127.0.0.1:6379/13] [--json] [--keep]
     .venv/bin/python bench/extract.py --cleanup RUN_ID|all
-    .venv/bin/python bench/extract.py --quality [--extractor patterns|llm] [--examples 20] [--json]
+    .venv/bin/python bench/extract.py --quality [--extractor patterns|llm] [--corpus main|held-out]
+        [--limit N] [--examples 20] [--json]
 
 ``--quality`` runs only the issue-21 quality report (bench/extract_quality.py):
 precision and recall against the labelled corpus in tests/review/corpus/, for the
@@ -464,7 +465,9 @@ def quality_main(args) -> None:
     reports = []
     for name in names:
         try:
-            reports.append(extract_quality.report(*extract_quality.run(name), examples=args.examples))
+            extracted = extract_quality.run(name, corpus=args.corpus, limit=args.limit)
+            where = "tests/review/corpus/heldout (held out)" if args.corpus == "held-out" else "tests/review/corpus"
+            reports.append(extract_quality.report(*extracted, examples=args.examples) | {"corpus": where})
         except ImproperlyConfigured as refused:  # e.g. LLM_URL without LLM_MODEL
             reports.append({"extractor": name, "error": str(refused)})
     if args.json:
@@ -492,6 +495,10 @@ def main() -> None:
     parser.add_argument("--extractor", default=None,
                         help="with --quality: patterns or llm (default: the configured one); LLM_URL adds llm")
     parser.add_argument("--examples", type=int, default=20, help="with --quality: wrong and missed shown")
+    parser.add_argument("--corpus", choices=["main", "held-out"], default="main",
+                        help="with --quality: the corpus, or the held-out one written apart from the rules")
+    parser.add_argument("--limit", type=int, default=None,
+                        help="with --quality: only the first N messages of each corpus file (a slow model)")
     args = parser.parse_args()
 
     if args.quality:

@@ -42,7 +42,7 @@ from review.extract import extractor_for
 from review.extract.base import ExtractContext, ExtractionFailed, Message, Proposal
 from review.models import Candidate
 from review.services.ingest import _place_in_time
-from tests.review.corpus import DETERMINERS, CorpusMessage, Expected, corpus_load, value_key
+from tests.review.corpus import DETERMINERS, HELD_OUT, CorpusMessage, Expected, corpus_load, value_key
 
 # Families of labels, from the registry: an event is an event (purchases included),
 # knowledge is a note, a sensitive attribute is health & beliefs; states by this table.
@@ -198,11 +198,20 @@ def score(corpus_message: CorpusMessage, proposals: list[Proposal], message: Mes
     return scored
 
 
-def run(extractor_name: str | None = None) -> tuple[str, list[Scored]]:
+def run(extractor_name: str | None = None, *, corpus: str = "main", limit: int | None = None
+        ) -> tuple[str, list[Scored]]:
+    """Every message of the corpus ("main", or "held-out": written apart from the rules and never
+    fitted to) through the extractor; with `limit`, the first `limit` of each file only."""
     extractor = extractor_for(extractor_name)
     keys = sorted({label.key for label in registry().values()})
     results = []
-    for m in corpus_load():
+    messages = corpus_load(HELD_OUT) if corpus == "held-out" else corpus_load()
+    if limit is not None:
+        by_file: dict[str, list[CorpusMessage]] = collections.defaultdict(list)
+        for m in messages:
+            by_file[m.file].append(m)
+        messages = [m for file in by_file.values() for m in file[:limit]]
+    for m in messages:
         message = Message(id=m.id, role="user", text=m.text, at=dt.datetime.fromisoformat(m.at))
         context = ExtractContext(known_labels=keys, known_entities=[], time_zone=m.zone)
         try:
