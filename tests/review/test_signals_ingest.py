@@ -10,6 +10,7 @@ import pytest
 from django.utils import timezone
 
 from cards.drafts import CardDraft
+from cards.services.account import account_erase
 from cards.models import Card
 from cards.services import card_remember
 from review.models import Candidate, CandidateStatus, IngestJob, Signal
@@ -168,3 +169,10 @@ def test_a_preference_already_on_a_card_is_proposed_as_repeated(alice, agent, in
     assert Candidate.objects.get(value="green tea").long_term == "repeated: already a preference on a card"
     assert Candidate.objects.get(value="black coffee").long_term == "explicit preference or boundary"
     assert Card.objects.count() == cards_before
+
+
+def test_a_persons_signals_go_with_their_account(alice, agent, ingest):
+    ingest(agent, alice.personal_scope, "The build broke again.", at=_days_ago(1))
+    assert Signal.objects.count() == 1
+    receipt = account_erase(user=alice)
+    assert not Signal.objects.exists() and receipt.as_dict()["signals"] == 1 and "1 signal" in receipt.words()
