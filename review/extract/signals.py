@@ -35,9 +35,11 @@ _OPENERS = r"^(?:(?:ugh+|argh+|sigh|damn(?:\s*it)?|dammit|ffs|oh\s+no|great|of\s
 _BLOCKER_EN = re.compile(
     _OPENERS
     + r"(?:(?:the|our|my|this|that)\s+)?(?P<s>[a-z0-9][\w.+#/-]*(?:\s+[a-z0-9][\w.+#/-]*){0,2}?)"
-    r"(?:['’]s|\s+(?:is|are|was|were|has|have|went|got|keeps?|turned))?\s+"
-    r"(?:again\s+)?(?:broke(?:\s+down)?|broken|breaking|failed|failing|crashed|crashing|down|red|stuck|blocked|"
-    r"timed\s+out|timing\s+out|flaky|flaking)"
+    # A past verb stands alone ("the build broke"); a state needs its verb ("CI is red", not "the street goes red").
+    r"(?:\s+(?:again\s+)?(?:broke(?:\s+down)?|failed|crashed|timed\s+out)"
+    r"|(?:['’]s|\s+(?:is|are|was|were|has\s+been|have\s+been|went|got|keeps?|turned))\s+(?:again\s+)?"
+    r"(?:broke(?:\s+down)?|broken|breaking|failed|failing|crashed|crashing|down|red|stuck|blocked|"
+    r"timed\s+out|timing\s+out|flaky|flaking))"
     r"(?:\s+(?:again|once\s+more|yet\s+again))?"
     r"(?:\s+(?:today|tonight|yesterday|this\s+(?:morning|afternoon|evening|week)|on\s+[\w/-]+))?\s*$",
     re.IGNORECASE)
@@ -51,7 +53,9 @@ _BLOCKER_ZH = re.compile(both_scripts(
     r"(?:又|再次|還是|一直)?"
     r"(?:壞了|壞掉了|掛了|失敗了|紅了|當機了|卡住了|崩了|炸了|出問題了|跑不動了|跑不起來了|不能用了|掛掉了)"
     r"[了啦喔哦呢吧呀啊耶！!。…]*$"))
-_ZH_NOT_A_THING = re.compile(both_scripts(r"^(?:我|你|妳|您|他|她|它|我們|你們|他們|她們|大家|自己|這|那|這個|那個|人家)$"))
+_ZH_NOT_A_THING = re.compile(both_scripts(r"^(?:我|你|妳|您|他|她|它|我們|你們|他們|她們|大家|自己|這|那|這個|那個|人家)$"
+                                         # Not a report of a breakage: 被我用壞了 (worn out by use), 快壞了 (almost).
+                                         r"|被|把|快|會|要|都"))
 
 
 @dataclass(frozen=True)
@@ -59,6 +63,7 @@ class Blocker:
     subject: str  # the short name as said ("build", "CI", 建置)
     key: str  # what "the same blocker" means: casefolded, Chinese in Traditional
     message: Message
+    chinese: bool = False  # said in Chinese (CI又掛了): the candidate speaks the speaker's language
 
     def day(self, tz: dt.tzinfo) -> dt.date:
         return self.message.at.astimezone(tz).date()
@@ -89,7 +94,7 @@ def _blocker_named(said: str) -> str | None:
     if re.search(r"[\u3400-\u9fff]", said):
         m = _BLOCKER_ZH.match(said)
         subject = m and m["s"].strip()
-        return subject if subject and not _ZH_NOT_A_THING.match(subject) else None
+        return subject if subject and not _ZH_NOT_A_THING.search(subject) else None
     m = _BLOCKER_EN.match(said)
     if not m:
         return None
@@ -167,7 +172,9 @@ def blockers_in(messages: list[Message]) -> list[Blocker]:
             if refused_by not in _READ_THROUGH or not a_fact(clause) or _asked(message.text, clause):
                 continue
             if subject := blocker_in(clause):
-                found.setdefault((message.id, blocker_key(subject)), Blocker(subject, blocker_key(subject), message))
+                chinese = bool(re.search(r"[\u3400-\u9fff]", clause))
+                found.setdefault((message.id, blocker_key(subject)),
+                                 Blocker(subject, blocker_key(subject), message, chinese))
     return list(found.values())
 
 

@@ -93,7 +93,7 @@ def _chinese(text: str) -> bool:
 
 
 def _blocker_candidate(job: IngestJob, blocker: Blocker, days: list[dt.date], tz: dt.tzinfo) -> Candidate:
-    chinese = _chinese(blocker.subject)
+    chinese = blocker.chinese
     said = ("、" if chinese else ", ").join(_day_said(d, chinese) for d in days)
     if chinese:
         value = f"反覆出現的阻礙：{blocker.subject}"

@@ -7,6 +7,7 @@ Nothing here writes a card."""
 import datetime as dt
 
 import pytest
+from django.test import Client
 from django.utils import timezone
 
 from cards.drafts import CardDraft
@@ -176,3 +177,15 @@ def test_a_persons_signals_go_with_their_account(alice, agent, ingest):
     assert Signal.objects.count() == 1
     receipt = account_erase(user=alice)
     assert not Signal.objects.exists() and receipt.as_dict()["signals"] == 1 and "1 signal" in receipt.words()
+
+
+def test_the_queue_shows_a_recurring_blocker_without_a_sentence(alice, agent, ingest):
+    ingest(agent, alice.personal_scope, "CI又掛了", session="s1", at=_days_ago(4))
+    ingest(agent, alice.personal_scope, "CI又掛了", session="s2", at=_days_ago(0))
+    candidate = Candidate.objects.get()
+    client = Client()
+    client.force_login(alice)
+    page = client.get(f"/scopes/{alice.personal_scope.pk}/review/").content.decode()
+    part = page.split(f'id="candidate-{candidate.pk}"', 1)[1].split("</article>", 1)[0]
+    assert "反覆出現的阻礙：CI" in part and "<blockquote>" not in part
+    assert "only the name of what kept breaking and the days it was said" in part

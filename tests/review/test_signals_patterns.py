@@ -25,6 +25,7 @@ BLOCKERS = [  # (what the person said, the blocker's short name, or None: not a 
     ("构建又坏了", "构建"),
     ("测试又失败了", "测试"),
     ("伺服器又當機了", "伺服器"),
+    ("Forklift 3 is broken again, I've tagged it, don't use it until the tech comes", "Forklift 3"),
     # near misses
     ("the bus was late", None),
     ("The bus was late again", None),
@@ -42,6 +43,9 @@ BLOCKERS = [  # (what the person said, the blocker's short name, or None: not a 
     ("他又失敗了", None),
     ("公車又遲到了", None),
     ("我今天好累", None),
+    ("I love the pohutukawa trees this time of year, the whole street goes red", None),
+    ("我很爱做烘焙，家里烤箱都快被我用坏了", None),
+    ("烤箱快壞了", None),
 ]
 
 SHIFTS = [  # (what the person said, (what is first now, what it replaced), or None)
