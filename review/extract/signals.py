@@ -164,10 +164,16 @@ def _asked(text: str, clause: str) -> bool:
     return rest[:1] in ("?", "？")
 
 
+# Words without which no pattern above can match: most messages are passed over at the cost of one search.
+_MAY_BLOCK = re.compile(r"(?i:broke|fail|crash|down|red\b|stuck|block|timed\s+out|timing\s+out|flak)"
+                        + both_scripts("|壞|掛|失敗|紅|當機|卡住|崩|炸|出問題|跑不|不能用"))
+_MAY_SHIFT = re.compile(r"(?i:priorit|instead|focus)" + both_scripts("|先做|改成|改為|改做|不做|重點|優先|首要"))
+
+
 def blockers_in(messages: list[Message]) -> list[Blocker]:
     """Every blocker reported in the user's own messages, once per message and name."""
     found: dict[tuple[str, str], Blocker] = {}
-    for message in (m for m in messages if m.role == "user"):
+    for message in (m for m in messages if m.role == "user" and _MAY_BLOCK.search(m.text)):
         for clause, refused_by in policy_split(message.text):
             if refused_by not in _READ_THROUGH or not a_fact(clause) or _asked(message.text, clause):
                 continue
@@ -181,7 +187,7 @@ def blockers_in(messages: list[Message]) -> list[Blocker]:
 def priority_shifts_in(messages: list[Message]) -> list[PriorityShift]:
     """Every priority shift stated in the user's own messages, in a sentence the policy keeps whole."""
     found = []
-    for message in (m for m in messages if m.role == "user"):
+    for message in (m for m in messages if m.role == "user" and _MAY_SHIFT.search(m.text)):
         for start, end in sentence_spans(message.text):
             sentence = message.text[start:end]
             kept = all(refused_by is None for _, refused_by in policy_split(sentence))
