@@ -38,8 +38,10 @@ RULE_PRIORITY = "signal_priority_shift"
 
 
 def signals_expire(*, now: dt.datetime | None = None, scope_id: int | None = None) -> dict:
-    """Delete every signal whose name was last said more than SIGNAL_DAYS ago (one scope, or all)."""
-    cutoff = (now or timezone.now()).date() - dt.timedelta(days=SIGNAL_DAYS)
+    """Delete every signal whose name was last said more than SIGNAL_DAYS ago (one scope, or all).
+    Days are the speakers' and today is the server's: one day more, so a chain that a speaker west of
+    the server could still see recur is never deleted early (an older one never counts anyway)."""
+    cutoff = (now or timezone.now()).date() - dt.timedelta(days=SIGNAL_DAYS + 1)
     table = Signal._meta.db_table
     where, params = ("WHERE scope_id = %s", [scope_id]) if scope_id is not None else ("", [])
     with connection.cursor() as cursor:
@@ -73,15 +75,24 @@ def _recurring_blockers(job: IngestJob, blockers: list[Blocker], tz: dt.tzinfo) 
     for key, (blocker, days) in said.items():
         chain = sorted(set(Signal.objects.filter(scope=job.scope, author=job.created_by, kind=SignalKind.BLOCKER,
                                                  key=key).values_list("day", flat=True)))
-        latest = max(days)
-        before = [d for d in chain if d < latest]
-        if not before or (latest - before[-1]).days > SIGNAL_DAYS:
+        run = _recurrence(chain, max(days))
+        if len(run) < 2:
             continue  # the first report, or the earlier one had expired: only the signal is kept
-        candidate = _blocker_candidate(job, blocker, [d for d in chain if d <= latest], tz)
+        candidate = _blocker_candidate(job, blocker, run, tz)
         if not Candidate.objects.filter(scope=job.scope, author=job.created_by, rule=RULE_BLOCKER,
                                         value=candidate.value, status__in=OPEN).exists():
             proposed.append(candidate)
     return proposed
+
+
+def _recurrence(chain: list[dt.date], latest: dt.date) -> list[dt.date]:
+    """The days of the run that ends on `latest`: each within SIGNAL_DAYS of the next (oldest first)."""
+    run = [latest]
+    for day in reversed([d for d in chain if d < latest]):
+        if (run[0] - day).days > SIGNAL_DAYS:
+            break
+        run.insert(0, day)
+    return run
 
 
 def _day_said(day: dt.date, chinese: bool) -> str:

@@ -76,13 +76,30 @@ def test_a_recurring_blocker_across_scripts_is_one_blocker(alice, agent, ingest)
     assert candidate.value == "反覆出現的阻礙：建置" and "推測" in candidate.text and candidate.quote == ""
 
 
-def test_a_signal_older_than_30_days_expires_and_does_not_count(alice, agent, ingest):
+def test_a_signal_older_than_30_days_does_not_count(alice, agent, ingest):
     ingest(agent, alice.personal_scope, "CI is red again.", session="s1", at=_days_ago(31))
+    ingest(agent, alice.personal_scope, "CI is red again.", session="s2", at=_days_ago(0))
+    assert not Candidate.objects.exists()
+
+
+def test_an_expired_signal_is_deleted_at_the_next_ingest(alice, agent, ingest):
+    ingest(agent, alice.personal_scope, "CI is red again.", session="s1", at=_days_ago(33))
     assert Signal.objects.count() == 1
     ingest(agent, alice.personal_scope, "CI is red again.", session="s2", at=_days_ago(0))
     assert not Candidate.objects.exists()
     assert list(Signal.objects.values_list("day", flat=True)) == [
         (timezone.now()).astimezone(dt.timezone(dt.timedelta(hours=8))).date()]  # the old one is gone
+
+
+def test_a_recurrence_names_only_the_days_of_its_own_run(alice, agent, ingest):
+    ingest(agent, alice.personal_scope, "The build broke again.", session="s1", at=_days_ago(5))
+    # A day that lapsed before this run began, still in the chain (the sweep keeps a chain said since).
+    Signal.objects.create(scope=alice.personal_scope, author=alice, kind="blocker", subject="build", key="build",
+                          day=(timezone.now() - dt.timedelta(days=40)).date())
+    ingest(agent, alice.personal_scope, "The build broke again.", session="s2", at=_days_ago(0))
+    text = Candidate.objects.get().text
+    assert _day_said(5) in text and _day_said(0) in text and _day_said(40) not in text
+    assert Signal.objects.count() == 3
 
 
 def test_the_same_day_twice_is_not_a_recurrence(alice, agent, ingest):
@@ -121,12 +138,13 @@ def test_signals_expire_by_the_last_day_their_name_was_said(alice):
         Signal.objects.create(scope=scope, author=author, kind="blocker", subject=key, key=key,
                               day=today - dt.timedelta(days=days))
     said("build", 45), said("build", 20)  # recurred: its whole chain lives on
-    said("ci", 40), said("ci", 31)  # not said for 31 days: goes
+    said("ci", 40), said("ci", 33)  # not said for 33 days: goes (a day's grace for the speakers' zones)
+    said("deploy", 30)  # may still recur: stays
     said("ci", 5, author=bob)  # another person's report is their own chain
     assert signals_expire() == {"expired": 2}
     assert sorted(Signal.objects.values_list("key", "author__username")) == [
-        ("build", "alice"), ("build", "alice"), ("ci", "bob")]
-    said("deploy", 60)
+        ("build", "alice"), ("build", "alice"), ("ci", "bob"), ("deploy", "alice")]
+    said("lint", 60)
     assert signals_expiry.delay().get() == {"expired": 1}  # the nightly beat task
 
 
