@@ -265,6 +265,8 @@ CELERY_BEAT_SCHEDULE = {
     "hypotheses-nightly": {"task": "review.tasks.hypotheses_nightly", "schedule": crontab(hour=3, minute=0)},
     "ingest-sweep": {"task": "review.tasks.ingest_sweep_stale", "schedule": crontab(minute="*/15")},
     "candidates-retention": {"task": "review.tasks.candidates_retention", "schedule": crontab(hour=3, minute=30)},
+    # A blocker's signal (kind, short name, day) that was not said again within 30 days goes.
+    "signals-expire": {"task": "review.tasks.signals_expiry", "schedule": crontab(hour=3, minute=45)},
     # No vector is lost: cards committed without one (a crash before embedding)
     # get it within minutes. `expires`: runs a stopped worker missed are dropped, not piled up.
     "cards-embed-sweep": {"task": "cards.tasks.cards_embed_sweep", "schedule": crontab(minute="*/5"),

@@ -154,3 +154,29 @@ class Probe(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["card", "user"], name="one_probe_per_card_and_person")]
+
+
+class SignalKind(models.TextChoices):
+    BLOCKER = "blocker"
+
+
+class Signal(models.Model):
+    """A trace of something said that matters only if it comes back (a recurring blocker): its kind,
+    its short name and the speaker's day — never the sentence, which the never-store policy may drop as
+    a one-off frustration (DESIGN §4.8). Not a fact, never shown as memory: it expires SIGNAL_DAYS after
+    the last day it was said (review/services/signals.py)."""
+
+    scope = models.ForeignKey("scopes.Scope", on_delete=models.CASCADE, related_name="+")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=16, choices=SignalKind.choices)
+    subject = models.CharField(max_length=40, help_text="The short name as said: build, CI, 建置.")
+    key = models.CharField(max_length=40, help_text="What 'the same' means: casefolded, Chinese in Traditional.")
+    day = models.DateField(help_text="The speaker's day it was said.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = InScope.as_manager()
+
+    class Meta:
+        ordering = ["day", "id"]
+        constraints = [models.UniqueConstraint(fields=["scope", "author", "kind", "key", "day"],
+                                               name="signal_once_a_day")]

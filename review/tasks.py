@@ -12,6 +12,7 @@ from .extract.base import ExtractionFailed
 from .services.forget import candidates_retain
 from .services.hypotheses import hypotheses_decay
 from .services.ingest import ingest_fail, ingest_process, ingest_sweep
+from .services.signals import signals_expire
 
 log = logging.getLogger(__name__)
 MAX_RETRIES = 5
@@ -57,3 +58,9 @@ def ingest_sweep_stale() -> dict:
 def candidates_retention() -> dict:
     """Rejected and stale candidates lose their words after the retention period (beat: nightly)."""
     return candidates_retain()
+
+
+@shared_task(acks_late=True)
+def signals_expiry() -> dict:
+    """Signals not said again within their days are deleted (beat: nightly; ingest also clears its scope's)."""
+    return signals_expire()

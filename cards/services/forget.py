@@ -42,7 +42,7 @@ _NAMES = {
     "vectors": ("vector", "vectors"), "reasons": ("written reason", "written reasons"),
     "entities": ("name", "names"), "aliases": ("alias", "aliases"), "jobs": ("ingest job", "ingest jobs"),
     "tokens": ("agent token", "agent tokens"), "memberships": ("membership", "memberships"),
-    "scopes": ("scope", "scopes"), "account": ("account", "accounts"),
+    "scopes": ("scope", "scopes"), "account": ("account", "accounts"), "signals": ("signal", "signals"),
 }
 
 

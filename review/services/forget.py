@@ -27,7 +27,7 @@ from cards.services.forget import About, Forgetting, admin_log_forget
 from cards.text import normalize
 from scopes.models import User
 
-from ..models import Candidate, CandidateStatus, Decision, IngestJob
+from ..models import Candidate, CandidateStatus, Decision, IngestJob, Signal
 from .candidates import OPEN
 
 # The candidate's words; kind, label, status, who and when stay.
@@ -85,6 +85,9 @@ def review_forget(*, forgetting: Forgetting) -> dict[str, int]:
         if user is not None:
             jobs |= Q(created_by_id=user.pk)
         counts["jobs"] = IngestJob.objects.filter(jobs).delete()[1].get("review.IngestJob", 0)
+        # A blocker's signal holds a name someone said: it goes with its person and its scope.
+        signals = Q(scope_id__in=forgetting.scope_ids) | (Q(author_id=user.pk) if user is not None else Q(pk__in=[]))
+        counts["signals"] = Signal.objects.filter(signals).delete()[1].get("review.Signal", 0)
     return counts
 
 

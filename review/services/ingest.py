@@ -11,9 +11,10 @@ from django.utils import timezone
 from cards.drafts import MAX_REF, MAX_TEXT
 from cards.errors import InvalidCard
 from cards.labels import label_resolve, registry
-from cards.models import Entity, Precision, Tag, TimeSource
+from cards.models import Card, Entity, Precision, Tag, TimeSource
 from cards.services import card_remember
 from cards.text import name_visible, normalize, text_in
+from cards.valid_time import valid_q
 from cards.when import UnresolvableTime, anchor_zone, person_zone, when_resolve, zone_label
 from core.errors import DomainError
 from scopes.models import AgentToken, Scope, User
@@ -23,6 +24,7 @@ from ..extract.sentences import quote_whole
 from ..extract.base import Dropped, ExtractContext, Extraction, ExtractionFailed, Message, Proposal
 from ..models import Candidate, CandidateStatus, IngestJob, JobStatus
 from .candidates import candidate_draft, candidate_place, candidate_screen
+from .signals import signal_candidates
 
 MAX_MESSAGES = 500
 ROLES = ("user", "assistant", "system")
@@ -155,7 +157,14 @@ def _store(job: IngestJob, extraction: Extraction, messages: dict[str, Message])
             extraction.dropped.append(Dropped(proposal.message_id, excluded_by))
         else:
             candidates.append(candidate)
-    _mark_long_term(job.scope, candidates)
+    # Signals (a recurring blocker, a priority shift) are read from the same messages by fixed patterns,
+    # whichever extractor ran, and pass the same screen.
+    for candidate in signal_candidates(job, list(messages.values()), tz):
+        if excluded_by := candidate_screen(candidate):
+            extraction.dropped.append(Dropped(candidate.message, excluded_by))
+        else:
+            candidates.append(candidate)
+    _mark_long_term(job.scope, job.created_by, candidates)
     Candidate.objects.bulk_create(candidates)
     auto = 0
     if job.scope.auto_accept_explicit and job.auto_accept:
@@ -212,22 +221,40 @@ def _key(candidate: Candidate) -> str:
     return f"{normalize(candidate.subject)}|{candidate.label}|{normalize(candidate.value)}"[:600]
 
 
-def _mark_long_term(scope: Scope, candidates: list[Candidate]) -> None:
-    """Proposed for long-term memory (remember-me's promotion rules): an explicit
-    preference or boundary, impact 3, or the same observation in another session."""
+def _mark_long_term(scope: Scope, author: User, candidates: list[Candidate]) -> None:
+    """Proposed for long-term memory (remember-me's promotion rules): the same observation in another
+    session, or a preference already on a current card (a repeated preference is a signal: said again,
+    it is proposed as repeated before it is one more explicit preference); an explicit preference or
+    boundary; impact 3."""
     for candidate in candidates:
         candidate.key = _key(candidate)
     if not candidates:
         return
     seen = set(Candidate.objects.filter(scope=scope, key__in={c.key for c in candidates})
                .exclude(session=candidates[0].session).values_list("key", flat=True))
+    on_card = _preferences_on_cards(scope, author, [c for c in candidates if c.tag == Tag.PREFERENCE])
     for candidate in candidates:
-        if candidate.tag in (Tag.PREFERENCE, Tag.BOUNDARY):
+        if candidate.key in seen:
+            candidate.long_term = "repeated in 2+ sessions"
+        elif candidate.key in on_card:
+            candidate.long_term = "repeated: already a preference on a card"
+        elif candidate.tag in (Tag.PREFERENCE, Tag.BOUNDARY):
             candidate.long_term = "explicit preference or boundary"
         elif candidate.impact >= 3:
             candidate.long_term = "impact 3"
-        elif candidate.key in seen:
-            candidate.long_term = "repeated in 2+ sessions"
+
+
+def _preferences_on_cards(scope: Scope, author: User, preferences: list[Candidate]) -> set[str]:
+    """The keys of these preference candidates that the author's current preference cards in the scope
+    already hold (subject "me" only: another subject's name is bound by a reviewer, not here)."""
+    mine = [c for c in preferences if c.subject == "me" and not c.problem]
+    if not mine:
+        return set()
+    held = set(Card.objects.filter(valid_q(timezone.now()), scope=scope, subject__user=author, tag=Tag.PREFERENCE,
+                                   label__key__in={c.label for c in mine},
+                                   value_norm__in={normalize(c.value) for c in mine})
+               .values_list("label__key", "value_norm"))
+    return {c.key for c in mine if (c.label, normalize(c.value)) in held}
 
 
 def _auto_accept(candidate: Candidate) -> int:
