@@ -14,10 +14,11 @@ from typing import Any, Callable
 from .models import CardKind, Tag
 
 # What survives a tight budget first: the clock, then what could make the
-# agent say something false (a contradiction) and the one question, then the
-# memories by score, then what to re-check, then guesses.
-SECTION_ORDER = ("current_time", "memory", "aging_facts", "contradiction_alert", "hypotheses", "question")
-PRIORITY = ("contradiction_alert", "question", "memory", "aging_facts", "hypotheses")
+# agent say something false (a contradiction) and the one question, then how to
+# talk to the person (a few lines that shape every reply), then the memories by
+# score, then what to re-check, then guesses.
+SECTION_ORDER = ("current_time", "memory", "aging_facts", "contradiction_alert", "profile", "hypotheses", "question")
+PRIORITY = ("contradiction_alert", "question", "profile", "memory", "aging_facts", "hypotheses")
 # The order questions are put in: what could be false now, then what may have
 # gone stale, then guesses to confirm.
 QUESTION_KINDS = ("contradiction", "aging", "probe")
@@ -107,10 +108,13 @@ def _question_line(question: Question, more: int) -> Line:
 
 
 def context_lines(*, results: list[dict], aging: list[dict], contradictions: list[dict],
-                  me_id: int | None, question: Question | None = None, more: int = 0) -> list[Line]:
+                  me_id: int | None, question: Question | None = None, more: int = 0,
+                  profile: list[dict] = ()) -> list[Line]:
     """Every candidate line, in priority order (see PRIORITY). The contradictions
     and aging facts are what the agent should know (never state a contested or
-    stale value as sure); `question` is the only one to ask, `more` how many wait."""
+    stale value as sure); `question` is the only one to ask, `more` how many wait.
+    `profile`: the person's style and constraints (cards.selectors.profile items),
+    each already phrased as guidance, a guess as a guess."""
     lines: list[Line] = []
     for group in contradictions:
         sides = " vs ".join(f"“{c['object'] or c['value']}” (scope {c['scope']}, {_when(c)})" for c in group["cards"])
@@ -120,6 +124,7 @@ def context_lines(*, results: list[dict], aging: list[dict], contradictions: lis
                           "until the person settles it.", tuple(c["id"] for c in group["cards"])))
     if question is not None:
         lines.append(_question_line(question, more))
+    lines += [Line("profile", f"- {item['guidance']}", (item["card"]["id"],)) for item in profile]
     hypotheses = []
     for item in results:
         card = item["card"]
