@@ -6,7 +6,9 @@ reads no other scope's profile; only the caller's own person's cards are in it."
 import datetime as dt
 
 import pytest
+from django.utils import timezone
 
+from cards.context import context_block, context_lines, count_tokens, render
 from cards.drafts import CardDraft
 from cards.models import Card, Label
 from cards.services import card_remember
@@ -107,7 +109,8 @@ def test_the_context_carries_the_profile_after_the_contradiction_alert_stated_an
     assert alices_profile["brevity"].pk in body["cards"] and alices_profile["decision_guess"].pk in body["cards"]
 
 
-def test_the_profile_section_follows_the_contradiction_alert_and_fits_the_budget(alice, bearer):
+def test_the_profile_section_follows_the_contradiction_alert_and_a_tight_budget_keeps_it_before_memories(
+        alice, bearer):
     family = family_scope(owner=alice)
     remember(alice.personal_scope, alice, label="city", value="Taipei")
     remember(family, alice, label="city", value="Kyoto")  # two current values: a contradiction
@@ -115,8 +118,19 @@ def test_the_profile_section_follows_the_contradiction_alert_and_fits_the_budget
     agent = bearer(alice, scopes=[family, alice.personal_scope])
     prompt = agent.get("/api/v1/context/", {"scope": family.pk, "query": "where do I live?"}).json()["prompt"]
     assert prompt.index("</contradiction_alert>") < prompt.index("<profile>")
-    tight = agent.get("/api/v1/context/", {"scope": family.pk, "query": "where do I live?", "budget": 50}).json()
-    assert tight["tokens"] <= 50
+
+    # Lines are taken in priority order: with room for the profile but not for a memory, the profile stays.
+    now = timezone.now()
+    memory = {"card": {"id": 1, "tag": "fact", "kind": "state", "subject_id": 7, "subject": "you", "label": "city",
+                       "value": "Kyoto", "object": None, "text": "", "effective_at": "2026-11-03T00:00:00Z",
+                       "occurred_at": None}, "score": 0.9}
+    item = {"guidance": "Prefers short answers (brevity; stated Nov 3, 2026)", "card": {"id": 2}}
+    lines = context_lines(results=[memory], aging=[], contradictions=[], me_id=7, profile=[item])
+    assert [line.section for line in lines] == ["profile", "memory"]
+    room = count_tokens(render(now, lines[:1]))
+    text, card_ids, tokens, taken = context_block(now=now, lines=lines, budget=room)
+    assert (card_ids, [line.section for line in taken]) == ([2], ["profile"]) and tokens <= room
+    assert "May prefer" not in text and "<profile>\n- Prefers short answers" in text
 
 
 def test_a_guess_confirmed_by_the_person_becomes_a_stated_preference(alice, bearer):
