@@ -15,11 +15,12 @@ from typing import Any, Callable
 from .models import CardKind, Tag
 
 # What survives a tight budget first: the clock, then what could make the
-# agent say something false (a contradiction) and the one question, then the
-# memories by score, then what to re-check, then guesses.
-SECTION_ORDER = ("current_time", "boundaries", "memory", "aging_facts", "contradiction_alert", "hypotheses",
-                 "question")
-PRIORITY = ("boundaries", "contradiction_alert", "question", "memory", "aging_facts", "hypotheses")
+# agent say something false (a contradiction) and the one question, then how to
+# talk to the person (a few lines that shape every reply), then the memories by
+# score, then what to re-check, then guesses. Boundaries come before all of it.
+SECTION_ORDER = ("current_time", "boundaries", "memory", "aging_facts", "contradiction_alert", "profile",
+                 "hypotheses", "question")
+PRIORITY = ("boundaries", "contradiction_alert", "question", "profile", "memory", "aging_facts", "hypotheses")
 # Taken whatever the budget: what the person asked every agent never to do.
 ALWAYS = frozenset({"boundaries"})
 # The order questions are put in: what could be false now, then what may have
@@ -117,11 +118,13 @@ def _boundary(card: dict) -> str:
 
 def context_lines(*, results: list[dict], aging: list[dict], contradictions: list[dict],
                   me_id: int | None, question: Question | None = None, more: int = 0,
-                  boundaries: list[dict] = ()) -> list[Line]:
+                  boundaries: list[dict] = (), profile: list[dict] = ()) -> list[Line]:
     """Every candidate line, in priority order (see PRIORITY). `boundaries` (the
     person's own, cards tagged boundary) come first and are never cut. The contradictions
     and aging facts are what the agent should know (never state a contested or
-    stale value as sure); `question` is the only one to ask, `more` how many wait."""
+    stale value as sure); `question` is the only one to ask, `more` how many wait.
+    `profile`: the person's style and constraints (cards.selectors.profile items),
+    each already phrased as guidance, a guess as a guess."""
     lines: list[Line] = [Line("boundaries", _boundary(card), (card["id"],)) for card in boundaries]
     said = {card["id"] for card in boundaries}
     results = [item for item in results if item["card"]["id"] not in said]
@@ -133,6 +136,7 @@ def context_lines(*, results: list[dict], aging: list[dict], contradictions: lis
                           "until the person settles it.", tuple(c["id"] for c in group["cards"])))
     if question is not None:
         lines.append(_question_line(question, more))
+    lines += [Line("profile", f"- {item['guidance']}", (item["card"]["id"],)) for item in profile]
     hypotheses = []
     for item in results:
         card = item["card"]

@@ -31,6 +31,7 @@ def builtin_rows_restore() -> None:
         importlib.import_module("cards.migrations.0014_label_ages_and_asked").never_age(apps, None)
         # The spoken and Chinese synonyms, and the labels added since ("Where do I live?" names address).
         importlib.import_module("cards.migrations.0021_label_synonyms_spoken").add(apps, None)
+        importlib.import_module("cards.migrations.0023_profile_labels").add(apps, None)  # tone, brevity…
     if not Rule.objects.exists():
         importlib.import_module("cards.migrations.0009_builtin_rules").load(apps, None)
     registry_clear()

@@ -1,19 +1,27 @@
 """A person's boundaries: what they asked every agent never to do ("please don't call me
 before 9", "keep my address private", 不要跟別人提…). A boundary is a current card tagged
-`boundary` about the person, of any kind (extraction files one as a `note`). The context block
-carries them before memories and never cuts them; MEMORY.md lists them under Boundaries."""
+`boundary` about the person, of any kind but an event (extraction files one as a `note`).
+The context block carries them before memories and never cuts them; the profile lists them;
+MEMORY.md lists them under Boundaries."""
 
 from __future__ import annotations
 
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from ..models import Card, Tag
+from ..models import Card, CardKind, Tag
 from ..valid_time import valid_q
 from .shape import cards_out
 
-
+BOUNDARY = Q(tag=Tag.BOUNDARY) & ~Q(kind=CardKind.EVENT)
 # A bound on what a block always carries: far more than a person states, never a whole table.
 MOST = 100
+
+
+def person_own(cards: QuerySet[Card], me_id: int) -> QuerySet[Card]:
+    """Of `cards`, those about the person (or a name merged into them) that no one's statement
+    disputes: what a person says about themselves wins (DESIGN §4 rule 7)."""
+    return cards.filter(Q(subject_id=me_id) | Q(subject__merged_into_id=me_id)).filter(disputes__isnull=True)
 
 
 def boundaries_of(*, user, me_id: int | None, scope_ids: list[int]) -> list[dict]:
@@ -21,6 +29,6 @@ def boundaries_of(*, user, me_id: int | None, scope_ids: list[int]) -> list[dict
     oldest first so a block reads the same from call to call; shaped for `user`."""
     if me_id is None:
         return []
-    ids = (Card.objects.in_scopes(scope_ids).filter(tag=Tag.BOUNDARY, subject_id=me_id)
-           .filter(valid_q(timezone.now())).order_by("effective_at", "id").values_list("id", flat=True)[:MOST])
+    cards = person_own(Card.objects.in_scopes(scope_ids).filter(valid_q(timezone.now())), me_id)
+    ids = cards.filter(BOUNDARY).order_by("effective_at", "id").values_list("id", flat=True)[:MOST]
     return cards_out(list(ids), user=user)

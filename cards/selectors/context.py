@@ -16,6 +16,7 @@ from scopes.selectors import read_scope_ids
 from ..context import Question, context_block, context_lines, question_next
 from ..when import speaker_zone
 from .boundaries import boundaries_of
+from .profile import profile_items
 from .recall import probe_question, recall_body
 from .shape import cards_out
 
@@ -39,11 +40,16 @@ def context_read(*, principal: Principal, scope_id: int, query: str, budget: int
     total = sum(body["questions_waiting"].values()) + probes_waiting
     question = question_next(contradictions=body["contradictions"], aging=body["aging_facts"],
                              probe=lambda: _probe(probe_id, principal.user))
-    lines = context_lines(results=body["results"], aging=body["aging_facts"], contradictions=body["contradictions"],
-                          me_id=me_id, question=question, more=max(total - 1, 0),
-                          boundaries=boundaries_of(user=principal.user, me_id=me_id, scope_ids=scope_ids))
     # <current_time> in the zone the agent asked about (tz), else the person's.
     now = timezone.localtime(timezone.now(), speaker_zone(principal.user, tz))
+    # How to talk to the person, dated in their own zone; boundaries are not among
+    # these lines (the block holds them apart).
+    profile = [item for item in profile_items(principal=principal, scope_ids=scope_ids,
+                                              zone=speaker_zone(principal.user, None))
+               if item["group"] != "boundary"]
+    lines = context_lines(results=body["results"], aging=body["aging_facts"], contradictions=body["contradictions"],
+                          me_id=me_id, question=question, more=max(total - 1, 0), profile=profile,
+                          boundaries=boundaries_of(user=principal.user, me_id=me_id, scope_ids=scope_ids))
     prompt, card_ids, tokens, taken = context_block(now=now, lines=lines, budget=budget)
     carried = question is not None and any(line.section == "question" for line in taken)
     return {"prompt": prompt, "cards": card_ids, "tokens": tokens,

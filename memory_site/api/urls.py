@@ -6,6 +6,7 @@ from cards.api import ask as ask_views
 from cards.api import entities as entity_views
 from cards.api import export as export_views
 from cards.api import forget as forget_views
+from cards.api import profile as profile_views
 from cards.api import recall as recall_views
 from cards.api import time as time_views
 from cards.api import views as card_views
@@ -82,6 +83,7 @@ urlpatterns = [
     path("recall/", recall_views.Recall.as_view(), name="recall"),
     # The context block offers the review queue's pending probe: the store never imports the queue.
     path("context/", recall_views.Context.as_view(probes=probe_pending), name="context"),
+    path("profile/", profile_views.Profile.as_view(), name="profile"),
     path("time/resolve/", time_views.TimeResolve.as_view(), name="time-resolve"),
     path("export/", export_views.Export.as_view(), name="export"),
     path("forget/", forget_views.Forget.as_view(), name="forget"),

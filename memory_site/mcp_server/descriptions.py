@@ -9,7 +9,8 @@ as history), events (a trip, a dentist visit — written once), knowledge, prefe
 
 Before answering anything about the person's past, their people, plans or preferences, look it up:
 `ask` for a plain question ("Where does Kai live?"), `recall` for cards about a topic, `context` for a
-block to put in your prompt at the start of a conversation. Each answer says how it knows: recorded,
+block to put in your prompt at the start of a conversation (it carries how to talk to the person;
+`profile` gives that alone, with a guess always marked as a guess). Each answer says how it knows: recorded,
 derived (with its evidence), guessed, or no evidence. Never present a guess or a derived answer as
 something the person told you, and say so when memory has no evidence.
 
@@ -54,6 +55,12 @@ know. Example: {"scope": "Lee family", "query": "what did we do last weekend?"}"
 message, within a token budget, with at most one check-in question. Call it once at the start of a
 conversation or topic. Returns {"prompt", "cards", "tokens"}. Example: {"scope": "personal", "query":
 "planning a trip to Lisbon", "budget": 1500}""",
+    "profile": """How to talk to the person: their tone, brevity, workflow style and decision style,
+what to keep to (diet, allergies, what they avoid) and their boundaries. Call it at the start of a
+conversation, or let `context` carry it. Returns {"items": [{"group": "style|constraint|boundary",
+"label", "value", "tier": "recorded|guessed", "tag", "confidence", "guidance", "card"}]}. A guessed
+item is only a guess: adapt to it gently and never tell the person it is what they said; a boundary is
+always honoured. Example: {"scope": "personal"}""",
     "ask": """Answer a plain question from memory, without any model: "Where does Kai live?", "When did I
 last see the dentist?", "How many times did we go hiking this year?", 我住在哪裡? Returns {"answer" (one
 sentence in the question's language), "tier": "recorded|derived|guessed|no_evidence", "understood",

@@ -146,6 +146,10 @@ async def context(
     return await _scoped(ctx, "GET", "context/", scope, query=query, budget=budget, when=when, tz=tz)
 
 
+async def profile(ctx: Context, scope: ScopeRef, session: Session = None) -> CallToolResult:
+    return await _scoped(ctx, "GET", "profile/", scope)
+
+
 async def ask(
     ctx: Context, scope: ScopeRef,
     question: Annotated[str, Field(description='A question in plain words: "Where does Kai live?", '
@@ -218,7 +222,7 @@ async def list_scopes(ctx: Context, session: Session = None) -> CallToolResult:
 
 
 TOOLS: list[tuple[Callable, ToolAnnotations]] = [
-    (remember, WRITES), (remember_many, WRITES), (recall, READS), (context, READS), (ask, READS),
+    (remember, WRITES), (remember_many, WRITES), (recall, READS), (context, READS), (profile, READS), (ask, READS),
     (count, READS), (forget, ERASES), (ingest, WRITES), (next_probe, READS), (confirm, WRITES),
     (reject, WRITES), (list_scopes, READS),
 ]

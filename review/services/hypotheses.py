@@ -18,6 +18,7 @@ from cards.confidence import LEVELS, level_of
 from cards.drafts import CardDraft
 from cards.labels import NEVER_ASKED_LABELS_SQL
 from cards.models import Card, CardAsked, CardKind, CardRevision, Tag
+from cards.profile import STYLE_LABELS
 from cards.services.remember import card_remember
 from cards.services.sql import card_update
 from core.errors import DomainError
@@ -29,7 +30,9 @@ NEXT = {"high": "medium", "medium": "low", "low": None}
 DAYS_AT_LEVEL = {"high": 14, "medium": 30, "low": 60}
 SESSIONS_UNVALIDATED = 5
 PROBE_OUTSTANDING = dt.timedelta(days=1)  # an unanswered probe blocks the next one this long
-PREFERENCE_LABELS = {"likes", "dislikes", "interest", "hobby"}
+# A confirmed guess about one of these is stated as a preference: what the person
+# likes, and how they want to be talked to (the profile's style, cards/profile.py).
+PREFERENCE_LABELS = {"likes", "dislikes", "interest", "hobby", *STYLE_LABELS}
 
 
 class NotAHypothesis(DomainError):

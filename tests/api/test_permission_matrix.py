@@ -132,6 +132,7 @@ ENDPOINTS = [
     Endpoint("POST", "review/said-about-you/pick/", lambda w: {"card": w.ids["theirs"]}, WRITE, session_only=True),
     Endpoint("POST", "recall/", lambda w: {"scope": w.ids["scope"], "query": "programming skills"}),  # a read
     Endpoint("GET", "context/?scope={scope}&query=programming+skills"),
+    Endpoint("GET", "profile/?scope={scope}"),  # how to talk to the caller's own person: a read
     Endpoint("POST", "time/resolve/", lambda w: {"expression": "yesterday"}, hidden=None),  # a pure function
     Endpoint("GET", "export/?scope={scope}"),
     # One's own settings: there is no one else's to hide. Tokens read them; only the person changes them.

@@ -21,6 +21,7 @@ def _scoped_calls(scope) -> list[tuple[str, dict]]:
                                       "value": "Faro"}]}),
         ("recall", {"scope": scope, "query": "where does dana live"}),
         ("context", {"scope": scope, "query": "moving house"}),
+        ("profile", {"scope": scope}),
         ("ask", {"scope": scope, "question": "Where do I live?"}),
         ("count", {"scope": scope, "label": "trip"}),
         ("forget", {"scope": scope, "subject": "me", "label": "address"}),
@@ -81,7 +82,7 @@ def test_a_read_only_token_writes_through_no_tool(mcp_world, guess_in_family):
     assert (Card.objects.count(), IngestJob.objects.count()) == before
     assert Card.objects.get(pk=guess_in_family.pk).tag == "hypothesis"
 
-    reads = [call for call in _scoped_calls(family.pk) if call[0] in ("recall", "context", "ask", "count",
+    reads = [call for call in _scoped_calls(family.pk) if call[0] in ("recall", "context", "profile", "ask", "count",
                                                                       "next_probe")]
     for (name, _), (_, result) in zip(reads, _call_all(mcp_world["url"], mcp_world["reader"], reads)):
         assert not result.is_error, (name, result.structured_content)

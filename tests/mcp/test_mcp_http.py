@@ -12,8 +12,8 @@ import pytest
 from cards.models import Card
 from tests.mcp.conftest import MODES, run_client, structured
 
-TOOLS = {"remember", "remember_many", "recall", "context", "ask", "count", "forget", "ingest", "next_probe",
-         "confirm", "reject", "list_scopes"}
+TOOLS = {"remember", "remember_many", "recall", "context", "profile", "ask", "count", "forget", "ingest",
+         "next_probe", "confirm", "reject", "list_scopes"}
 
 
 @pytest.mark.parametrize("mode", MODES)
