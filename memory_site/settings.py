@@ -265,6 +265,8 @@ CELERY_BEAT_SCHEDULE = {
     "hypotheses-nightly": {"task": "review.tasks.hypotheses_nightly", "schedule": crontab(hour=3, minute=0)},
     "ingest-sweep": {"task": "review.tasks.ingest_sweep_stale", "schedule": crontab(minute="*/15")},
     "candidates-retention": {"task": "review.tasks.candidates_retention", "schedule": crontab(hour=3, minute=30)},
+    # The memory tends itself (DESIGN §10): the week's tidying proposed into each scope's review queue.
+    "upkeep-weekly": {"task": "review.tasks.upkeep_weekly", "schedule": crontab(day_of_week="sun", hour=4, minute=0)},
     # No vector is lost: cards committed without one (a crash before embedding)
     # get it within minutes. `expires`: runs a stopped worker missed are dropped, not piled up.
     "cards-embed-sweep": {"task": "cards.tasks.cards_embed_sweep", "schedule": crontab(minute="*/5"),
