@@ -223,9 +223,10 @@ def card_approvals(*, card_ids: list[int], scope_ids: list[int]) -> dict[int, Ap
 def upkeep_get(*, principal: Principal, proposal_id: int) -> UpkeepProposal:
     """A proposal of the upkeep job the principal reviews (404 unseen, 403 seen but not reviewed;
     an agent token never decides one)."""
+    proposal = row_get(UpkeepProposal.objects.select_related("scope"), principal=principal, pk=proposal_id,
+                       action="review")
     _a_person_reviews(principal)
-    return row_get(UpkeepProposal.objects.select_related("scope"), principal=principal, pk=proposal_id,
-                   action="review")
+    return proposal
 
 
 def upkeep_shown(proposals: list[UpkeepProposal], *, user) -> list[dict]:
