@@ -14,6 +14,8 @@ from django.core.management import call_command
 from cards.export_markdown import daily_notes, memory_md
 from cards.models import Alias, Card, CardRevision, Entity
 from cards.selectors.export import export_document
+from cards.services import card_forget, card_verify
+from core.errors import DomainError
 from review.models import Decision, UpkeepProposal, UpkeepRun, UpkeepStatus
 from review.selectors import upkeep_shown
 from review.services.upkeep import upkeep_decide, upkeep_run
@@ -183,3 +185,30 @@ def test_the_command_dry_run_prints_and_writes_nothing_and_the_run_and_task_prop
     assert upkeep_weekly.delay().get() >= 2  # every scope: the family's runs too
     assert UpkeepRun.objects.filter(scope=month.family).exists()
     assert settings.CELERY_BEAT_SCHEDULE["upkeep-weekly"]["task"] == "review.tasks.upkeep_weekly"
+
+
+def test_a_stale_card_confirmed_since_it_was_proposed_is_not_demoted(month, alice):
+    upkeep_run(month.garden, now=NOW)
+    proposal = _open(month.garden, "demote", month.cards["acme"])
+    card_verify(card=month.cards["acme"], actor=alice)
+    with pytest.raises(DomainError) as refused:
+        upkeep_decide(proposal=proposal, reviewer=alice, approve=True)
+    assert refused.value.code == "upkeep_outdated"
+    assert Card.objects.get(pk=month.cards["acme"].pk).long_term_at is not None
+
+
+def test_a_rejected_promotion_comes_back_only_when_the_card_is_stated_again(month, alice):
+    upkeep_run(month.garden, now=NOW)
+    upkeep_decide(proposal=_open(month.garden, "promote", month.cards["planting"]), reviewer=alice, approve=False)
+    assert upkeep_run(month.garden, now=NOW).proposed == []
+    card_verify(card=month.cards["planting"], actor=alice)
+    assert [(f.kind, f.card_id) for f in upkeep_run(month.garden).proposed] == [("promote", month.cards["planting"].pk)]
+
+
+def test_forgetting_a_card_takes_its_proposals_and_the_words_of_their_decisions(month, alice):
+    upkeep_run(month.garden, now=NOW)
+    merge = _open(month.garden, "merge", month.cards["kubernetes"])
+    upkeep_decide(proposal=merge, reviewer=alice, approve=False, reason="the sensor services are elsewhere")
+    card_forget(card=month.cards["k8s"], actor=alice)
+    assert not UpkeepProposal.objects.filter(pk=merge.pk).exists()
+    assert Decision.objects.get(item="upkeep", item_id=merge.pk).reason == ""

@@ -51,3 +51,11 @@ def test_the_scope_page_says_when_it_was_last_tidied(alice, pages):
     page = client.get(f"/scopes/{month.garden.pk}/").content.decode()
     assert "Last tidied 2 days ago: 7 proposals" in page
     assert "(2 to make long-term, 2 to demote, 3 to merge)" in page
+
+
+def test_the_card_page_says_whether_it_is_long_term(alice, pages):
+    month = month_of_notes(alice)
+    client = pages(alice)
+    page = client.get(f"/cards/{month.cards['roses'].pk}/").content.decode()
+    assert re.search(r"<dt>Long-term</dt><dd>yes, since [A-Z][a-z]{2} \d{1,2}, 2026, approved by Alice</dd>", page)
+    assert "<dt>Long-term</dt><dd>no</dd>" in client.get(f"/cards/{month.cards['composting'].pk}/").content.decode()
