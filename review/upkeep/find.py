@@ -141,7 +141,8 @@ def _aliases(entity_ids: set[int], names: set[str]) -> set[tuple[int, str]]:
     """(entity, name) for every registered alias of these entities that is one of these names."""
     if not entity_ids:
         return set()
-    return set(Alias.objects.filter(entity_id__in=entity_ids, name_norm__in=names).values_list("entity_id", "name_norm"))
+    return set(Alias.objects.filter(entity_id__in=entity_ids, name_norm__in=names)
+               .values_list("entity_id", "name_norm"))
 
 
 def _same_thing(a: dict, b: dict, aliases: set[tuple[int, str]]) -> str | None:

@@ -30,10 +30,11 @@ def upkeep_why(proposal: UpkeepProposal, *, viewer, names: dict[int, str]) -> st
     if proposal.why == "stale":
         return f"not confirmed since {days[0]} ({AGING_DAYS}+ days)" if days else "not confirmed in a long time"
     seen = f" (stated {' and '.join(days)})" if days else ""
+    both = f"the same knowledge about “{card_name}” and “{other_name}”"
     if proposal.why == "same_name":
         return f"the same knowledge about “{card_name}”, by the same name{seen}"
     if proposal.why == "merged":
-        return f"the same knowledge about “{card_name}” and “{other_name}”: one name was merged into the other{seen}"
+        return f"{both}: one name was merged into the other{seen}"
     if proposal.why == "alias":
-        return f"the same knowledge about “{card_name}” and “{other_name}”: one is a registered alias of the other{seen}"
+        return f"{both}: one is a registered alias of the other{seen}"
     return proposal.why
