@@ -63,7 +63,9 @@ def _describe(card: dict, names: _Names) -> str:
 
 def memory_md(document: dict, tz: dt.tzinfo) -> str:
     names = _Names(document)
-    current = [c for c in document["cards"] if c["kind"] != CardKind.EVENT and c["superseded_at"] is None]
+    # A demoted card left the long-term profile: it is in its daily note, annotated stale.
+    current = [c for c in document["cards"] if c["kind"] != CardKind.EVENT and c["superseded_at"] is None
+               and not c.get("demoted_at")]
     scope_name = next((s["name"] for s in document["scopes"] if s["id"] == document["scope"]), "")
     lines = ["# MEMORY", "", f"Long-term profile read in “{one_line(scope_name)}”, exported "
              f"{document['exported_at']} (dates in {tz}).", ""]
@@ -108,7 +110,23 @@ def daily_notes(document: dict, tz: dt.tzinfo) -> dict[str, str]:
             if card["source"]["quote"]:
                 lines.append(f"  > {one_line(card['source']['quote'])}")
         notes[f"memory/{day}.md"] = "\n".join(lines) + "\n"
+    for day, lines in _demoted(document, names, tz).items():
+        note = notes.get(f"memory/{day}.md") or f"# {day}\n\n"
+        notes[f"memory/{day}.md"] = note + "\n".join(lines) + "\n"
     return notes
+
+
+def _demoted(document: dict, names: _Names, tz: dt.tzinfo) -> dict[str, list[str]]:
+    """Demoted cards, back in the daily note of the day they became true, annotated stale.
+    The line starts "- stale ·", which the markdown reader does not take for an event."""
+    days: dict[str, list[str]] = {}
+    demoted = [c for c in document["cards"] if c.get("demoted_at") and c["superseded_at"] is None]
+    for card in sorted(demoted, key=lambda c: (c["effective_at"], c["id"])):
+        day = _parse(card["effective_at"]).astimezone(tz).date().isoformat()
+        when = _parse(card["demoted_at"]).astimezone(tz).date().isoformat()
+        days.setdefault(day, []).append(f"- stale · {_describe(card, names)} (demoted {when}: "
+                                        f"{card.get('demoted_why') or 'stale'}) <!-- card:{card['id']} -->")
+    return days
 
 
 def export_zip(document: dict, time_zone: str) -> bytes:

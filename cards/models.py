@@ -270,6 +270,16 @@ class Card(models.Model):
 
     confidence = models.FloatField(null=True, blank=True)
     impact = models.PositiveSmallIntegerField(default=2)
+    # Long-term is a state a person gives a card (cards/services/long_term.py): set when they approve its
+    # promotion, cleared when they approve its demotion; each change is kept as a revision (field "long_term").
+    long_term_at = models.DateTimeField(null=True, blank=True)
+    long_term_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                     related_name="+")
+    # A demoted card leaves MEMORY.md and is shown in its daily note, annotated stale (why: stale | contradicted).
+    demoted_at = models.DateTimeField(null=True, blank=True)
+    demoted_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+    demoted_why = models.CharField(max_length=16, blank=True, default="", db_default="")
     embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS, null=True, blank=True)
     # Its words for recall's lexical score (cards/lexical.py card_lexemes), each once:
     # set with the text it comes from, on every write and correction.
@@ -327,6 +337,9 @@ class Card(models.Model):
                 condition=Q(kind="state", tag="hypothesis", superseded_at__isnull=True),
                 name="one_current_guess_per_value"),
             models.CheckConstraint(name="card_impact_range", condition=Q(impact__gte=1, impact__lte=3)),
+            # Long-term or demoted, never both at once.
+            models.CheckConstraint(name="card_long_term_or_demoted",
+                                   condition=Q(long_term_at__isnull=True) | Q(demoted_at__isnull=True)),
             models.CheckConstraint(name="card_confidence_range",
                                    condition=Q(confidence__isnull=True) | Q(confidence__gte=0, confidence__lte=1)),
             models.CheckConstraint(name="card_supersede_pair",

@@ -267,6 +267,8 @@ CELERY_BEAT_SCHEDULE = {
     "candidates-retention": {"task": "review.tasks.candidates_retention", "schedule": crontab(hour=3, minute=30)},
     # A blocker's signal (kind, short name, day) that was not said again within 30 days goes.
     "signals-expire": {"task": "review.tasks.signals_expiry", "schedule": crontab(hour=3, minute=45)},
+    # The memory tends itself (DESIGN §10): the week's tidying proposed into each scope's review queue.
+    "upkeep-weekly": {"task": "review.tasks.upkeep_weekly", "schedule": crontab(day_of_week="sun", hour=4, minute=0)},
     # No vector is lost: cards committed without one (a crash before embedding)
     # get it within minutes. `expires`: runs a stopped worker missed are dropped, not piled up.
     "cards-embed-sweep": {"task": "cards.tasks.cards_embed_sweep", "schedule": crontab(minute="*/5"),

@@ -68,6 +68,7 @@ urlpatterns = [
     path("review/labels/", review_views.label_choices_page, name="label-choices"),
     path("scopes/<id:scope_id>/review/bulk/", review_views.review_bulk_page, name="review-bulk"),
     path("review/rules/<id:rule_id>/<str:decision>/", review_views.rule_decide_page, name="rule-decide"),
+    path("review/upkeep/<id:proposal_id>/<str:decision>/", review_views.upkeep_decide_page, name="upkeep-decide"),
     path("review/duplicates/<id:duplicate_id>/<str:decision>/", review_views.duplicate_decide_page,
          name="duplicate-decide"),
 ]

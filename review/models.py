@@ -4,6 +4,7 @@ they propose, probes of hypotheses, and the log of every review decision."""
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib.postgres.fields import ArrayField
 from django.db import models
 from django.db.models import Q
 
@@ -180,3 +181,71 @@ class Signal(models.Model):
         ordering = ["day", "id"]
         constraints = [models.UniqueConstraint(fields=["scope", "author", "kind", "key", "day"],
                                                name="signal_once_a_day")]
+
+
+class UpkeepKind(models.TextChoices):
+    PROMOTE = "promote"
+    DEMOTE = "demote"
+    MERGE = "merge"
+
+
+class UpkeepStatus(models.TextChoices):
+    OPEN = "open"
+    APPROVED = "approved"
+    REJECTED = "rejected"
+
+
+class UpkeepProposal(models.Model):
+    """What the weekly upkeep job proposes for a scope (DESIGN §10): never applied until a
+    person approves it. It holds no words of a card: why it is proposed is a rule
+    (`why`) and the dates of its evidence, read as people read dates when shown."""
+
+    scope = models.ForeignKey("scopes.Scope", on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=8, choices=UpkeepKind.choices)
+    # The card promoted or demoted; for a merge, the card the other is folded into.
+    card = models.ForeignKey("cards.Card", on_delete=models.CASCADE, related_name="+")
+    # A merge: the card folded in. A contradicted demotion: the later card that says otherwise.
+    other = models.ForeignKey("cards.Card", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    # sessions | impact | stale | contradicted | same_name | alias (review/upkeep/why.py says each in words).
+    why = models.CharField(max_length=16)
+    evidence_at = ArrayField(models.DateTimeField(), default=list, blank=True)
+    run = models.ForeignKey("UpkeepRun", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    status = models.CharField(max_length=8, choices=UpkeepStatus.choices, default=UpkeepStatus.OPEN)
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+    decided_at = models.DateTimeField(null=True, blank=True)
+    reason = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = InScope.as_manager()
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            # Re-running upkeep never duplicates what still waits.
+            models.UniqueConstraint(fields=["scope", "kind", "card", "other"], condition=Q(status="open"),
+                                    nulls_distinct=False, name="one_open_upkeep_proposal"),
+        ]
+        indexes = [models.Index(fields=["scope", "status"], name="upkeep_queue")]
+
+
+class UpkeepRun(models.Model):
+    """One run of the upkeep job over a scope: counts only, never what was proposed."""
+
+    scope = models.ForeignKey("scopes.Scope", on_delete=models.CASCADE, related_name="+")
+    at = models.DateTimeField()
+    promotions = models.PositiveIntegerField(default=0)
+    demotions = models.PositiveIntegerField(default=0)
+    merges = models.PositiveIntegerField(default=0)
+    # Found again while an earlier proposal of it still waits: not proposed twice.
+    already_waiting = models.PositiveIntegerField(default=0)
+
+    objects = InScope.as_manager()
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        indexes = [models.Index(fields=["scope", "at"], name="upkeep_run_by_scope")]
+
+    @property
+    def proposals(self) -> int:
+        return self.promotions + self.demotions + self.merges

@@ -22,9 +22,10 @@ from scopes.relations import members_of
 from scopes.selectors import read_scope_ids
 from scopes.visibility import row_get
 
-from .models import Candidate, CandidateStatus, IngestJob
+from .models import Candidate, CandidateStatus, IngestJob, UpkeepProposal, UpkeepRun, UpkeepStatus
 from .services.candidates import OPEN
 from .services.hypotheses import hypotheses_current
+from .upkeep.why import upkeep_why
 
 
 def candidate_get(*, principal, candidate_id: int) -> Candidate:
@@ -96,6 +97,8 @@ def review_queue(*, principal, scope: Scope) -> dict:
         "contradictions": [c for c in contradictions_in(scope_ids=scope_ids, limit=100)],
         "hypotheses": list(hypotheses_current().in_scopes([scope.pk])
                            .order_by("-impact", "-confidence", "id")[:200]),
+        "upkeep": list(UpkeepProposal.objects.visible_to(principal, "review")
+                       .filter(scope=scope, status=UpkeepStatus.OPEN).order_by("kind", "id")[:200]),
     }
 
 
@@ -213,3 +216,30 @@ def card_approvals(*, card_ids: list[int], scope_ids: list[int]) -> dict[int, Ap
             .select_related("decided_by").only("card_id", "decided_at", "decided_by__username",
                                                 "decided_by__display_name"))
     return {row.card_id: Approval(by=row.decided_by.shown_name, at=row.decided_at) for row in rows}
+
+
+# --- the weekly upkeep's proposals, and its runs -----------------------------------------------
+
+def upkeep_get(*, principal: Principal, proposal_id: int) -> UpkeepProposal:
+    """A proposal of the upkeep job the principal reviews (404 unseen, 403 seen but not reviewed;
+    an agent token never decides one)."""
+    proposal = row_get(UpkeepProposal.objects.select_related("scope"), principal=principal, pk=proposal_id,
+                       action="review")
+    _a_person_reviews(principal)
+    return proposal
+
+
+def upkeep_shown(proposals: list[UpkeepProposal], *, user) -> list[dict]:
+    """Proposals as the queue shows them: the cards in the reader's phrasing, and why in words."""
+    ids = [pk for p in proposals for pk in (p.card_id, p.other_id) if pk is not None]
+    shown = dict(zip(ids, cards_out(ids, user=user)))
+    names = {pk: card["subject"] for pk, card in shown.items()}
+    return [{"id": p.pk, "kind": p.kind, "why": p.why, "reason": upkeep_why(p, viewer=user, names=names),
+             "evidence_at": list(p.evidence_at), "card": shown[p.card_id],
+             "other": shown[p.other_id] if p.other_id else None, "created_at": p.created_at}
+            for p in proposals]
+
+
+def upkeep_last_run(*, principal: Principal, scope: Scope) -> UpkeepRun | None:
+    """The latest run over a scope the principal views: counts only, so anyone who sees the scope may."""
+    return UpkeepRun.objects.visible_to(principal, "view").filter(scope=scope).first()

@@ -8,11 +8,14 @@ from celery import shared_task
 from celery.utils.time import get_exponential_backoff_interval
 from django.db import InterfaceError, OperationalError
 
+from scopes.models import Scope
+
 from .extract.base import ExtractionFailed
 from .services.forget import candidates_retain
 from .services.hypotheses import hypotheses_decay
 from .services.ingest import ingest_fail, ingest_process, ingest_sweep
 from .services.signals import signals_expire
+from .services.upkeep import upkeep_run, upkeep_scopes_run
 
 log = logging.getLogger(__name__)
 MAX_RETRIES = 5
@@ -64,3 +67,18 @@ def candidates_retention() -> dict:
 def signals_expiry() -> dict:
     """Signals not said again within their days are deleted (beat: nightly; ingest also clears its scope's)."""
     return signals_expire()
+
+
+@shared_task(acks_late=True)
+def upkeep_weekly() -> int:
+    """Propose the week's tidying in every scope, into the review queues (beat: weekly). Idempotent:
+    what still waits is not proposed again."""
+    return upkeep_scopes_run()
+
+
+@shared_task(acks_late=True)
+def upkeep_scope(scope_id: int) -> dict:
+    """One scope's upkeep run; answers its counts."""
+    summary = upkeep_run(Scope.objects.get(pk=scope_id))
+    return {"promotions": summary.count("promote"), "demotions": summary.count("demote"),
+            "merges": summary.count("merge"), "already_waiting": summary.already_waiting}

@@ -34,11 +34,13 @@ from scopes.services import global_scope_get
 from .forms import EDITED, ApproveForm, BulkForm, PickForm, ReasonForm, RejectForm, label_choices
 from .models import Candidate
 from .selectors import (candidate_get, contradiction_sides, dispute_sides, duplicate_get, hypothesis_get,
-                        own_proposals, review_queue, reviews_waiting, rule_get, said_about_you)
+                        own_proposals, review_queue, reviews_waiting, rule_get, said_about_you, upkeep_get,
+                        upkeep_shown)
 from .services.candidates import (OPEN, candidate_approve, candidate_reject, candidate_when_resolve,
                                   candidate_zone)
 from .services.hypotheses import hypothesis_confirm, hypothesis_reject
 from .services.queue import contradiction_pick, duplicate_decide, rule_decide
+from .services.upkeep import upkeep_decide
 
 
 @page
@@ -238,6 +240,7 @@ def _queue_context(request, scope, *, bound: dict | None = None, bulk: BulkForm 
         "contradictions": [{"cards": [shown[pk] for pk in c.card_ids], "error": bound.get(("pick", c.card_ids[0]))}
                            for c in queue["contradictions"]],
         "hypotheses": [{"card": shown[pk], "form": ConfirmForm(auto_id=f"h{pk}_%s")} for pk in hypothesis_ids],
+        "upkeep": upkeep_shown(queue["upkeep"], user=request.user),
     }
 
 
@@ -456,3 +459,27 @@ def hypothesis_reject_page(request, card_id: int):
     if request.POST.get("back") == "review":
         return redirect("review-scope", scope_id=card.scope_id)
     return redirect("scope", scope_id=card.scope_id)
+
+
+UPKEEP_DONE = {"promote": "it is long-term now", "demote": "it left MEMORY.md and is annotated stale in its daily note",
+               "merge": "the knowledge is merged"}
+
+
+@page
+@require_POST
+def upkeep_decide_page(request, proposal_id: int, decision: str):
+    """Approve (applied through its service) or reject a proposal of the weekly upkeep job."""
+    if decision not in ("approve", "reject"):
+        raise Http404
+    proposal = upkeep_get(principal=principal_of_page(request), proposal_id=proposal_id)
+    form = ReasonForm(request.POST)
+    form.is_valid()
+    try:
+        with transaction.atomic():
+            upkeep_decide(proposal=proposal, reviewer=request.user, approve=decision == "approve",
+                          reason=form.cleaned_data.get("reason", ""))
+    except DomainError as error:
+        return _refused(request, error, proposal.scope_id)
+    messages.success(request, f"Approved: {UPKEEP_DONE[proposal.kind]}." if decision == "approve"
+                     else "Rejected: nothing changes.")
+    return redirect("review-scope", scope_id=proposal.scope_id)

@@ -23,7 +23,8 @@ CARD_COLUMNS = (
     "id", "scope_id", "kind", "tag", "subject_id", "label__key", "cardinality", "value", "object_id", "text",
     "perspective_text", "effective_at", "superseded_at", "superseded_by_id", "recorded_at", "verified_at",
     "stated_at", "occurred_at", "occurred_end", "precision", "time_source", "anchor_zone", "source_actor__username",
-    "source_session", "source_message", "source_quote", "confidence", "impact",
+    "source_session", "source_message", "source_quote", "confidence", "impact", "long_term_at", "demoted_at",
+    "demoted_why",
 )
 
 
@@ -93,5 +94,9 @@ def _card_out(row: dict, revisions: list[dict]) -> dict:
                    "message": row["source_message"], "quote": row["source_quote"]},
         "confidence": row["confidence"],
         "impact": row["impact"],
+        # Long-term as a person approved it; a demoted card is out of MEMORY.md, in its daily note as stale.
+        "long_term_at": iso(row["long_term_at"]),
+        "demoted_at": iso(row["demoted_at"]),
+        "demoted_why": row["demoted_why"] or None,
         "revisions": revisions,
     }

@@ -15,11 +15,12 @@ from scopes.principals import principal_of
 from scopes.selectors import read_scope_ids, scope_get
 
 from ..selectors import (candidate_get, contradiction_sides, dispute_sides, duplicate_get, hypothesis_get, job_get,
-                         own_proposals, review_queue, rule_get, said_about_you)
+                         own_proposals, review_queue, rule_get, said_about_you, upkeep_get, upkeep_shown)
 from ..services.candidates import candidate_approve, candidate_reject
 from ..services.hypotheses import hypothesis_confirm, hypothesis_reject, probe_next
 from ..services.ingest import ingest_create
 from ..services.queue import contradiction_pick, duplicate_decide, rule_decide
+from ..services.upkeep import upkeep_decide
 from .serializers import (ApproveIn, ReviewCandidateOut, ConfirmIn, IngestIn, JobOut, PickIn, ReasonIn, RejectIn,
                           SaidAboutYouPickIn)
 
@@ -44,6 +45,11 @@ beside it (`disputes`: its id) until you settle them with
 scope where you may write, waiting for you to approve or reject it
 (`POST /api/v1/review/{id}/approve/`, `/reject/`) whatever your role there:
 approving writes it as you, as you could write it yourself.
+
+With `scope`, `"upkeep"` lists what the weekly upkeep job proposes and waits for a reviewer:
+`[{"id", "kind": "promote|demote|merge", "why": "sessions|impact|contradicted|stale|same_name|merged|alias",
+"reason": "seen in 3 sessions: Nov 2, 2026; …", "evidence_at": [ISO…], "card": card, "other": card|null,
+"created_at"}]` — decided with `POST /api/v1/review/upkeep/{id}/approve/`, `/reject/`.
 
 Reviewing is for a signed-in person: an agent token gets 403 either way."""
 
@@ -107,6 +113,7 @@ class ReviewQueue(APIView):
             "contradictions": [{"subject_id": c.subject_id, "cards": [shown[pk] for pk in c.card_ids]}
                                for c in queue["contradictions"]],
             "hypotheses": [shown[pk] for pk in hypothesis_ids],
+            "upkeep": upkeep_shown(queue["upkeep"], user=principal.user),
         })
 
 
@@ -226,3 +233,22 @@ class HypothesisReject(APIView):
         hypothesis_reject(card=hypothesis_get(principal=principal, card_id=card_id), user=principal.user,
                           reason=data["reason"])
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class UpkeepDecide(APIView):
+    approve = True
+
+    @extend_schema(request=ReasonIn, responses={200: dict, **error_responses(400, 401, 403, 404, 409)},
+                   summary="Approve (it is applied: a card made long-term, demoted, or knowledge merged) or reject "
+                           "a proposal of the weekly upkeep job; reviewers of its scope, never an agent token",
+                   description="Answers `{\"id\", \"kind\", \"status\", \"card\", \"other\"}`. 409 "
+                               "`already_decided` when it was decided before; 409 `upkeep_outdated` when its card "
+                               "changed since it was proposed (no longer current, or confirmed since it was "
+                               "proposed as stale).")
+    def post(self, request, proposal_id: int):
+        data = _valid(ReasonIn, request.data)
+        principal = principal_of(request)
+        proposal = upkeep_decide(proposal=upkeep_get(principal=principal, proposal_id=proposal_id),
+                                 reviewer=principal.user, approve=self.approve, reason=data["reason"])
+        return Response({"id": proposal.pk, "kind": proposal.kind, "status": proposal.status,
+                         "card": proposal.card_id, "other": proposal.other_id})

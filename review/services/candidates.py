@@ -13,6 +13,7 @@ from cards.errors import InvalidCard, NeedsConsent
 from cards.models import Card, CardKind, TimeSource
 from cards.screen import content_finding
 from cards.services import card_remember
+from cards.services.long_term import card_promote, long_term_problem
 from cards.when import Interval, person_zone, when_resolve, zone_from_label
 from core.errors import DomainError
 from scopes.models import User
@@ -119,13 +120,25 @@ def candidate_approve(*, candidate: Candidate, reviewer: User, edits: dict | Non
                            fields={"consent": ["required for a sensitive attribute"]})
     result = card_remember(scope=candidate.scope, actor=candidate.author,
                            draft=candidate_draft(candidate, consent=consent))
+    promoted = _promote_approved(candidate, result.card, reviewer)
     candidate.status, candidate.card, candidate.problem = CandidateStatus.APPROVED, result.card, ""
     candidate.decided_by, candidate.decided_at, candidate.reason = reviewer, timezone.now(), reason[:300]
     candidate.save()
     Decision.objects.create(scope=candidate.scope, reviewer=reviewer, item="candidate", item_id=candidate.pk,
                             action="edit_approve" if edits else "approve", reason=reason[:300],
-                            detail={"card": result.card.pk, "outcome": result.outcome, "edits": sorted(edits)})
+                            detail={"card": result.card.pk, "outcome": result.outcome, "edits": sorted(edits),
+                                    "long_term": promoted})
     return result.card
+
+
+def _promote_approved(candidate: Candidate, card: Card, reviewer: User) -> bool:
+    """A candidate proposed for long-term memory (ingest's long_term reason) that a
+    person approves is a person approving its promotion: its card becomes long-term.
+    Not an event or a guess (never long-term), nor a value that is not current."""
+    if not candidate.long_term or long_term_problem(card) is not None or card.superseded_at is not None:
+        return False
+    card_promote(card=card, actor=reviewer, reason=f"approved as proposed for long-term: {candidate.long_term}")
+    return True
 
 
 @transaction.atomic

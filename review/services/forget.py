@@ -27,7 +27,7 @@ from cards.services.forget import About, Forgetting, admin_log_forget
 from cards.text import normalize
 from scopes.models import User
 
-from ..models import Candidate, CandidateStatus, Decision, IngestJob, Signal
+from ..models import Candidate, CandidateStatus, Decision, IngestJob, Signal, UpkeepProposal
 from .candidates import OPEN
 
 # The candidate's words; kind, label, status, who and when stay.
@@ -70,13 +70,14 @@ def review_forget(*, forgetting: Forgetting) -> dict[str, int]:
         candidate_ids |= _about_candidates(forgetting.about)
     decided = (Q(item="candidate", item_id__in=candidate_ids) | Q(item__in=("hypothesis", "contradiction"),
                                                                    item_id__in=card_ids)
-               | Q(detail__card__in=card_ids))
+               | Q(detail__card__in=card_ids) | Q(item="upkeep", detail__other__in=card_ids))
     if user is not None:
         decided |= Q(reviewer_id=user.pk)
     reasons = Decision.objects.filter(decided).exclude(reason="").update(reason="")
     if user is not None:
         reasons += (Candidate.objects.filter(decided_by_id=user.pk).exclude(pk__in=candidate_ids)
                     .exclude(reason="").update(reason=""))
+        reasons += UpkeepProposal.objects.filter(decided_by_id=user.pk).exclude(reason="").update(reason="")
     admin_log_forget(Candidate, candidate_ids)
     counts = {"candidates": Candidate.objects.filter(pk__in=candidate_ids).delete()[1].get("review.Candidate", 0),
               "reasons": reasons}

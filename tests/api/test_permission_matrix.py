@@ -34,7 +34,7 @@ from rest_framework.test import APIClient
 from cards.drafts import CardDraft
 from cards.models import Alias, Card, CardRevision, Entity, PossibleDuplicate
 from cards.services import card_remember, entity_create
-from review.models import Candidate, IngestJob
+from review.models import Candidate, IngestJob, UpkeepProposal
 from scopes.invites import invitation_create
 from scopes.models import AgentToken, Invitation, MemberRelation, Membership, Scope, User
 from scopes.services import membership_set, scope_create
@@ -124,6 +124,8 @@ ENDPOINTS = [
     Endpoint("POST", "review/{candidate}/reject/", lambda w: {"reason": "not said"}, MANAGE),
     Endpoint("POST", "review/duplicates/{duplicate}/merge/", lambda w: {}, MANAGE),
     Endpoint("POST", "review/duplicates/{duplicate}/keep/", lambda w: {}, MANAGE),
+    Endpoint("POST", "review/upkeep/{upkeep}/approve/", lambda w: {}, MANAGE),
+    Endpoint("POST", "review/upkeep/{upkeep}/reject/", lambda w: {}, MANAGE),
     Endpoint("POST", "review/contradictions/pick/", lambda w: {"scope": w.ids["scope"], "card": w.ids["disputed"]},
              MANAGE),
     # One's own part of the queue: what others said about you, whatever your role. A person's, never a token's;
@@ -205,6 +207,8 @@ def world(alice) -> World:
     job = IngestJob.objects.create(scope=team, session="s1", created_by=alice, extractor="patterns", status="done")
     entity_create(scope=team, name="Acme Inc")  # looks like "Acme": a possible duplicate for review
     duplicate = PossibleDuplicate.objects.get(entity__name="Acme Inc")
+    upkeep = UpkeepProposal.objects.create(scope=team, kind="promote", card=card, why="impact",
+                                           evidence_at=[timezone.now()])
     clients = {
         "anonymous": APIClient(),
         "stranger_session": _session(mallory),
@@ -218,7 +222,8 @@ def world(alice) -> World:
     }
     ids = {"scope": team.pk, "card": card.pk, "entity": entity.pk, "member": "bob", "token": token.pk,
            "hypothesis": hypothesis.pk, "disputed": disputed.pk, "theirs": theirs.pk, "candidate": candidate.pk,
-           "job": job.pk, "duplicate": duplicate.pk, "invitation": invitation.pk, "asked": asked.pk}
+           "job": job.pk, "duplicate": duplicate.pk, "invitation": invitation.pk, "asked": asked.pk,
+           "upkeep": upkeep.pk}
     return World(ids=ids, clients=clients)
 
 
@@ -230,6 +235,8 @@ def snapshot(world: World) -> tuple:
             sorted(Card.objects.values_list("pk", "tag", "superseded_at")),
             sorted(Candidate.objects.values_list("pk", "status")),
             sorted(PossibleDuplicate.objects.values_list("pk", "status")),
+            sorted(UpkeepProposal.objects.values_list("pk", "status")),
+            sorted(Card.objects.values_list("pk", "long_term_at")),
             sorted(Membership.objects.filter(scope_id=world.ids["scope"]).values_list("user__username", "role")),
             sorted(AgentToken.objects.values_list("pk", "revoked_at")),
             sorted(MemberRelation.objects.values_list("member__username", "of__username", "relation")),
@@ -267,7 +274,7 @@ def _api_routes() -> dict[str, set[str]]:
 
 def test_every_api_route_and_method_is_in_the_matrix():
     ids = {"scope": 1, "card": 1, "entity": 1, "member": "bob", "token": 1, "hypothesis": 1, "disputed": 1,
-           "theirs": 1, "candidate": 1, "job": 1, "duplicate": 1, "invitation": 1, "asked": 1}
+           "theirs": 1, "candidate": 1, "job": 1, "duplicate": 1, "invitation": 1, "asked": 1, "upkeep": 1}
     covered: dict[str, set[str]] = {}
     for endpoint in ENDPOINTS:
         path = "/api/v1/" + endpoint.url.format(**ids).split("?")[0]

@@ -15,7 +15,7 @@ from django.utils import timezone
 from cards.drafts import CardDraft
 from cards.models import Alias, Card, CardPerspective, CardRevision, Entity, PossibleDuplicate, Rule
 from cards.services import card_remember
-from review.models import Candidate
+from review.models import Candidate, UpkeepProposal
 from scopes.invites import invitation_create, invite_create
 from scopes.models import AgentToken, Invitation, Invite, MemberRelation, Membership, Scope
 from scopes.tokens import token_create
@@ -66,6 +66,7 @@ PAGES = [
     Page("review-bulk", "POST", "/scopes/{family}/review/bulk/", REVIEW,
          {"candidates": "{candidate}", "decision": "reject", "reason": "wrong"}),
     Page("duplicate-decide", "POST", "/review/duplicates/{duplicate}/apart/", REVIEW),
+    Page("upkeep-decide", "POST", "/review/upkeep/{upkeep}/reject/", REVIEW),
     Page("contradiction-pick", "POST", "/scopes/{family}/review/pick/", REVIEW, {"card": "{card}"}),
     Page("said-about-you-pick-page", "POST", "/review/said-about-you/pick/", ABOUT_HER, {"card": "{theirs}"}),
     Page("hypothesis-confirm", "POST", "/cards/{guess}/confirm/", WRITE),
@@ -124,7 +125,8 @@ def _state():
             list(Alias.objects.order_by("pk").values_list("name", flat=True)),
             list(CardPerspective.objects.order_by("pk").values_list("user_id", "text")),
             list(Invitation.objects.order_by("pk").values_list("username", "role", "status")),
-            list(Rule.objects.order_by("pk").values_list("name", "status")))
+            list(Rule.objects.order_by("pk").values_list("name", "status")),
+            list(UpkeepProposal.objects.order_by("pk").values_list("status", flat=True)))
 
 
 @pytest.fixture
@@ -147,7 +149,10 @@ def ids(household, alice):
                                                              value="Harbor"))
     theirs = card_remember(scope=family, actor=household["bob"], draft=CardDraft(
         kind="state", label="employer", subject=alice.entity, value="Atlas")).card
-    return {"family": family.pk, "card": household["card"].pk, "invite": invite.pk,
+    # The weekly upkeep proposes making the household's card long-term.
+    upkeep = UpkeepProposal.objects.create(scope=family, kind="promote", card=household["card"], why="impact",
+                                           evidence_at=[timezone.now()])
+    return {"family": family.pk, "card": household["card"].pk, "invite": invite.pk, "upkeep": upkeep.pk,
             "victor": household["victor"].pk, "candidate": proposed.pk, "guess": guess.pk,
             "duplicate": duplicate.pk, "entity": duplicate.entity_id, "theirs": theirs.pk,
             "invitation": invitation.pk, "person": alice.entity.pk}
