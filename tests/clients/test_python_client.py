@@ -122,3 +122,18 @@ def test_the_readme_quickstart_works_as_written(world):
     assert any("Lives in Kyoto" in line for line in lines)
     assert any("Kyoto" in line and line.endswith("recorded") for line in lines)
     assert lines[-1].startswith("unknown_label ") and "address" in lines[-1]
+
+
+def test_the_profile_keeps_what_was_stated_apart_from_what_is_guessed(world):
+    family, dana = world["family"], world["dana"]
+    for tag, label, value, confidence in (("preference", "brevity", "short answers", None),
+                                          ("hypothesis", "decision_style", "quick decisions", 0.6)):
+        card_remember(scope=family, actor=dana, draft=CardDraft(kind="state", label=label, subject="me", value=value,
+                                                                tag=tag, confidence=confidence))
+    with MemoryClient(world["url"], world["reader"]) as client:
+        profile = client.profile("Silva family")
+    by_label = {item.label: item for item in profile.items}
+    assert (by_label["brevity"].tier, by_label["brevity"].value) == ("recorded", "short answers")
+    assert (by_label["decision_style"].tier, by_label["decision_style"].confidence) == ("guessed", "medium")
+    assert "a guess" in by_label["decision_style"].guidance and "a guess" not in by_label["brevity"].guidance
+    assert profile.items[0].card.id == Card.objects.get(label__key="brevity").pk

@@ -11,7 +11,7 @@ from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Any
 
-from .types import Answer, Card, Context, Count, Job, Recalled, Remembered, Scope
+from .types import Answer, Card, Context, Count, Job, Profile, Recalled, Remembered, Scope
 
 ScopeRef = int | str  # an id, a scope's name, or "personal"
 
@@ -104,6 +104,12 @@ def context(known: dict[str, int], scope: ScopeRef, query: str, *, budget: int |
     return Context.of((yield Call("GET", "context/", params=params)))
 
 
+def profile(known: dict[str, int], scope: ScopeRef) -> Op:
+    """How to talk to the person: their stated style, constraints and boundaries, and guesses labelled so."""
+    scope_id = yield from _scope_id(scope, known)
+    return Profile.of((yield Call("GET", "profile/", params={"scope": scope_id})))
+
+
 def ask(known: dict[str, int], scope: ScopeRef, question: str, *, as_of: str | None = None,
         tz: str | None = None) -> Op:
     """A plain question answered from memory, saying how it knows (`tier`)."""
@@ -156,5 +162,5 @@ def reject(known: dict[str, int], card: int, *, reason: str | None = None) -> Op
     return None
 
 
-OPERATIONS = (scopes, remember, remember_many, recall, context, ask, count, forget, ingest, next_probe, confirm,
-              reject)
+OPERATIONS = (scopes, remember, remember_many, recall, context, profile, ask, count, forget, ingest, next_probe,
+              confirm, reject)

@@ -81,6 +81,33 @@ class Context:
 
 
 @dataclass(frozen=True)
+class ProfileItem:
+    group: str  # style | constraint | boundary
+    label: str
+    value: str
+    tier: str  # recorded (stated) | guessed (a hypothesis: never state it as fact)
+    tag: str
+    confidence: str | None  # high | medium | low, for a guess
+    guidance: str  # the line the context block carries
+    card: Card
+
+    @classmethod
+    def of(cls, raw: dict) -> ProfileItem:
+        return cls(group=raw["group"], label=raw["label"], value=raw["value"], tier=raw["tier"], tag=raw["tag"],
+                   confidence=raw.get("confidence"), guidance=raw.get("guidance", ""), card=Card.of(raw["card"]))
+
+
+@dataclass(frozen=True)
+class Profile:
+    items: list[ProfileItem]
+    raw: dict = field(repr=False)
+
+    @classmethod
+    def of(cls, raw: dict) -> Profile:
+        return cls(items=[ProfileItem.of(item) for item in raw.get("items") or []], raw=raw)
+
+
+@dataclass(frozen=True)
 class Answer:
     answer: str
     tier: str  # recorded | derived | guessed | no_evidence
