@@ -21,6 +21,7 @@ from core.pages import error_fields, page, refusal_message
 from scopes.forms import InviteForm
 from scopes.models import Scope, ScopeKind
 from scopes.principals import principal_of_page
+from scopes.archive import scope_archive_offer
 from scopes.selectors import read_scope_ids, scope_get, scope_leave_state
 from scopes.zones import person_zone
 
@@ -101,7 +102,8 @@ def _scope_context(request, scope, *, add_form=None) -> dict:
     return {"scope": scope, "filters": filters, "filters_open": filters.is_set(), "page": shown, "cards": cards,
             "query": query.urlencode(), "may_write": may_write, "may_manage": _may(principal, scope.pk, "manage"),
             "add_form": add_form or (CardAddForm() if may_write else None), "invite_form": InviteForm(),
-            "leave": scope_leave_state(principal=principal, scope=scope)}
+            "leave": scope_leave_state(principal=principal, scope=scope),
+            "archive": scope_archive_offer(principal=principal, scope=scope)}
 
 
 @page

@@ -60,9 +60,12 @@ def archived_refusal(rows: QuerySet, *, principal: Principal | None, action: str
     one row as `first_allowed` was given it, a Scope or a scoped row."""
     if action not in ARCHIVE_WITHHOLDS or principal is None:
         return
-    path = "" if rows.model is Scope else f"{rows.scope_path}__"
-    held = scope_ids_for(principal, action, archive_holds=False)
-    if rows.filter(**{f"{path}archived_at__isnull": False, f"{path}id__in": held}).exists():
+    held_archived = scope_ids_for(principal, action, archive_holds=False).filter(archived_at__isnull=False)
+    if rows.model is Scope:
+        found = rows.filter(pk__in=held_archived)
+    else:  # the row's own way to its scope (a Rule's is the global scope's)
+        found = rows.filter(rows.scope_condition(held_archived))
+    if found.exists():
         raise ScopeArchived("This project is archived, so it is read-only: an owner can restore it. "
                             "Forgetting still works.")
 
@@ -71,3 +74,15 @@ def scopes_read_by_default(principal: Principal) -> QuerySet[Scope]:
     """The scopes a read that names no scope goes through: every scope the
     principal may view but the archived ones (named, they still answer)."""
     return Scope.objects.visible_to(principal, "view").filter(archived_at__isnull=True)
+
+
+def scope_archive_offer(*, principal: Principal, scope: Scope) -> str:
+    """What the scope page says and offers (`scope` already checked visible):
+    "restore" (archived, to an owner), "archived" (archived, to anyone else),
+    "archive" (an active project, to an owner), or "" (nothing to say)."""
+    if scope.kind != ScopeKind.PROJECT:
+        return ""
+    owner = not principal.is_agent and is_owner(scope, principal.user.pk)
+    if scope.archived_at is not None:
+        return "restore" if owner else "archived"
+    return "archive" if owner else ""

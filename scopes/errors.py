@@ -45,10 +45,11 @@ class MinorRefused(DomainError):
 
 class ScopeArchived(DomainError):
     """A write (or proposal, or review) in an archived project: it is read-only
-    until an owner restores it. Forgetting still works."""
+    until an owner restores it. Forgetting still works. A 403 as any other "seen
+    but not allowed to change" (API.md "Auth"), with its own code; pages show its words."""
 
     code = "scope_archived"
-    status = 409
+    status = 403
 
 
 class NotAProject(DomainError):

@@ -83,7 +83,7 @@ class ScopeArchive(APIView):
     @extend_schema(request=None, responses={200: ScopeOut, **error_responses(400, 401, 403, 404)},
                    summary="Archive a project: read-only, left out of default reads (owners, signed in)",
                    description=ARCHIVE_RULES + "While archived, every write, proposal and review there answers "
-                               "409 `scope_archived` and writes nothing; forgetting still works. Recall, context, "
+                               "403 `scope_archived` and writes nothing; forgetting still works. Recall, context, "
                                "ask, answer and count read it only when it is the `scope` named. Archiving an "
                                "archived project changes nothing.")
     def post(self, request, scope_id: int):
