@@ -34,7 +34,7 @@ from .retrieval import aging_card_ids, contradiction_card_ids
 from .models import (Alias, Card, CardKind, CardPerspective, CardRevision, DuplicateStatus, Entity, Label,
                      PossibleDuplicate, Tag)
 from .provenance import approvals_of
-from .selectors.cards import card_forgettable_get, card_get, card_history, cards_filtered, perspectives_own
+from .selectors.cards import FORGET_ACTION, card_forgettable_get, card_get, card_history, cards_filtered, perspectives_own
 from .selectors.entity_reads import entity_get
 from .services import (alias_add, card_describe, card_forget, card_remember, card_verify, perspectives_set,
                        subject_forget)
@@ -154,6 +154,7 @@ def card_page(request, card_id: int):
         "revisions": CardRevision.objects.in_scopes(in_scope).filter(card=card).select_related("actor"),
         "approval": approvals_of([card.pk], scope_ids=in_scope).get(card.pk),
         "may_write": may_write,
+        "may_forget": may_write or _may(principal, card.scope_id, FORGET_ACTION),
         "describe_form": DescribeForm(initial={"text": card.text}),
         "confirm_form": ConfirmForm(auto_id="h_%s") if card.tag == Tag.HYPOTHESIS else None,
         # Your own phrasing only (DESIGN §3): the card's `text` above already reads in it.

@@ -79,3 +79,19 @@ def test_home_folds_archived_projects_apart(pages, alice, project):
     assert f'href="/scopes/{project.pk}/"' not in ladder
     folded = folded.split("</details>")[0]
     assert "1 archived project" in folded and f'href="/scopes/{project.pk}/"' in folded and "archived on Mar 3, 2026" in folded
+
+
+def test_a_card_of_an_archived_project_offers_forgetting_and_nothing_else(pages, alice, project):
+    from cards.drafts import CardDraft
+    from cards.models import Card
+    from cards.services import card_remember
+
+    card = card_remember(scope=project, actor=alice, draft=CardDraft(kind="state", label="skill", subject="me",
+                                                                      value="pruning", text="prunes")).card
+    _archived_on(project.pk, dt.date(2026, 3, 2))
+    client = pages(alice)
+    text = client.get(f"/cards/{card.pk}/").content.decode()
+    assert f'href="/cards/{card.pk}/forget/"' in text
+    assert f'action="/cards/{card.pk}/describe/"' not in text and f'action="/cards/{card.pk}/verify/"' not in text
+    assert client.post(f"/cards/{card.pk}/forget/").status_code in (200, 302)
+    assert not Card.objects.filter(pk=card.pk).exists()
