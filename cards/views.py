@@ -34,7 +34,8 @@ from .retrieval import aging_card_ids, contradiction_card_ids
 from .models import (Alias, Card, CardKind, CardPerspective, CardRevision, DuplicateStatus, Entity, Label,
                      PossibleDuplicate, Tag)
 from .provenance import approvals_of
-from .selectors.cards import FORGET_ACTION, card_forgettable_get, card_get, card_history, cards_filtered, perspectives_own
+from .selectors.cards import (FORGET_ACTION, card_forgettable_get, card_get, card_history, cards_filtered,
+                              perspectives_own)
 from .selectors.entity_reads import entity_get
 from .services import (alias_add, card_describe, card_forget, card_remember, card_verify, perspectives_set,
                        subject_forget)

@@ -110,8 +110,8 @@ class Scope(models.Model):
                                        "null while it is active.")
     # Reads stamp this at most once a day (scopes/idle.py), so the upkeep job can tell an idle scope;
     # it starts at creation, so a new scope is not idle and its first read writes nothing.
-    last_read_at = models.DateTimeField(default=timezone.now, db_default=Now(), help_text="About when the scope was last read "
-                                        "(to the day).")
+    last_read_at = models.DateTimeField(default=timezone.now, db_default=Now(),
+                                        help_text="About when the scope was last read (to the day).")
 
     objects = ScopeQuerySet.as_manager()
 

@@ -15,11 +15,14 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='scope',
             name='archived_at',
-            field=models.DateTimeField(blank=True, help_text='When the project was archived; null while it is active.', null=True),
+            field=models.DateTimeField(blank=True, null=True,
+                                       help_text='When the project was archived; null while it is active.'),
         ),
         migrations.AddField(
             model_name='scope',
             name='last_read_at',
-            field=models.DateTimeField(db_default=django.db.models.functions.datetime.Now(), default=django.utils.timezone.now, help_text='About when the scope was last read (to the day).'),
+            field=models.DateTimeField(db_default=django.db.models.functions.datetime.Now(),
+                                       default=django.utils.timezone.now,
+                                       help_text='About when the scope was last read (to the day).'),
         ),
     ]
