@@ -21,6 +21,7 @@ from core.pages import error_fields, page, refusal_message
 from scopes.forms import InviteForm
 from scopes.models import Scope, ScopeKind
 from scopes.principals import principal_of_page
+from scopes.archive import scope_archive_offer
 from scopes.selectors import read_scope_ids, scope_get, scope_leave_state
 from scopes.zones import person_zone
 
@@ -33,7 +34,8 @@ from .retrieval import aging_card_ids, contradiction_card_ids
 from .models import (Alias, Card, CardKind, CardPerspective, CardRevision, DuplicateStatus, Entity, Label,
                      PossibleDuplicate, Tag)
 from .provenance import approvals_of
-from .selectors.cards import card_forgettable_get, card_get, card_history, cards_filtered, perspectives_own
+from .selectors.cards import (FORGET_ACTION, card_forgettable_get, card_get, card_history, cards_filtered,
+                              perspectives_own)
 from .selectors.entity_reads import entity_get
 from .services import (alias_add, card_describe, card_forget, card_remember, card_verify, perspectives_set,
                        subject_forget)
@@ -101,7 +103,8 @@ def _scope_context(request, scope, *, add_form=None) -> dict:
     return {"scope": scope, "filters": filters, "filters_open": filters.is_set(), "page": shown, "cards": cards,
             "query": query.urlencode(), "may_write": may_write, "may_manage": _may(principal, scope.pk, "manage"),
             "add_form": add_form or (CardAddForm() if may_write else None), "invite_form": InviteForm(),
-            "leave": scope_leave_state(principal=principal, scope=scope)}
+            "leave": scope_leave_state(principal=principal, scope=scope),
+            "archive": scope_archive_offer(principal=principal, scope=scope)}
 
 
 @page
@@ -152,6 +155,7 @@ def card_page(request, card_id: int):
         "revisions": CardRevision.objects.in_scopes(in_scope).filter(card=card).select_related("actor"),
         "approval": approvals_of([card.pk], scope_ids=in_scope).get(card.pk),
         "may_write": may_write,
+        "may_forget": may_write or _may(principal, card.scope_id, FORGET_ACTION),
         "describe_form": DescribeForm(initial={"text": card.text}),
         "confirm_form": ConfirmForm(auto_id="h_%s") if card.tag == Tag.HYPOTHESIS else None,
         # Your own phrasing only (DESIGN §3): the card's `text` above already reads in it.

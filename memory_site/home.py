@@ -41,7 +41,9 @@ def ladder_order(scopes: list) -> list[tuple[object, int]]:
 
 def _home_context(request, form=None) -> dict:
     principal = principal_of_page(request)
-    scopes = list(scope_list(principal=principal))
+    # Archived projects are listed apart, folded, without health: nothing happens in them.
+    every = list(scope_list(principal=principal))
+    scopes = [s for s in every if s.archived_at is None]
     health = scopes_health(principal=principal, scopes=scopes)
     manageable = list(Scope.objects.visible_to(principal, "manage").order_by("name"))
     rows = [{"scope": s, "depth": d, "indent": range(d), "health": health[s.id]} for s, d in ladder_order(scopes)]
@@ -53,7 +55,9 @@ def _home_context(request, form=None) -> dict:
             # A first sign-in: nothing remembered and nothing shared yet; the page says where to start.
             "starting": not any(row["health"].cards for row in rows if row["scope"].kind != "global")
             and all(s.kind in ("personal", "global") for s in scopes),
-            "personal": next((s for s in scopes if s.kind == "personal"), None)}
+            "personal": next((s for s in scopes if s.kind == "personal"), None),
+            "archived": sorted((s for s in every if s.archived_at is not None), key=lambda s: s.archived_at,
+                               reverse=True)}
 
 
 @page

@@ -9,6 +9,7 @@ from memory_site import connect, home
 from review import rule_pages
 from review import views as review_views
 from memory_site.api import urls as _api_urls  # noqa: F401  (registers the "id" path converter)
+from scopes import archive_pages
 from scopes import views as scope_views
 
 urlpatterns = [
@@ -37,6 +38,8 @@ urlpatterns = [
     path("scopes/<id:scope_id>/invitations/<id:invitation_id>/withdraw/", scope_views.invitation_withdraw_page,
          name="invitation-withdraw"),
     path("scopes/<id:scope_id>/leave/", scope_views.scope_leave_page, name="scope-leave-page"),
+    path("scopes/<id:scope_id>/archive/", archive_pages.scope_archive_page, name="scope-archive-page"),
+    path("scopes/<id:scope_id>/restore/", archive_pages.scope_restore_page, name="scope-restore-page"),
     path("invitations/<id:invitation_id>/accept/", scope_views.invitation_answer_page, {"accept": True},
          name="invitation-accept-page"),
     path("invitations/<id:invitation_id>/decline/", scope_views.invitation_answer_page, {"accept": False},

@@ -16,6 +16,7 @@ from cards.models import Card, DuplicateStatus, Entity, PossibleDuplicate, Rule,
 from cards.provenance import Approval
 from cards.retrieval import contradictions_in
 from cards.selectors.shape import cards_out
+from scopes.archive import archived_refusal
 from scopes.models import Scope, ScopeKind
 from scopes.principals import TOKEN_ACTIONS, Principal, scope_ids_for
 from scopes.relations import members_of
@@ -38,6 +39,9 @@ def candidate_get(*, principal, candidate_id: int) -> Candidate:
     proposed = own_proposals(principal=principal, only_open=False).values("pk")
     if not (Candidate.objects.in_scopes([candidate.scope_id])
             .filter(Q(pk__in=reviewed) | Q(pk__in=proposed), pk=candidate.pk).exists()):
+        this = Candidate.objects.in_scopes([candidate.scope_id]).filter(pk=candidate.pk)
+        for action in ("review", "write"):  # its reviewer, or its person: an archived project decides nothing
+            archived_refusal(this, principal=principal, action=action)
         raise PermissionDenied("Only a reviewer of this scope, or the person whose agent proposed it, decides it.")
     return candidate
 

@@ -41,3 +41,19 @@ class MinorRefused(DomainError):
 
     code = "minor_not_allowed"
     status = 403
+
+
+class ScopeArchived(DomainError):
+    """A write (or proposal, or review) in an archived project: it is read-only
+    until an owner restores it. Forgetting still works. A 403 as any other "seen
+    but not allowed to change" (API.md "Auth"), with its own code; pages show its words."""
+
+    code = "scope_archived"
+    status = 403
+
+
+class NotAProject(DomainError):
+    """Only a project ends: a personal, family, team (or wider) scope is never archived."""
+
+    code = "not_a_project"
+    status = 400

@@ -5,6 +5,8 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
+from django.db.models.functions import Now
+from django.utils import timezone
 from guardian.models import UserObjectPermissionBase
 
 from .visibility import ScopedQuerySet
@@ -103,6 +105,13 @@ class Scope(models.Model):
     auto_accept_explicit = models.BooleanField(
         default=False, help_text='Store a member\'s own explicit "remember that …" without review. '
                                  "Nothing a model extracted is ever auto-accepted.")
+    # A project that ended (scopes/archive.py): read-only, out of default reads, restorable.
+    archived_at = models.DateTimeField(null=True, blank=True, help_text="When the project was archived; "
+                                       "null while it is active.")
+    # Reads stamp this at most once a day (scopes/idle.py), so the upkeep job can tell an idle scope;
+    # it starts at creation, so a new scope is not idle and its first read writes nothing.
+    last_read_at = models.DateTimeField(default=timezone.now, db_default=Now(),
+                                        help_text="About when the scope was last read (to the day).")
 
     objects = ScopeQuerySet.as_manager()
 
@@ -154,16 +163,21 @@ class Scope(models.Model):
             return [row[0] for row in cursor.fetchall()]
 
 
-# A scope and every scope above it: `SELECT id FROM up`, with `depth` 1 for the
-# scope named by the first parameter. Usable as a subquery (`id IN (…)`).
-LADDER_UP_SQL = """
+_LADDER_UP_CTE = """
     WITH RECURSIVE up(id, parent_id, depth) AS (
         SELECT id, parent_id, 1 FROM scopes_scope WHERE id = %s
         UNION ALL
         SELECT s.id, s.parent_id, up.depth + 1 FROM scopes_scope s JOIN up ON s.id = up.parent_id
          WHERE up.depth < %s
-    )
+    )"""
+# A scope and every scope above it: `SELECT id FROM up`, with `depth` 1 for the
+# scope named by the first parameter. Usable as a subquery (`id IN (…)`).
+LADDER_UP_SQL = _LADDER_UP_CTE + """
     SELECT id FROM up"""
+# The same ladder as a read climbs it (scopes/archive.py): an archived scope
+# above the one named is skipped — its cards are read only when it is named.
+LADDER_READ_SQL = _LADDER_UP_CTE + """
+    SELECT up.id FROM up JOIN scopes_scope s ON s.id = up.id WHERE up.depth = 1 OR s.archived_at IS NULL"""
 
 
 class Role(models.TextChoices):

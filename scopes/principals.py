@@ -17,11 +17,18 @@ ACTION_PERMISSIONS = {
     # Where a proposal may be made: where the person could write it themselves
     # (approving it writes it as them).
     "propose": "write_scope",
+    # Forgetting is a privacy right: whoever may write may forget, even where
+    # an archive keeps everything else from changing.
+    "forget": "write_scope",
 }
+# What an archived scope withholds (scopes/archive.py): it is read-only, so
+# nothing is written, proposed or approved there until it is restored. Viewing,
+# forgetting and managing (members, restore) stay.
+ARCHIVE_WITHHOLDS = frozenset({"write", "propose", "review"})
 # What an agent token can ever be used for, by its access; review and membership
 # stay with people. A propose-only token never writes: every write endpoint
 # refuses it, and remember sends its cards to the review queue instead.
-TOKEN_ACTIONS = {"read": {"view"}, "read+write": {"view", "write"}, "propose": {"view", "propose"}}
+TOKEN_ACTIONS = {"read": {"view"}, "read+write": {"view", "write", "forget"}, "propose": {"view", "propose"}}
 TOKEN_ACCESS = tuple(TOKEN_ACTIONS)
 
 
@@ -68,11 +75,13 @@ def scope_create_check(principal: Principal) -> None:
         raise PermissionDenied("A token limited to some scopes cannot create scopes: it would reach beyond them.")
 
 
-def scope_ids_for(principal: Principal, action: str) -> QuerySet:
+def scope_ids_for(principal: Principal, action: str, *, archive_holds: bool = True) -> QuerySet:
     """Ids of the scopes `principal` may `action`, as a subquery (never a list):
     the user's guardian grants — narrowed by the token's scopes and access when
-    an agent asks — plus `global` for viewing. Losing a grant narrows every
-    token at once, because nothing is copied into the token."""
+    an agent asks, and for writing, proposing and reviewing by the archive —
+    plus `global` for viewing. Losing a grant narrows every
+    token at once, because nothing is copied into the token. `archive_holds=False`
+    only to tell an archived scope's refusal apart (scopes/archive.py)."""
     from .models import Scope
 
     if action not in ACTION_PERMISSIONS:
@@ -87,6 +96,8 @@ def scope_ids_for(principal: Principal, action: str) -> QuerySet:
         granted = granted.filter(content_object_id__in=AgentToken.scopes.through.objects.filter(
             agenttoken_id=token.pk).values("scope_id"))
     condition = Q(id__in=granted.values("content_object_id"))
+    if archive_holds and action in ARCHIVE_WITHHOLDS:
+        condition &= Q(archived_at__isnull=True)
     if action == "view":
         # Admitted common sense is read-only for every principal, agents included.
         condition |= Q(kind=ScopeKind.GLOBAL)

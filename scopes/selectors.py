@@ -12,7 +12,8 @@ from django.http import Http404
 
 from core.compiled import Compiled
 
-from .models import (LADDER_UP_SQL, MAX_LADDER_DEPTH, AgentToken, Invitation, InvitationStatus, MemberRelation,
+from .idle import scope_read_note
+from .models import (LADDER_READ_SQL, MAX_LADDER_DEPTH, AgentToken, Invitation, InvitationStatus, MemberRelation,
                      Membership, Role, Scope, ScopeKind, User)
 from .principals import Principal, scope_ids_for
 from .visibility import first_allowed
@@ -24,11 +25,12 @@ def scope_get(*, principal: Principal, scope_id: int, action: str = "view") -> S
     if action != "view":
         scopes = scopes.annotate(allowed=ExpressionWrapper(Q(id__in=scope_ids_for(principal, action)),
                                                            output_field=BooleanField()))
-    return first_allowed(scopes, action=action)
+    return first_allowed(scopes, action=action, principal=principal)
 
 
-def scope_list(*, principal: Principal) -> QuerySet[Scope]:
-    """Scopes `principal` may view, with the caller's role and relation in each."""
+def scope_list(*, principal: Principal, archived: bool | None = None) -> QuerySet[Scope]:
+    """Scopes `principal` may view, with the caller's role and relation in each;
+    only the archived ones (`archived=True`) or only the active ones (False)."""
     mine = Membership.objects.visible_to(principal, "view").filter(scope=OuterRef("pk"), user_id=principal.user.pk)
     # "mother of Kai, wife of Sam": the caller's relations there, from their side.
     relations = (MemberRelation.objects.visible_to(principal, "view").filter(scope=OuterRef("pk"),
@@ -36,8 +38,10 @@ def scope_list(*, principal: Principal) -> QuerySet[Scope]:
                  .annotate(words=Concat("relation", Value(" of "),
                                         Coalesce(NullIf("of__display_name", Value("")), "of__username")))
                  .values("scope").annotate(all=StringAgg("words", ", ", order_by="id")).values("all"))
-    return (Scope.objects.visible_to(principal, "view")
-            .annotate(role=Subquery(mine.values("role")[:1]), relation=Subquery(relations[:1]))
+    scopes = Scope.objects.visible_to(principal, "view")
+    if archived is not None:
+        scopes = scopes.filter(archived_at__isnull=not archived)
+    return (scopes.annotate(role=Subquery(mine.values("role")[:1]), relation=Subquery(relations[:1]))
             .order_by("id"))
 
 
@@ -85,10 +89,11 @@ def _read_scope_ids_query(*, agent: bool, all_scopes: bool, can_write: bool, use
                           token_id: int | None = None):
     user = User(pk=user_id)
     token = AgentToken(pk=token_id, all_scopes=all_scopes, can_write=can_write) if agent else None
-    ladder = RawSQL(LADDER_UP_SQL, [scope_id, MAX_LADDER_DEPTH])
+    # The ladder as a read climbs it: an archived scope is read only when it is the one named.
+    ladder = RawSQL(LADDER_READ_SQL, [scope_id, MAX_LADDER_DEPTH])
     return (Scope.objects.visible_to(Principal(user=user, token=token), "view")
             .filter(Q(pk__in=ladder) | Q(owner_id=user_id, kind=ScopeKind.PERSONAL) | Q(kind=ScopeKind.GLOBAL))
-            .values("id"))
+            .values("id", "last_read_at"))
 
 
 _READ_SCOPE_IDS = Compiled(_read_scope_ids_query, "user_id", "scope_id", "token_id")
@@ -108,17 +113,20 @@ def _read_scope_ids_values(principal: Principal, scope_id) -> tuple[dict, dict]:
 def read_scope_ids(*, principal: Principal, scope_id: int) -> list[int]:
     """Scopes a read in scope `scope_id` sees (DESIGN §3): the scope, its
     ancestors, the caller's personal scope and `global` — each only if the
-    caller may view it. Never siblings or children. 404 when the caller may not
-    view the scope itself.
+    caller may view it. Never siblings or children, nor an archived scope but
+    the one named (scopes/archive.py). 404 when the caller may not view the
+    scope itself. Notes the read for the upkeep job (scopes/idle.py).
 
     One query, evaluated here: a handful of ids as a plain list plans far better
     than a nested permission subquery inside the card query. Compiled once per
     kind of principal (every read asks this first)."""
     values, shape = _read_scope_ids_values(principal, scope_id)
-    ids = [row["id"] for row in _READ_SCOPE_IDS.rows(values, **shape)]
-    if scope_id not in ids:
+    rows = _READ_SCOPE_IDS.rows(values, **shape)
+    named = next((row for row in rows if row["id"] == scope_id), None)
+    if named is None:
         raise Http404
-    return ids
+    scope_read_note(scope_id=scope_id, last_read_at=named["last_read_at"])
+    return [row["id"] for row in rows]
 
 
 # Stands in for the scope a read starts from while its SQL is taken from the one query.

@@ -68,13 +68,14 @@ def row_get(rows: ScopedQuerySet, *, principal: Principal, pk: int, action: str 
     rows = rows.visible_to(principal, "view").filter(pk=pk)
     if action != "view":
         rows = rows.allowed_to(principal, action)
-    return first_allowed(rows, action=action)
+    return first_allowed(rows, action=action, principal=principal)
 
 
-def first_allowed(rows, *, action: str):
+def first_allowed(rows, *, action: str, principal: Principal | None = None):
     """The one row of `rows` (already narrowed to what the principal may view and,
     for another action, annotated with `allowed`): 404 when there is none, 403
-    when it may be seen but not acted on. Scopes and scoped rows answer alike."""
+    when it may be seen but not acted on — `scope_archived` (409) when only the
+    archive holds it back, told when `principal` is given. Scopes and scoped rows answer alike."""
     from django.http import Http404
     from rest_framework.exceptions import PermissionDenied
 
@@ -82,6 +83,9 @@ def first_allowed(rows, *, action: str):
     if row is None:
         raise Http404
     if action != "view" and not row.allowed:
+        from .archive import archived_refusal  # the archive reads the scope models, which use this module
+
+        archived_refusal(rows, principal=principal, action=action)
         raise PermissionDenied(f"You may not {action} in this scope.")
     return row
 

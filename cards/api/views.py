@@ -16,8 +16,8 @@ from rest_framework.views import APIView
 from core.api.common import Page, page_of
 from core.api.errors import ForbiddenAt, NotFoundAt, error_responses
 from core.errors import DomainError
-from scopes.models import Scope
 from scopes.principals import principal_of
+from scopes.archive import scopes_read_by_default
 from scopes.selectors import read_scope_ids, scope_get
 
 from ..drafts import draft_from_request, when_interval
@@ -96,8 +96,9 @@ class CardListCreate(APIView):
         if "scope" in params:
             visible_ids = read_scope_ids(principal=principal, scope_id=params["scope"])
         else:
-            # The caller's visible scopes as a list of ids (see read_scope_ids).
-            visible_ids = list(Scope.objects.visible_to(principal, "view").values_list("id", flat=True))
+            # The caller's visible scopes as a list of ids (see read_scope_ids); an archived
+            # project only when named as `scope`.
+            visible_ids = list(scopes_read_by_default(principal).values_list("id", flat=True))
         cards = Card.objects.in_scopes(visible_ids)
         if "subject" in params:
             # Bound as /answer/ binds it: among the scopes read, merges followed;

@@ -45,8 +45,9 @@ def card_get(*, principal, card_id: int, action: str = "view") -> Card:
 
 # Who may forget a card: whoever may write in its scope (DESIGN §4 rule 9). A
 # single card, a timeline and everything about a subject ask it of every card,
-# for a person and for their agent's token alike.
-FORGET_ACTION = "write"
+# for a person and for their agent's token alike — and in an archived project
+# too (the "forget" action is writing's grant without the archive's hold).
+FORGET_ACTION = "forget"
 
 
 def card_forgettable_get(*, principal, card_id: int) -> Card:

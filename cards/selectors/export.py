@@ -51,9 +51,11 @@ def export_document(*, principal: Principal, scope_id: int) -> dict:
         "exported_by": principal.user.username,
         "scope": scope_id,
         "time_zone": principal.user.time_zone or "UTC",
-        "scopes": [{"id": s["id"], "name": s["name"], "kind": s["kind"], "parent": s["parent_id"]}
+        # An archived project says so (`archived_at`), so a reader of the file knows it had ended.
+        "scopes": [{"id": s["id"], "name": s["name"], "kind": s["kind"], "parent": s["parent_id"],
+                    "archived_at": iso(s["archived_at"])}
                    for s in Scope.objects.filter(pk__in=scope_ids).order_by("id").values("id", "name", "kind",
-                                                                                         "parent_id")],
+                                                                                         "parent_id", "archived_at")],
         "entities": [{"id": e["id"], "scope": e["scope_id"], "name": e["name"], "kind": e["kind"],
                       "me": e["id"] == me_id, "aliases": aliases.get(e["id"], []),
                       "merged_into": e["merged_into_id"]} for e in entities],

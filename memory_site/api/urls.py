@@ -42,6 +42,8 @@ urlpatterns = [
     path("scopes/<id:scope_id>/relations/", relation_views.ScopeRelations.as_view(), name="scope-relations"),
     path("scopes/<id:scope_id>/members/<str:username>/", scope_views.ScopeMember.as_view(), name="scope-member"),
     path("scopes/<id:scope_id>/leave/", scope_views.ScopeLeave.as_view(), name="scope-leave"),
+    path("scopes/<id:scope_id>/archive/", scope_views.ScopeArchive.as_view(), name="scope-archive"),
+    path("scopes/<id:scope_id>/restore/", scope_views.ScopeRestore.as_view(), name="scope-restore"),
     path("scopes/<id:scope_id>/invitations/", scope_views.ScopeInvitations.as_view(), name="scope-invitations"),
     path("scopes/<id:scope_id>/invitations/<id:invitation_id>/withdraw/", scope_views.ScopeInvitationWithdraw.as_view(),
          name="scope-invitation-withdraw"),

@@ -26,6 +26,16 @@ class ScopeOut(serializers.Serializer):
     parent = serializers.IntegerField(source="parent_id", allow_null=True)
     role = serializers.CharField(allow_null=True, help_text="Your role here (null for global).")
     relation = serializers.CharField(allow_null=True, help_text='How you stand here: "mother of Kai, wife of Sam".')
+    archived_at = serializers.DateTimeField(allow_null=True, help_text="When the project was archived (read-only, "
+                                            "left out of default reads until restored); null while active.")
+
+
+class ScopeListQuery(serializers.Serializer):
+    """The scope list's filter; its paging parameters are the paginator's."""
+
+    archived = serializers.BooleanField(required=False, allow_null=True, default=None,
+                                        help_text="true: only archived projects; false: only active scopes; "
+                                                  "absent: every scope you can see.")
 
 
 class MemberIn(StrictSerializer):

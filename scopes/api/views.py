@@ -15,6 +15,7 @@ from core.api.errors import error_responses
 from core.errors import InvalidInput
 
 from ..api_auth import SignedInPerson
+from ..archive import scope_archive, scope_restore
 from ..guardians import member_minor_set
 from ..invites import (invitation_accept, invitation_decline, invitation_open_get, invitation_withdraw,
                        invitations_open, member_invite_or_change)
@@ -25,7 +26,7 @@ from ..selectors import invitation_waiting, invitations_waiting, scope_get, scop
 from ..services import membership_leave, membership_remove, membership_set, scope_create
 from ..tokens import token_access_flags, token_create, token_get, token_revoke, tokens_of_wards
 from .serializers import (InvitationCreatedOut, InvitationOut, InvitationPageOut, MemberIn, MemberOut, MemberPatchIn,
-                          ScopeIn, ScopeOut, TokenCreatedOut, TokenIn, TokenOut, WardTokenOut)
+                          ScopeIn, ScopeListQuery, ScopeOut, TokenCreatedOut, TokenIn, TokenOut, WardTokenOut)
 
 
 def _scope_out(principal, scope_id: int) -> dict:
@@ -33,12 +34,16 @@ def _scope_out(principal, scope_id: int) -> dict:
 
 
 class ScopeListCreate(APIView):
-    @extend_schema(operation_id="scopes_list", responses={200: page_of(ScopeOut), **error_responses(401)},
-                   summary="Scopes you can see")
+    @extend_schema(operation_id="scopes_list", parameters=[ScopeListQuery],
+                   responses={200: page_of(ScopeOut), **error_responses(400, 401)},
+                   summary="Scopes you can see (`archived=true`: the archived projects)")
     def get(self, request):
+        query = ScopeListQuery(data=request.query_params.dict())
+        query.is_valid(raise_exception=True)
         principal = principal_of(request)
         paginator = Page()
-        page = paginator.paginate_queryset(scope_list(principal=principal), request, view=self)
+        page = paginator.paginate_queryset(scope_list(principal=principal, archived=query.validated_data["archived"]),
+                                           request, view=self)
         return paginator.get_paginated_response(ScopeOut(page, many=True).data)
 
     @extend_schema(request=ScopeIn, responses={201: ScopeOut, **error_responses(400, 401, 403, 404)},
@@ -66,6 +71,38 @@ class ScopeDetail(APIView):
         principal = principal_of(request)
         scope = scope_get(principal=principal, scope_id=scope_id)
         return Response(_scope_out(principal, scope.pk))
+
+
+ARCHIVE_RULES = ("Project scopes only (others: 400 `not_a_project`); an owner of the project, signed in (an admin "
+                 "or an agent token: 403 `permission_denied`). ")
+
+
+class ScopeArchive(APIView):
+    """POST archives a project; ScopeRestore, the same way, restores it."""
+
+    @extend_schema(request=None, responses={200: ScopeOut, **error_responses(400, 401, 403, 404)},
+                   summary="Archive a project: read-only, left out of default reads (owners, signed in)",
+                   description=ARCHIVE_RULES + "While archived, every write, proposal and review there answers "
+                               "403 `scope_archived` and writes nothing; forgetting still works. Recall, context, "
+                               "ask, answer and count read it only when it is the `scope` named. Archiving an "
+                               "archived project changes nothing.")
+    def post(self, request, scope_id: int):
+        return self._act(request, scope_id, scope_archive)
+
+    def _act(self, request, scope_id: int, service):
+        principal = principal_of(request)
+        with transaction.atomic():
+            scope = scope_get(principal=principal, scope_id=scope_id, action="manage")
+            service(principal=principal, scope=scope)
+        return Response(_scope_out(principal, scope.pk))
+
+
+class ScopeRestore(ScopeArchive):
+    @extend_schema(request=None, responses={200: ScopeOut, **error_responses(400, 401, 403, 404)},
+                   summary="Restore an archived project as it was (owners, signed in)",
+                   description=ARCHIVE_RULES + "Restoring an active project changes nothing.")
+    def post(self, request, scope_id: int):
+        return self._act(request, scope_id, scope_restore)
 
 
 class ScopeMembers(APIView):

@@ -16,7 +16,10 @@ from cards.drafts import CardDraft
 from cards.models import Alias, Card, CardPerspective, CardRevision, Entity, PossibleDuplicate, Rule
 from cards.services import card_remember
 from review.models import Candidate, UpkeepProposal
+from scopes.archive import scope_archive
 from scopes.invites import invitation_create, invite_create
+from scopes.principals import Principal
+from scopes.services import membership_set, scope_create
 from scopes.models import AgentToken, Invitation, Invite, MemberRelation, Membership, Scope
 from scopes.tokens import token_create
 
@@ -81,6 +84,11 @@ PAGES = [
     Page("invitation-withdraw", "POST", "/scopes/{family}/invitations/{invitation}/withdraw/", MANAGE),
     Page("scope-leave-page", "POST", "/scopes/{family}/leave/"),  # any member (the viewer here) may leave
     Page("member-minor", "POST", "/scopes/{family}/members/{victor}/minor/", MANAGE, {"minor": "on"}),
+    # Archiving asks first (GET), as removing a member does; the family's project "Garden" (bob its admin:
+    # managing is not enough, only an owner archives) and "Attic", archived already.
+    Page("scope-archive-page", "GET", "/scopes/{project}/archive/", MANAGE),
+    Page("scope-archive-page", "POST", "/scopes/{project}/archive/", MANAGE),
+    Page("scope-restore-page", "POST", "/scopes/{ended}/restore/", MANAGE),
     Page("ask", "GET", "/ask/?form=answer&scope={family}&subject=me&label=address"),
     # Writing a rule from a scope: whoever may write (or review) in it; the rule is a global draft.
     Page("rule-create", "GET", "/scopes/{family}/rules/new/", WRITE),
@@ -126,7 +134,8 @@ def _state():
             list(CardPerspective.objects.order_by("pk").values_list("user_id", "text")),
             list(Invitation.objects.order_by("pk").values_list("username", "role", "status")),
             list(Rule.objects.order_by("pk").values_list("name", "status")),
-            list(UpkeepProposal.objects.order_by("pk").values_list("status", flat=True)))
+            list(UpkeepProposal.objects.order_by("pk").values_list("status", flat=True)),
+            list(Scope.objects.order_by("pk").values_list("archived_at", flat=True)))
 
 
 @pytest.fixture
@@ -152,7 +161,14 @@ def ids(household, alice):
     # The weekly upkeep proposes making the household's card long-term.
     upkeep = UpkeepProposal.objects.create(scope=family, kind="promote", card=household["card"], why="impact",
                                            evidence_at=[timezone.now()])
-    return {"family": family.pk, "card": household["card"].pk, "invite": invite.pk, "upkeep": upkeep.pk,
+    project, ended = (scope_create(name=name, kind="project", creator=alice, parent=family)
+                      for name in ("Garden", "Attic"))
+    for scope in (project, ended):
+        membership_set(scope=scope, user=household["bob"], role="admin")
+        membership_set(scope=scope, user=household["victor"], role="viewer")
+    scope_archive(principal=Principal(user=alice), scope=ended)
+    return {"family": family.pk, "project": project.pk, "ended": ended.pk, "card": household["card"].pk,
+            "invite": invite.pk, "upkeep": upkeep.pk,
             "victor": household["victor"].pk, "candidate": proposed.pk, "guess": guess.pk,
             "duplicate": duplicate.pk, "entity": duplicate.entity_id, "theirs": theirs.pk,
             "invitation": invitation.pk, "person": alice.entity.pk}
