@@ -276,6 +276,8 @@ CELERY_BEAT_SCHEDULE = {
 }
 # Rejected candidates, and those nobody decided on, keep their words this many days.
 CANDIDATE_RETENTION_DAYS = int(os.environ.get("CANDIDATE_RETENTION_DAYS", "30"))
+# An active project nobody read or wrote for this many days: the weekly upkeep proposes archiving it.
+UPKEEP_ARCHIVE_IDLE_DAYS = int(os.environ.get("UPKEEP_ARCHIVE_IDLE_DAYS", "90"))
 EXTRACTOR = os.environ.get("EXTRACTOR", "patterns")
 CELERY_TIMEZONE = TIME_ZONE
 

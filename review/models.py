@@ -187,6 +187,7 @@ class UpkeepKind(models.TextChoices):
     PROMOTE = "promote"
     DEMOTE = "demote"
     MERGE = "merge"
+    ARCHIVE = "archive"  # a project scope: no card, the scope itself
 
 
 class UpkeepStatus(models.TextChoices):
@@ -202,9 +203,10 @@ class UpkeepProposal(models.Model):
 
     scope = models.ForeignKey("scopes.Scope", on_delete=models.CASCADE, related_name="+")
     kind = models.CharField(max_length=8, choices=UpkeepKind.choices)
-    # The card promoted or demoted; for a merge, the card the other is folded into.
-    card = models.ForeignKey("cards.Card", on_delete=models.CASCADE, related_name="+")
-    # A merge: the card folded in. A contradicted demotion: the later card that says otherwise.
+    # The card promoted or demoted; for a merge, the card the other is folded into; none to archive a project.
+    card = models.ForeignKey("cards.Card", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    # A merge: the card folded in. A contradicted demotion: the later card that says otherwise. Archiving
+    # a project said to be replaced: the card that said so.
     other = models.ForeignKey("cards.Card", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
     # sessions | impact | stale | contradicted | same_name | alias (review/upkeep/why.py says each in words).
     why = models.CharField(max_length=16)
@@ -237,6 +239,7 @@ class UpkeepRun(models.Model):
     promotions = models.PositiveIntegerField(default=0)
     demotions = models.PositiveIntegerField(default=0)
     merges = models.PositiveIntegerField(default=0)
+    archives = models.PositiveIntegerField(default=0)
     # Found again while an earlier proposal of it still waits: not proposed twice.
     already_waiting = models.PositiveIntegerField(default=0)
 
@@ -248,4 +251,4 @@ class UpkeepRun(models.Model):
 
     @property
     def proposals(self) -> int:
-        return self.promotions + self.demotions + self.merges
+        return self.promotions + self.demotions + self.merges + self.archives

@@ -239,7 +239,7 @@ def upkeep_shown(proposals: list[UpkeepProposal], *, user) -> list[dict]:
     shown = dict(zip(ids, cards_out(ids, user=user)))
     names = {pk: card["subject"] for pk, card in shown.items()}
     return [{"id": p.pk, "kind": p.kind, "why": p.why, "reason": upkeep_why(p, viewer=user, names=names),
-             "evidence_at": list(p.evidence_at), "card": shown[p.card_id],
+             "evidence_at": list(p.evidence_at), "card": shown[p.card_id] if p.card_id else None,
              "other": shown[p.other_id] if p.other_id else None, "created_at": p.created_at}
             for p in proposals]
 

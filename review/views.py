@@ -15,6 +15,7 @@ from django.db.models import prefetch_related_objects
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
+from rest_framework.exceptions import PermissionDenied as NotAllowed
 
 from cards.drafts import PRECISION_SPAN
 from cards.forms import ConfirmForm
@@ -462,7 +463,8 @@ def hypothesis_reject_page(request, card_id: int):
 
 
 UPKEEP_DONE = {"promote": "it is long-term now", "demote": "it left MEMORY.md and is annotated stale in its daily note",
-               "merge": "the knowledge is merged"}
+               "merge": "the knowledge is merged",
+               "archive": "the project is archived: read-only, out of recall and context, until restored"}
 
 
 @page
@@ -478,8 +480,10 @@ def upkeep_decide_page(request, proposal_id: int, decision: str):
         with transaction.atomic():
             upkeep_decide(proposal=proposal, reviewer=request.user, approve=decision == "approve",
                           reason=form.cleaned_data.get("reason", ""))
-    except DomainError as error:
+    except (DomainError, NotAllowed) as error:  # archiving: an owner's act (scopes.archive)
         return _refused(request, error, proposal.scope_id)
     messages.success(request, f"Approved: {UPKEEP_DONE[proposal.kind]}." if decision == "approve"
                      else "Rejected: nothing changes.")
+    if decision == "approve" and proposal.kind == "archive":  # its queue is closed while it is archived
+        return redirect("scope", scope_id=proposal.scope_id)
     return redirect("review-scope", scope_id=proposal.scope_id)

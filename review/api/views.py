@@ -47,9 +47,12 @@ scope where you may write, waiting for you to approve or reject it
 approving writes it as you, as you could write it yourself.
 
 With `scope`, `"upkeep"` lists what the weekly upkeep job proposes and waits for a reviewer:
-`[{"id", "kind": "promote|demote|merge", "why": "sessions|impact|contradicted|stale|same_name|merged|alias",
-"reason": "seen in 3 sessions: Nov 2, 2026; …", "evidence_at": [ISO…], "card": card, "other": card|null,
-"created_at"}]` — decided with `POST /api/v1/review/upkeep/{id}/approve/`, `/reject/`.
+`[{"id", "kind": "promote|demote|merge|archive", "why":
+"sessions|impact|contradicted|stale|same_name|merged|alias|idle|replaced",
+"reason": "seen in 3 sessions: Nov 2, 2026; …", "evidence_at": [ISO…], "card": card|null, "other": card|null,
+"created_at"}]` — decided with `POST /api/v1/review/upkeep/{id}/approve/`, `/reject/`. `archive` is the
+project scope itself (`card` null; for `replaced`, `other` is the card that said it was dropped); only an
+owner's approval archives it.
 
 Reviewing is for a signed-in person: an agent token gets 403 either way."""
 

@@ -143,6 +143,19 @@ def _plan(value: str) -> str:
     return "" if said.casefold() in _NOT_A_PLAN else said
 
 
+# How a plan is named beside the project that holds it: "the garden plan" is the project "Garden".
+_PLAN_WORDS = re.compile(r"^(?:the|our|my|that|this)\s+|\s+(?:plan|project|idea)s?$|(?:計畫|計劃|计划|項目|项目|專案|专案)$",
+                         re.IGNORECASE)
+
+
+def plan_name(said: str) -> str:
+    """What names a plan or a project, for telling whether a dropped plan is this project."""
+    name = " ".join(said.split()).casefold()
+    while (shorter := _PLAN_WORDS.sub("", name).strip()) != name:
+        name = shorter
+    return traditional(name) if re.search(r"[\u3400-\u9fff]", name) else name
+
+
 def priority_in(sentence: str) -> tuple[str, str] | None:
     """(what is first now, what it replaced or "") when the sentence states a shift of priorities."""
     chinese = bool(re.search(r"[\u3400-\u9fff]", sentence))

@@ -16,7 +16,9 @@ from cards.models import Card
 from cards.services import knowledge_merge
 from cards.services.long_term import card_demote, card_promote
 from core.errors import DomainError
+from scopes.archive import scope_archive
 from scopes.models import Scope, ScopeKind, User
+from scopes.principals import Principal
 
 from ..models import Decision, UpkeepKind, UpkeepProposal, UpkeepRun, UpkeepStatus
 from ..upkeep.find import Found, upkeep_found
@@ -64,6 +66,7 @@ def upkeep_run(scope: Scope, *, now: dt.datetime | None = None, dry_run: bool = 
         run = UpkeepRun.objects.create(scope=scope, at=now, promotions=summary.count(UpkeepKind.PROMOTE),
                                        demotions=summary.count(UpkeepKind.DEMOTE),
                                        merges=summary.count(UpkeepKind.MERGE),
+                                       archives=summary.count(UpkeepKind.ARCHIVE),
                                        already_waiting=summary.already_waiting)
         # A run beside this one (a beat and a command at once) proposed the same: the unique index keeps one.
         UpkeepProposal.objects.bulk_create(
@@ -76,7 +79,8 @@ def upkeep_run(scope: Scope, *, now: dt.datetime | None = None, dry_run: bool = 
 def upkeep_scopes_run(*, now: dt.datetime | None = None) -> int:
     """The weekly beat: one run per scope, each in its own transaction (global is tended by its reviewers)."""
     count = 0
-    for scope in Scope.objects.exclude(kind=ScopeKind.GLOBAL).order_by("id"):
+    # An archived project is read-only: nothing there is tidied until it is restored.
+    for scope in Scope.objects.exclude(kind=ScopeKind.GLOBAL).filter(archived_at__isnull=True).order_by("id"):
         upkeep_run(scope, now=now)
         count += 1
     return count
@@ -102,6 +106,9 @@ def upkeep_decide(*, proposal: UpkeepProposal, reviewer: User, approve: bool, re
 
 
 def _apply(proposal: UpkeepProposal, reviewer: User, reason: str) -> None:
+    if proposal.kind == UpkeepKind.ARCHIVE:  # by an owner only, as archiving by hand (scopes.archive)
+        scope_archive(principal=Principal(user=reviewer), scope=proposal.scope)
+        return
     card = Card.objects.select_related("label").get(pk=proposal.card_id)
     if card.superseded_at is not None:
         raise UpkeepOutdated("This card is no longer current; the next upkeep run looks again.")

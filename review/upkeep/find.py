@@ -10,14 +10,17 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
+from django.conf import settings
 from django.db import connection
 
 from cards.models import Alias, Card, CardKind, Tag
 from cards.retrieval import aging_now, contradictions_in
+from cards.selectors.idle import scopes_idle
 from cards.valid_time import valid_q, valid_sql
-from scopes.models import Scope
+from scopes.models import Scope, ScopeKind
 
-from ..models import CandidateStatus, Candidate, UpkeepKind
+from ..extract.signals import plan_name, priority_in
+from ..models import CandidateStatus, Candidate, UpkeepKind, UpkeepProposal, UpkeepStatus
 
 # A pattern is stable once seen in this many sessions (the remember-me promotion rule), or with impact 3.
 SESSIONS_FOR_LONG_TERM = 2
@@ -29,7 +32,7 @@ class Found:
     """One proposal as the job finds it: which cards, by which rule, and the dates of its evidence."""
 
     kind: str
-    card_id: int
+    card_id: int | None  # None: archiving the scope itself
     why: str
     evidence_at: list[dt.datetime] = field(default_factory=list)
     other_id: int | None = None
@@ -157,6 +160,35 @@ def _same_thing(a: dict, b: dict, aliases: set[tuple[int, str]]) -> str | None:
 
 
 def archiving_found(scope: Scope, *, now: dt.datetime) -> list[Found]:
-    """Hook: proposing to archive an idle project scope is wired here once project
-    archiving and its idle-scope selector exist (issue 22, "Projects that end")."""
+    """An active project to archive: nobody has read or written there for
+    settings.UPKEEP_ARCHIVE_IDLE_DAYS (cards/selectors/idle.py says what counts), or a
+    person's stated change of priorities dropped it by name ("we dropped the garden plan,
+    we're doing the patio instead", review/extract/signals.py reads it) in it or a scope above
+    it. A person who declined archiving it is not asked again within that many days."""
+    if scope.kind != ScopeKind.PROJECT or scope.archived_at is not None:
+        return []
+    idle_for = dt.timedelta(days=settings.UPKEEP_ARCHIVE_IDLE_DAYS)
+    declined = UpkeepProposal.objects.in_scopes([scope.pk]).filter(
+        kind=UpkeepKind.ARCHIVE, status=UpkeepStatus.REJECTED, decided_at__gt=now - idle_for)
+    if declined.exists():
+        return []
+    replaced = _replaced_by(scope, now)
+    if replaced is not None:
+        return [Found(UpkeepKind.ARCHIVE, None, "replaced", [replaced["recorded_at"]], other_id=replaced["id"])]
+    for idle in scopes_idle(since=now - idle_for, scope_ids=[scope.pk]):
+        last = max(at for at in (idle.last_read_at, idle.last_written_at) if at is not None)
+        return [Found(UpkeepKind.ARCHIVE, None, "idle", [last])]
     return []
+
+
+def _replaced_by(scope: Scope, now: dt.datetime) -> dict | None:
+    """The newest current goal that says this project was dropped for something else."""
+    ladder = [scope.pk, *scope.ancestor_ids()]
+    goals = (Card.objects.in_scopes(ladder).filter(valid_q(now), tag=Tag.GOAL, kind=CardKind.KNOWLEDGE)
+             .exclude(source_quote="").order_by("-recorded_at", "-id").values("id", "source_quote", "recorded_at"))
+    name = plan_name(scope.name)
+    for goal in goals[:200]:
+        shift = priority_in(goal["source_quote"])
+        if shift is not None and shift[1] and plan_name(shift[1]) == name:
+            return goal
+    return None

@@ -5,6 +5,8 @@ and the dates; the words are made when shown."""
 
 from __future__ import annotations
 
+from django.conf import settings
+
 from core.dates import date_shown
 from cards.retrieval import AGING_DAYS
 from scopes.zones import person_zone
@@ -29,6 +31,12 @@ def upkeep_why(proposal: UpkeepProposal, *, viewer, names: dict[int, str]) -> st
         return f"a later card says otherwise (stated {days[0]})" if days else "a later card says otherwise"
     if proposal.why == "stale":
         return f"not confirmed since {days[0]} ({AGING_DAYS}+ days)" if days else "not confirmed in a long time"
+    if proposal.why == "idle":
+        return (f"nobody has read or written here since {days[0]} ({settings.UPKEEP_ARCHIVE_IDLE_DAYS}+ days)"
+                if days else "nobody has read or written here in a long time")
+    if proposal.why == "replaced":
+        return f"someone said it was dropped for something else (stated {days[0]})" if days else \
+            "someone said it was dropped for something else"
     seen = f" (stated {' and '.join(days)})" if days else ""
     both = f"the same knowledge about “{card_name}” and “{other_name}”"
     if proposal.why == "same_name":

@@ -59,3 +59,38 @@ def test_the_card_page_says_whether_it_is_long_term(alice, pages):
     page = client.get(f"/cards/{month.cards['roses'].pk}/").content.decode()
     assert re.search(r"<dt>Long-term</dt><dd>yes, since [A-Z][a-z]{2} \d{1,2}, 2026, approved by Alice</dd>", page)
     assert "<dt>Long-term</dt><dd>no</dd>" in client.get(f"/cards/{month.cards['composting'].pk}/").content.decode()
+
+
+def test_an_idle_project_to_archive_is_proposed_on_its_queue_page_and_an_owner_archives_it(alice, pages):
+    from scopes.models import Scope
+    from scopes.services import scope_create
+    from tests.factories import family_scope
+
+    garden = scope_create(name="Garden", kind="project", creator=alice, parent=family_scope(owner=alice))
+    Scope.objects.filter(pk=garden.pk).update(last_read_at=timezone.now() - dt.timedelta(days=120))
+    upkeep_run(garden)
+    client = pages(alice)
+    page = client.get(f"/scopes/{garden.pk}/review/").content.decode()
+    assert "Archive this project" in page and "nobody has read or written here since" in page
+    assert not ISO.search(page)
+    proposal = UpkeepProposal.objects.get(scope=garden, kind="archive")
+    assert client.post(f"/review/upkeep/{proposal.pk}/approve/").status_code == 302
+    assert Scope.objects.get(pk=garden.pk).archived_at is not None
+    assert "Archived on" in client.get(f"/scopes/{garden.pk}/").content.decode()
+
+
+def test_a_reviewer_who_is_not_an_owner_is_told_only_an_owner_archives(alice, pages):
+    from scopes.models import Scope
+    from scopes.services import membership_set, scope_create
+    from tests.factories import UserFactory, family_scope
+
+    bob = UserFactory(username="bob")
+    garden = scope_create(name="Garden", kind="project", creator=alice, parent=family_scope(owner=alice))
+    membership_set(scope=garden, user=bob, role="admin")
+    Scope.objects.filter(pk=garden.pk).update(last_read_at=timezone.now() - dt.timedelta(days=120))
+    upkeep_run(garden)
+    proposal = UpkeepProposal.objects.get(scope=garden, kind="archive")
+    answer = pages(bob).post(f"/review/upkeep/{proposal.pk}/approve/", follow=True)
+    assert answer.status_code == 200 and "Only an owner of the project archives" in answer.content.decode()
+    assert Scope.objects.get(pk=garden.pk).archived_at is None
+    assert UpkeepProposal.objects.get(pk=proposal.pk).status == UpkeepStatus.OPEN

@@ -34,8 +34,10 @@ class Command(BaseCommand):
             shown = UpkeepProposal(kind=f.kind, card_id=f.card_id, other_id=f.other_id, why=f.why,
                                    evidence_at=f.evidence_at)
             other = f" with card #{f.other_id}" if f.other_id and f.kind == "merge" else ""
-            self.stdout.write(f"{'would propose' if dry_run else 'proposed'}: {f.kind} card #{f.card_id}{other} — "
+            what = f"the project “{found.name}”" if f.card_id is None else f"card #{f.card_id}{other}"
+            self.stdout.write(f"{'would propose' if dry_run else 'proposed'}: {f.kind} {what} — "
                               f"{upkeep_why(shown, viewer=None, names=names)}")
         self.stdout.write(f"{'Dry run, nothing written' if dry_run else 'Done'}: "
                           f"{summary.count('promote')} promotions, {summary.count('demote')} demotions, "
-                          f"{summary.count('merge')} merges ({summary.already_waiting} already waiting).")
+                          f"{summary.count('merge')} merges, {summary.count('archive')} archiving "
+                          f"({summary.already_waiting} already waiting).")
