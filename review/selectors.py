@@ -234,14 +234,17 @@ def upkeep_get(*, principal: Principal, proposal_id: int) -> UpkeepProposal:
 
 
 def upkeep_shown(proposals: list[UpkeepProposal], *, user) -> list[dict]:
-    """Proposals as the queue shows them: the cards in the reader's phrasing, and why in words."""
-    ids = [pk for p in proposals for pk in (p.card_id, p.other_id) if pk is not None]
+    """Proposals as the queue shows them: the cards in the reader's phrasing, and why in words. A card
+    the reader may not see (the evidence in a scope above, a card forgotten meanwhile) is not shown."""
+    wanted = {pk for p in proposals for pk in (p.card_id, p.other_id) if pk is not None}
+    ids = list(Card.objects.visible_to(Principal(user=user), "view").filter(pk__in=wanted)
+               .values_list("pk", flat=True))
     shown = dict(zip(ids, cards_out(ids, user=user)))
     names = {pk: card["subject"] for pk, card in shown.items()}
     return [{"id": p.pk, "kind": p.kind, "why": p.why, "reason": upkeep_why(p, viewer=user, names=names),
-             "evidence_at": list(p.evidence_at), "card": shown[p.card_id] if p.card_id else None,
-             "other": shown[p.other_id] if p.other_id else None, "created_at": p.created_at}
-            for p in proposals]
+             "evidence_at": list(p.evidence_at), "card": shown.get(p.card_id), "other": shown.get(p.other_id),
+             "created_at": p.created_at}
+            for p in proposals if p.card_id is None or p.card_id in shown]
 
 
 def upkeep_last_run(*, principal: Principal, scope: Scope) -> UpkeepRun | None:

@@ -19,9 +19,12 @@ MOST = 100
 
 
 def person_own(cards: QuerySet[Card], me_id: int) -> QuerySet[Card]:
-    """Of `cards`, those about the person (or a name merged into them) that no one's statement
-    disputes: what a person says about themselves wins (DESIGN §4 rule 7)."""
-    return cards.filter(Q(subject_id=me_id) | Q(subject__merged_into_id=me_id)).filter(disputes__isnull=True)
+    """Of `cards`, those about the person (or a name merged into them), said by the person themselves
+    (or their agents), or guesses — labelled as guesses wherever shown — that no one's statement
+    disputes. Another member's word about how to talk to someone, or what they must never be
+    asked, is not theirs to set: what a person says about themselves wins (DESIGN §4 rule 7)."""
+    about = cards.filter(Q(subject_id=me_id) | Q(subject__merged_into_id=me_id)).filter(disputes__isnull=True)
+    return about.filter(Q(source_actor__entity__id=me_id) | Q(tag=Tag.HYPOTHESIS))
 
 
 def boundaries_of(*, user, me_id: int | None, scope_ids: list[int]) -> list[dict]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from cards.screen import content_finding
 from cards.screen.never_store import clauses, policy_screen
 
 # Sentences first, abbreviation-aware ("Dr. Okafor", "St. Brigid's", "e.g.", "a.m.", "1.5"): the rule-based
@@ -16,6 +17,8 @@ _HIDDEN_STOP = "\u2024"
 # A Chinese sentence ends at its own full stop, question or exclamation mark, which pysbd's English
 # rules do not see: the sentence is cut after each.
 _ZH_END = re.compile(r"(?<=[。！？])")
+# A quote is a sentence people say, not a pasted page without full stops.
+MAX_QUOTE = 600
 
 
 def _segmenter():
@@ -58,8 +61,10 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
 
 def quote_whole(text: str, quote: str) -> str:
     """The whole sentence (or sentences) of `text` that `quote` stands in, as the candidate's quote.
-    Never wider than what may be kept: when a clause of that sentence is refused by the never-store
-    policy (a password beside a move), only `quote` itself; `quote` too when it is not in `text`."""
+    Never wider than what may be kept: when the rest of the sentence holds what the screen finds and
+    the quote does not — never-stored content ("…, and I'm so tired today") or a sensitive attribute
+    ("…because my clinic is there") — only `quote` itself; `quote` too when it is not in `text`, or
+    when its "sentence" is a run-on past MAX_QUOTE characters."""
     at = text.find(quote.strip()) if quote.strip() else -1
     if at < 0:
         return quote
@@ -68,6 +73,8 @@ def quote_whole(text: str, quote: str) -> str:
     if not spans:
         return quote
     whole = text[min(at, spans[0][0]):max(end, spans[-1][1])]
-    if any(policy_screen(clause) for clause in message_clauses(whole)):
+    if len(whole) > MAX_QUOTE or any(policy_screen(clause) for clause in message_clauses(whole)):
+        return quote
+    if content_finding({"source.quote": whole}) is not None and content_finding({"source.quote": quote}) is None:
         return quote
     return whole

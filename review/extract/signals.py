@@ -85,7 +85,8 @@ def blocker_in(clause: str) -> str | None:
     """The short name of the blocker this clause reports ("the build broke again" → build), or None."""
     # "I'm so tired, the deploy is down again": the report may follow a comma the clauses keep.
     for part in re.split(r"[,，;；]\s*", clause):
-        if subject := _blocker_named(part.strip()):
+        # Its key is what is stored, and casefolding may lengthen it ("ß" → "ss"): both must fit.
+        if (subject := _blocker_named(part.strip())) and len(blocker_key(subject)) <= MAX_SUBJECT:
             return subject
     return None
 

@@ -23,12 +23,14 @@ from django.db.models import Q
 from django.utils import timezone
 
 from cards.selectors.entities import entity_bind
+from cards.models import Entity
 from cards.services.forget import About, Forgetting, admin_log_forget
 from cards.text import normalize
 from scopes.models import User
 
 from ..models import Candidate, CandidateStatus, Decision, IngestJob, Signal, UpkeepProposal
 from .candidates import OPEN
+from .signals import RULE_BLOCKER
 
 # The candidate's words; kind, label, status, who and when stay.
 CANDIDATE_TEXT = ("subject", "value", "object", "text", "when", "key", "quote", "problem", "reason")
@@ -79,6 +81,7 @@ def review_forget(*, forgetting: Forgetting) -> dict[str, int]:
                     .exclude(reason="").update(reason=""))
         reasons += UpkeepProposal.objects.filter(decided_by_id=user.pk).exclude(reason="").update(reason="")
     admin_log_forget(Candidate, candidate_ids)
+    signals = _signals_behind(candidate_ids, forgetting.about)
     counts = {"candidates": Candidate.objects.filter(pk__in=candidate_ids).delete()[1].get("review.Candidate", 0),
               "reasons": reasons}
     if user is not None or forgetting.scope_ids:
@@ -87,9 +90,23 @@ def review_forget(*, forgetting: Forgetting) -> dict[str, int]:
             jobs |= Q(created_by_id=user.pk)
         counts["jobs"] = IngestJob.objects.filter(jobs).delete()[1].get("review.IngestJob", 0)
         # A blocker's signal holds a name someone said: it goes with its person and its scope.
-        signals = Q(scope_id__in=forgetting.scope_ids) | (Q(author_id=user.pk) if user is not None else Q(pk__in=[]))
-        counts["signals"] = Signal.objects.filter(signals).delete()[1].get("review.Signal", 0)
+        signals |= Q(scope_id__in=forgetting.scope_ids) | (Q(author_id=user.pk) if user is not None else Q(pk__in=[]))
+    forgotten = Signal.objects.filter(signals).delete()[1].get("review.Signal", 0)
+    if forgotten or user is not None or forgetting.scope_ids:
+        counts["signals"] = forgotten
     return counts
+
+
+def _signals_behind(candidate_ids: set[int], about: About | None) -> Q:
+    """The signals a forgotten thing was made from, so it cannot come back with its days: a recurring
+    blocker's candidate (or the card it became) takes its author's blocker signals in its scope; forgetting
+    everything about a person in a scope takes theirs there."""
+    made = Candidate.objects.filter(pk__in=candidate_ids, rule=RULE_BLOCKER).values_list("scope_id", "author_id")
+    behind = reduce(or_, (Q(scope_id=scope, author_id=author) for scope, author in set(made)), Q(pk__in=[]))
+    if about is not None and about.label is None:
+        people = Entity.objects.filter(pk__in=about.entity_ids, user__isnull=False).values_list("user_id", flat=True)
+        behind |= Q(scope_id=about.scope_id, author_id__in=list(people))
+    return behind
 
 
 def candidates_retain(*, now: dt.datetime | None = None) -> dict[str, int]:

@@ -180,8 +180,9 @@ def _candidate(job: IngestJob, p: Proposal, message: Message, tz) -> tuple[Candi
     candidate = Candidate(
         # Names read out of free text lose what a name may not hold (cards.text), so they bind as they read.
         scope=job.scope, job=job, author=job.created_by, kind=p.kind, label=name_visible(p.label),
-        subject=name_visible(p.subject), value=p.value, object=name_visible(p.object or ""), text=p.text, tag=p.tag, when=p.when or "", confidence=p.confidence,
-        impact=p.impact, explicit=p.explicit, quote=quote_whole(message.text, p.quote), session=job.session, message=message.id,
+        subject=name_visible(p.subject), value=p.value, object=name_visible(p.object or ""), text=p.text, tag=p.tag,
+        when=p.when or "", confidence=p.confidence, impact=p.impact, explicit=p.explicit,
+        quote=quote_whole(message.text, p.quote), session=job.session, message=message.id,
         message_at=message.at, anchor_zone=zone_label(anchor_zone(message.at, tz)), extractor=job.extractor,
         rule=p.rule, proposed_by_id=job.token_id)
     try:
@@ -230,8 +231,11 @@ def _mark_long_term(scope: Scope, author: User, candidates: list[Candidate]) -> 
         candidate.key = _key(candidate)
     if not candidates:
         return
-    seen = set(Candidate.objects.filter(scope=scope, key__in={c.key for c in candidates})
-               .exclude(session=candidates[0].session).values_list("key", flat=True))
+    # "me" is whoever speaks: only the author's own earlier sessions repeat it (never another member's "I like tea").
+    earlier = (Candidate.objects.filter(scope=scope, key__in={c.key for c in candidates})
+               .exclude(session=candidates[0].session))
+    seen = {key for key, subject, by in earlier.values_list("key", "subject", "author_id")
+            if subject != "me" or by == author.pk}
     on_card = _preferences_on_cards(scope, author, [c for c in candidates if c.tag == Tag.PREFERENCE])
     for candidate in candidates:
         if candidate.key in seen:

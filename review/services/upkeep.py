@@ -79,7 +79,7 @@ def upkeep_run(scope: Scope, *, now: dt.datetime | None = None, dry_run: bool = 
 def upkeep_scopes_run(*, now: dt.datetime | None = None) -> int:
     """The weekly beat: one run per scope, each in its own transaction (global is tended by its reviewers)."""
     count = 0
-    # An archived project is read-only: nothing there is tidied until it is restored.
+    # An archived project is not tidied (upkeep_found): not even looked at.
     for scope in Scope.objects.exclude(kind=ScopeKind.GLOBAL).filter(archived_at__isnull=True).order_by("id"):
         upkeep_run(scope, now=now)
         count += 1
@@ -90,7 +90,10 @@ def upkeep_scopes_run(*, now: dt.datetime | None = None) -> int:
 def upkeep_decide(*, proposal: UpkeepProposal, reviewer: User, approve: bool, reason: str = "") -> UpkeepProposal:
     """A reviewer's decision on a proposal, logged like every review decision (who, when, why).
     Approving applies it through the store's service; rejecting writes nothing but the decision."""
-    proposal = UpkeepProposal.objects.select_for_update().get(pk=proposal.pk)
+    locked = UpkeepProposal.objects.select_for_update().filter(pk=proposal.pk).first()
+    if locked is None:  # its card was forgotten meanwhile, and the proposal with it
+        raise UpkeepOutdated("What this proposal was about was forgotten meanwhile; nothing to decide.")
+    proposal = locked
     if proposal.status != UpkeepStatus.OPEN:
         raise AlreadyDecided(f"This proposal was already decided ({proposal.status}).")
     if approve:

@@ -43,6 +43,8 @@ class Found:
 
 
 def upkeep_found(scope: Scope, *, now: dt.datetime) -> list[Found]:
+    if scope.archived_at is not None:  # read-only until restored: nothing there is tidied
+        return []
     return [*promotions_found(scope, now=now), *demotions_found(scope, now=now), *merges_found(scope, now=now),
             *archiving_found(scope, now=now)]
 

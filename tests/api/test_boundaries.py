@@ -91,3 +91,16 @@ def test_memory_md_lists_every_boundary_under_boundaries_and_not_under_knowledge
     boundaries = profile.split("## Boundaries")[1].split("## Knowledge")[0]
     knowledge = profile.split("## Knowledge")[1].split("## Hypotheses")[0]
     assert NO_CALLS in boundaries and NO_CALLS not in knowledge
+
+
+def test_what_another_member_says_about_the_person_is_not_their_boundary_nor_their_style(alice, bearer, lins):
+    remember(lins["family"], lins["bob"], kind="knowledge", label="note", subject="alice", tag="boundary",
+             text="Never discuss the move with her", value="Never discuss the move with her")
+    remember(lins["family"], lins["bob"], kind="state", label="brevity", subject="alice", value="one-word answers")
+    prompt = context(bearer(alice), lins["family"], budget=4000)["prompt"]
+    # Among the memories it may be recalled, as what bob said; never as her boundary or her style.
+    boundaries = prompt.split("<boundaries>", 1)[1].split("</boundaries>", 1)[0]
+    assert "Never discuss the move" not in boundaries and "<profile>" not in prompt
+    profile = bearer(alice).get("/api/v1/profile/", {"scope": lins["family"].pk}).json()["items"]
+    assert {item["value"] for item in profile if item["group"] == "boundary"} == {NO_CALLS, "talking about my salary"}
+    assert not [item for item in profile if item["label"] == "brevity"]

@@ -32,6 +32,17 @@ def test_a_never_stored_clause_in_the_sentence_keeps_the_quote_to_its_own_words(
     assert quote_whole(text, "I moved to Lisbon") == "I moved to Lisbon"
 
 
+@pytest.mark.parametrize("text", ["I moved to Kyoto because my HIV clinic is there.",
+                                  "I moved to Kyoto, where my mosque is, since I am Muslim."])
+def test_the_rest_of_a_sentence_that_names_a_sensitive_attribute_stays_out_of_the_quote(text):
+    assert quote_whole(text, "I moved to Kyoto") == "I moved to Kyoto"
+
+
+def test_a_run_on_without_full_stops_keeps_the_quote_to_its_own_words():
+    text = "we moved to Kyoto last Friday " + "and then we unpacked and then we cooked " * 30
+    assert quote_whole(text, "we moved to Kyoto last Friday") == "we moved to Kyoto last Friday"
+
+
 def test_a_quote_that_is_not_in_the_message_is_left_as_it_is():
     assert quote_whole("I live in Oslo.", "I live in Bergen") == "I live in Bergen"
     assert quote_whole("I live in Oslo.", "") == ""

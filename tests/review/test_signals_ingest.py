@@ -207,3 +207,46 @@ def test_the_queue_shows_a_recurring_blocker_without_a_sentence(alice, agent, in
     part = page.split(f'id="candidate-{candidate.pk}"', 1)[1].split("</article>", 1)[0]
     assert "反覆出現的阻礙：CI" in part and "<blockquote>" not in part
     assert "only the name of what kept breaking and the days it was said" in part
+
+
+def test_a_forgotten_blocker_takes_its_signals_and_does_not_come_back_with_its_days(alice, agent, ingest):
+    from cards.services import card_forget
+
+    ingest(agent, alice.personal_scope, "The build broke again.", session="s1", at=_days_ago(20))
+    ingest(agent, alice.personal_scope, "The build broke again.", session="s2", at=_days_ago(10))
+    card = candidate_approve(candidate=Candidate.objects.get(rule=RULE_BLOCKER), reviewer=alice)
+    card_forget(card=card, actor=alice)
+    assert not Signal.objects.exists()
+    ingest(agent, alice.personal_scope, "The build broke again.", session="s3", at=_days_ago(1))
+    # Said once more after the forget: a first report again, nothing of the forgotten days.
+    assert not Candidate.objects.filter(rule=RULE_BLOCKER).exists()
+    assert Signal.objects.count() == 1
+
+
+def test_forgetting_everything_about_oneself_in_a_scope_takes_ones_signals_there(alice, agent, ingest):
+    from cards.services import subject_forget
+    from scopes.principals import Principal
+
+    ingest(agent, alice.personal_scope, "The build broke again.", session="s1", at=_days_ago(2))
+    assert Signal.objects.count() == 1
+    subject_forget(principal=Principal(user=alice), scope=alice.personal_scope, subject="me")
+    assert not Signal.objects.exists()
+
+
+def test_a_blocker_name_that_grows_when_casefolded_is_not_kept_and_the_job_still_succeeds(alice, agent, ingest):
+    name = "a" + "ß" * 38  # 39 characters as said, 77 as its key
+    job = ingest(agent, alice.personal_scope, f"The {name} broke again. I live in Kyoto.", at=_days_ago(1))
+    assert job["status"] == "done" and job["result"]["candidates"] == 1
+    assert not Signal.objects.exists()
+
+
+def test_another_members_like_is_not_a_repeat_of_ones_own(alice, agent, ingest, bearer):
+    from scopes.services import membership_set
+    from tests.factories import family_scope
+
+    family, bob = family_scope(owner=alice), UserFactory(username="bob")
+    membership_set(scope=family, user=bob, role="member")
+    ingest(bearer(bob, write=True), family, "I like green tea.", session="bob-1")
+    ingest(agent, family, "I like green tea.", session="alice-1")
+    mine = Candidate.objects.get(author=alice, value="green tea")
+    assert mine.long_term == "explicit preference or boundary"

@@ -81,7 +81,11 @@ def test_a_project_said_to_be_dropped_for_another_is_proposed_with_what_said_so(
 
 
 def test_only_an_owners_approval_archives_it(alice, home):
-    upkeep_run(home["Garden"], now=NOW)
+    card_remember(scope=home["Garden"], actor=alice, draft=CardDraft(
+        kind="state", label="skill", subject="me", value="grafting", impact=3))  # would be made long-term
+    Card.objects.filter(value="grafting").update(recorded_at=days_ago(100), verified_at=days_ago(100))
+    upkeep_run(home["Garden"], now=timezone.now())
+    assert UpkeepProposal.objects.filter(kind="promote").exists()
     proposal = UpkeepProposal.objects.get(kind="archive")
     with pytest.raises(PermissionDenied):
         upkeep_decide(proposal=proposal, reviewer=home["bob"], approve=True)
@@ -90,9 +94,12 @@ def test_only_an_owners_approval_archives_it(alice, home):
     upkeep_decide(proposal=proposal, reviewer=alice, approve=True)
     assert Scope.objects.get(pk=home["Garden"].pk).archived_at is not None
     # Archived, it is not tidied: the weekly run passes it by.
-    cards = list(Card.objects.order_by("pk").values())
-    upkeep_scopes_run(now=NOW + dt.timedelta(days=7))
-    assert not UpkeepProposal.objects.filter(scope=home["Garden"], status=UpkeepStatus.OPEN).exists()
+    cards, proposals = list(Card.objects.order_by("pk").values()), UpkeepProposal.objects.count()
+    UpkeepProposal.objects.filter(kind="promote").delete()  # as if never proposed: it would be, were it active
+    upkeep_scopes_run(now=timezone.now())
+    upkeep_run(Scope.objects.get(pk=home["Garden"].pk), now=timezone.now())  # the command's way in
+    assert UpkeepProposal.objects.count() == proposals - 1
+    assert not UpkeepProposal.objects.filter(scope=home["Garden"], kind="promote").exists()
     assert list(Card.objects.order_by("pk").values()) == cards
 
 
@@ -111,3 +118,18 @@ def test_the_idle_time_is_a_setting(alice, home, settings):
     settings.UPKEEP_ARCHIVE_IDLE_DAYS = 120
     upkeep_run(home["Garden"], now=NOW)
     assert _archive_proposals(home["Garden"]) == []
+
+
+def test_what_said_so_is_not_shown_to_a_reviewer_who_may_not_see_it(alice, home):
+    """carol reviews only the garden: the family's card that dropped it is not hers to read."""
+    carol = UserFactory(username="carol")
+    membership_set(scope=home["Garden"], user=carol, role="admin")
+    card_remember(scope=home["family"], actor=alice, draft=CardDraft(
+        kind="knowledge", label="note", subject="me", tag="goal", value="Priority now: the patio",
+        source_quote="We dropped the garden plan, we're doing the patio instead."))
+    upkeep_run(home["Garden"], now=timezone.now())
+    proposals = list(UpkeepProposal.objects.filter(kind="archive"))
+    (for_carol,) = upkeep_shown(proposals, user=carol)
+    (for_alice,) = upkeep_shown(proposals, user=alice)
+    assert for_carol["other"] is None and for_alice["other"]["value"] == "Priority now: the patio"
+    assert "patio" not in str(for_carol)

@@ -18,7 +18,7 @@ from cards.drafts import CardDraft
 from cards.models import (Alias, AuditEvent, Card, CardAsked, CardPerspective, CardRevision, Entity,
                           PossibleDuplicate, Rule, RuleStatus)
 from cards.services import alias_add, card_remember, entity_create
-from review.models import Candidate, Decision, IngestJob, Probe
+from review.models import Candidate, Decision, IngestJob, Probe, Signal, UpkeepProposal, UpkeepRun
 from scopes.invites import invitation_create, invite_create
 from scopes.models import Invitation, Invite, MemberRelation, Membership, Scope, ScopeKind
 from scopes.relations import relation_set
@@ -70,6 +70,11 @@ MAKERS = {
     Invitation: lambda scope, owner: invitation_create(scope=scope, username=f"guest{scope.pk}", role="member",
                                                        invited_by=owner),
     MemberRelation: lambda scope, owner: _relation(scope, owner),
+    Signal: lambda scope, owner: Signal.objects.create(scope=scope, author=owner, kind="blocker", subject="build",
+                                                       key="build", day=timezone.now().date()),
+    UpkeepProposal: lambda scope, owner: UpkeepProposal.objects.create(scope=scope, kind="promote",
+                                                                       card=_card(scope, owner), why="impact"),
+    UpkeepRun: lambda scope, owner: UpkeepRun.objects.create(scope=scope, at=timezone.now()),
 }
 
 

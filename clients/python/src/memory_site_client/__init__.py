@@ -5,5 +5,5 @@ from .errors import Forbidden, Invalid, MemoryError, NotFound, RateLimited, Unau
 from .types import Answer, Card, Context, Count, Job, Profile, ProfileItem, Recalled, Remembered, Scope, Scored
 
 __all__ = ["AsyncMemoryClient", "MemoryClient", "MemoryError", "Unauthorized", "Forbidden", "NotFound", "Invalid",
-           "RateLimited", "Answer", "Card", "Context", "Count", "Job", "Profile", "ProfileItem", "Recalled", "Remembered",
-           "Scope", "Scored"]
+           "RateLimited", "Answer", "Card", "Context", "Count", "Job", "Profile", "ProfileItem", "Recalled",
+           "Remembered", "Scope", "Scored"]
