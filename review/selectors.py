@@ -170,6 +170,8 @@ def said_about_you_found(*, principal: Principal) -> list[SaidAboutYou]:
     disputes = (Card.objects.visible_to(principal, "view")
                 .filter(disputes__isnull=False, superseded_at__isnull=True, subject__user_id=principal.user.pk,
                         disputes__source_actor_id=principal.user.pk)
+                # An archived project is read-only: nothing there can be settled until it is restored.
+                .filter(scope__archived_at__isnull=True)
                 .select_related("scope").only("id", "disputes_id", "scope__name")
                 .order_by("-id")[:SAID_ABOUT_YOU_LIMIT])
     grouped: dict[int, SaidAboutYou] = {}

@@ -158,3 +158,20 @@ def test_the_review_page_shows_it_and_she_settles_it_there(people, client):
     assert answer.status_code == 302 and answer.url == "/review/"
     assert Card.objects.get(scope=family, label__key="employer", superseded_at__isnull=True).value == "Atlas"
     assert "Nothing said about you waits for you." in client.get("/review/").content.decode()
+
+
+def test_what_was_said_in_an_archived_project_waits_until_it_is_restored(people):
+    from scopes.archive import scope_archive, scope_restore
+    from scopes.principals import Principal
+
+    dana, sam, olga = people["dana"], people["sam"], people["olga"]
+    garden = scope_create(name="Garden", kind="project", creator=olga, parent=people["family"])
+    membership_set(scope=garden, user=dana, role="member")
+    membership_set(scope=garden, user=sam, role="member")
+    state(garden, dana, "employer", "Harbor")
+    state(garden, sam, "employer", "Atlas", subject=dana.entity)
+    assert len(queue(dana)) == 1
+    scope_archive(principal=Principal(user=olga), scope=garden)
+    assert queue(dana) == []  # read-only there: nothing to settle, so nothing asks her to
+    scope_restore(principal=Principal(user=olga), scope=garden)
+    assert len(queue(dana)) == 1
