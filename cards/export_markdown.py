@@ -66,9 +66,11 @@ def memory_md(document: dict, tz: dt.tzinfo) -> str:
     # A demoted card left the long-term profile: it is in its daily note, annotated stale.
     current = [c for c in document["cards"] if c["kind"] != CardKind.EVENT and c["superseded_at"] is None
                and not c.get("demoted_at")]
-    scope_name = next((s["name"] for s in document["scopes"] if s["id"] == document["scope"]), "")
-    lines = ["# MEMORY", "", f"Long-term profile read in “{one_line(scope_name)}”, exported "
-             f"{document['exported_at']} (dates in {tz}).", ""]
+    scope = next((s for s in document["scopes"] if s["id"] == document["scope"]), {})
+    archived = _parse(scope.get("archived_at"))
+    ended = f" The project was archived on {archived.astimezone(tz).date().isoformat()}." if archived else ""
+    lines = ["# MEMORY", "", f"Long-term profile read in “{one_line(scope.get('name', ''))}”, exported "
+             f"{document['exported_at']} (dates in {tz}).{ended}", ""]
     for heading, holds in SECTIONS:
         lines += [f"## {heading}", ""]
         cards = [c for c in current if holds(c)]

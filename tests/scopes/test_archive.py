@@ -6,6 +6,8 @@ it unless it is the scope named, and the default card list leaves it out."""
 from __future__ import annotations
 
 import datetime as dt
+import io
+import zipfile
 
 import pytest
 from django.utils import timezone
@@ -287,6 +289,10 @@ def test_the_export_says_the_state(as_user, alice, garden):
     states = {s["id"]: s["archived_at"] for s in document["scopes"]}
     assert states[project.pk] is not None and states[garden["family"].pk] is None
     assert [c["id"] for c in document["cards"]] == [garden["card"].pk]
+    # The markdown export's MEMORY.md says so too, as a day.
+    zipped = as_user(alice).get(f"/api/v1/export/?scope={project.pk}&format=markdown")
+    memory = zipfile.ZipFile(io.BytesIO(zipped.content)).read("MEMORY.md").decode()
+    assert "The project was archived on 20" in memory.split("## Facts")[0]
 
 
 # --- idle: when a scope was last read or written, for the upkeep job ------------------------------
