@@ -87,6 +87,12 @@ def ingest_process(*, job_id: int) -> IngestJob:
         job = IngestJob.objects.select_for_update().get(pk=job_id)
         if job.status in (JobStatus.DONE, JobStatus.FAILED):
             return job
+        if Scope.objects.filter(pk=job.scope_id, archived_at__isnull=False).exists():
+            # Archived after it was queued: a read-only project takes no new proposals, and the messages go.
+            job.status, job.error, job.finished_at, job.messages = (
+                JobStatus.FAILED, "the project was archived before its conversation was read", timezone.now(), [])
+            job.save(update_fields=["status", "error", "finished_at", "messages"])
+            return job
         if job.attempts >= MAX_ATTEMPTS:
             # A job that keeps killing its worker is delivered again and again: give up, and let its messages go.
             job.status, job.error, job.finished_at, job.messages = (

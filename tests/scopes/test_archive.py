@@ -327,3 +327,20 @@ def test_a_read_writes_its_stamp_at_most_once_a_day(alice, garden, django_assert
     assert timezone.now() - Scope.objects.get(pk=project.pk).last_read_at < dt.timedelta(minutes=1)
     with django_assert_num_queries(1):  # read again the same day: the read alone
         read_scope_ids(principal=me, scope_id=project.pk)
+
+
+def test_a_conversation_queued_before_archiving_is_not_read_after_it(bearer, alice, garden,
+                                                                      django_capture_on_commit_callbacks):
+    from review.models import IngestJob
+    from review.services.ingest import ingest_process
+
+    agent = bearer(alice, write=True, all_scopes=True)
+    with django_capture_on_commit_callbacks(execute=False):  # queued, not yet read by a worker
+        answer = agent.post("/api/v1/ingest/", {"scope": garden["project"].pk, "session": "s1", "messages": [
+            {"role": "user", "text": "I live in Kyoto.", "at": timezone.now().isoformat()}]}, format="json")
+    assert answer.status_code == 202, answer.json()
+    _archive(alice, garden["project"])
+    job = ingest_process(job_id=answer.json()["job"])
+    assert job.status == "failed" and "archived" in job.error
+    assert IngestJob.objects.get(pk=job.pk).messages == []
+    assert not Candidate.objects.filter(scope=garden["project"]).exists()
