@@ -96,7 +96,8 @@ def hypothesis_discard(*, card: Card, reason: str, actor: User | None = None) ->
 def hypotheses_decay(now: dt.datetime | None = None) -> dict:
     now = now or timezone.now()
     counts = {"demoted": 0, "discarded": 0}
-    cards = list(hypotheses_current().select_for_update())
+    # An archived project is read-only: its guesses are left as they are until it is restored.
+    cards = list(hypotheses_current().filter(scope__archived_at__isnull=True).select_for_update(of=("self",)))
     since, sessions = _levels_since(cards), _sessions_since(cards)
     for card in cards:
         level = level_of(card.confidence)

@@ -138,3 +138,17 @@ def test_the_nightly_decay_reads_a_constant_number_of_queries(alice):
     for value in ("tea", "chess", "rain", "maps"):
         guess(alice.personal_scope, alice, value)
     assert queries() == one  # fresh guesses: nothing to change, and no query per card
+
+
+def test_guesses_in_an_archived_project_are_left_as_they_are(alice):
+    from scopes.archive import scope_archive
+    from scopes.principals import Principal
+    from scopes.services import scope_create
+
+    garden = scope_create(name="Garden", kind="project", creator=alice, parent=alice.personal_scope)
+    start = timezone.now() - dt.timedelta(days=200)
+    card = guess(garden, alice, "roses", 0.9, at=start)
+    scope_archive(principal=Principal(user=alice), scope=garden)
+    assert hypotheses_decay(now=start + dt.timedelta(days=106)) == {"demoted": 0, "discarded": 0}
+    card.refresh_from_db()
+    assert level_of(card.confidence) == "high" and card.superseded_at is None
