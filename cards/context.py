@@ -126,7 +126,8 @@ def context_lines(*, results: list[dict], aging: list[dict], contradictions: lis
     `profile`: the person's style and constraints (cards.selectors.profile items),
     each already phrased as guidance, a guess as a guess."""
     lines: list[Line] = [Line("boundaries", _boundary(card), (card["id"],)) for card in boundaries]
-    said = {card["id"] for card in boundaries}
+    # Said once: a boundary or a profile item is not repeated among the memories or the guesses.
+    said = {card["id"] for card in boundaries} | {item["card"]["id"] for item in profile}
     results = [item for item in results if item["card"]["id"] not in said]
     for group in contradictions:
         sides = " vs ".join(f"“{c['object'] or c['value']}” (scope {c['scope']}, {_when(c)})" for c in group["cards"])

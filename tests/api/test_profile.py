@@ -107,6 +107,9 @@ def test_the_context_carries_the_profile_after_the_contradiction_alert_stated_an
     response = agent.get("/api/v1/context/", {"scope": alice.personal_scope.pk, "query": "how should I answer?"})
     body = response.json()
     assert alices_profile["brevity"].pk in body["cards"] and alices_profile["decision_guess"].pk in body["cards"]
+    # Said once, as guidance: not again among the memories or the guesses.
+    told = body["prompt"].split("<question>")[0]  # the one question may be about the guess itself
+    assert told.count("short answers") == 1 and told.count("quick decisions") == 1
 
 
 def test_the_profile_section_follows_the_contradiction_alert_and_a_tight_budget_keeps_it_before_memories(
