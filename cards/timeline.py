@@ -19,7 +19,7 @@ BAR_HEIGHT = 22
 GAP = 8
 TOP = 8
 AXIS_HEIGHT = 28
-TICKS = 4
+TICKS = 3  # four days on the axis: with the labels' room (LEFT) five crowded each other at 12px
 
 
 @dataclass

@@ -114,6 +114,13 @@ def test_the_main_journeys_read_on_a_phone(live_server, page, owner):
         assert figure.evaluate("f => f.scrollWidth <= f.clientWidth + 1"), f"{url}: the timeline scrolls sideways"
         shot(page, name)
 
+    # On a wide screen the picture keeps its 12 px text and every day on its axis: still none cut or overlapping.
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(f"{base}/cards/{owner['card']}/")
+    expect(page.locator(".timeline svg text.tl-tick").last).to_be_visible()
+    assert page.evaluate(TIMELINE_TEXT_UNREAD) == {"cut": [], "overlapping": []}, "the timeline on a wide screen"
+    page.set_viewport_size(PHONE)
+
     page.goto(f"{base}/scopes/{owner['family']}/review/")
     expect(page.get_by_text("we moved to Kyoto")).to_be_visible()
     shot(page, "phone-review-queue")
