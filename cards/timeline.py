@@ -10,14 +10,16 @@ from dataclasses import dataclass
 from core.dates import date_shown
 
 WIDTH = 640
-LEFT = 170  # room for the value labels: LABEL_CHARS at 12px, and the gap to the bars
+# Room for the value labels (LABEL_CHARS) and the gap to the bars, at the size a phone draws them: 20 units,
+# for the picture fits a phone's width there and its text must still read at 11 px (static/css/site.css).
+LEFT = 240
 LABEL_CHARS = 20
 RIGHT = 16
 BAR_HEIGHT = 22
 GAP = 8
 TOP = 8
 AXIS_HEIGHT = 28
-TICKS = 4
+TICKS = 3  # four days on the axis: with the labels' room (LEFT) five crowded each other at 12px
 
 
 @dataclass
