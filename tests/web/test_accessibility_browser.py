@@ -45,8 +45,9 @@ def _blocking(axe: Axe, page, where: str) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("width", WIDTHS.values(), ids=WIDTHS.keys())
-def test_no_serious_or_critical_violation_on_any_page(live_server, page, household, alice, ids, width):
+@pytest.mark.parametrize("screen", WIDTHS)
+def test_no_serious_or_critical_violation_on_any_page(live_server, page, household, alice, ids, screen):
+    width = WIDTHS[screen]
     alice.set_password(PASSWORD)
     alice.save()
     token, _ = token_create(user=alice, name="kitchen assistant", scopes=[household["family"]])
@@ -65,6 +66,6 @@ def test_no_serious_or_critical_violation_on_any_page(live_server, page, househo
         answer = page.goto(f"{base}{url}")
         assert answer.status == 200, f"{where}: {answer.status}"
         found += _blocking(axe, page, where)
-    shot(page, f"axe-last-page-{width}")
+    shot(page, f"axe-last-page-{screen}")
     assert len(urls) >= 18, urls  # the matrix's pages, not an empty list
     assert not found, f"{len(found)} serious or critical accessibility violations:\n" + "\n".join(found)
