@@ -301,6 +301,11 @@ def test_a_parent_scope_needs_the_manage_right(pages, household):
 
 SIGNED_IN_PAGES = [Page("home", "GET", "/"), Page("entities", "GET", "/entities/"), Page("review", "GET", "/review/"),
                    Page("person-me", "GET", "/people/me/")]
+# One's own account pages (in NOT_IN_MATRIX: nothing of a scope on them); the accessibility check
+# (tests/web/test_accessibility_browser.py) visits them with every page above.
+ACCOUNT_PAGES = [Page("settings", "GET", "/accounts/settings/"), Page("password_change", "GET", "/accounts/password/"),
+                 Page("password_change_done", "GET", "/accounts/password/done/"),
+                 Page("account-erase", "GET", "/accounts/erase/")]
 
 
 @pytest.mark.parametrize("page", PAGES + SIGNED_IN_PAGES, ids=lambda p: f"{p.method} {p.name}")
