@@ -208,7 +208,7 @@ class UpkeepProposal(models.Model):
     # A merge: the card folded in. A contradicted demotion: the later card that says otherwise. Archiving
     # a project said to be replaced: the card that said so.
     other = models.ForeignKey("cards.Card", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
-    # sessions | impact | stale | contradicted | same_name | alias (review/upkeep/why.py says each in words).
+    # sessions | impact | stale | contradicted | same_name | merged | alias | idle | replaced (review/upkeep/why.py).
     why = models.CharField(max_length=16)
     evidence_at = ArrayField(models.DateTimeField(), default=list, blank=True)
     run = models.ForeignKey("UpkeepRun", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
