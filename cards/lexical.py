@@ -19,9 +19,11 @@ from functools import lru_cache
 import jieba
 import opencc
 
+from .text import HAN
+
 jieba.setLogLevel(logging.WARNING)
 _T2S = opencc.OpenCC("t2s")
-CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+CJK = re.compile(f"[{HAN}]+")  # a run of Han characters, as jieba cuts it
 WORD = re.compile(r"[^\W_]+")
 
 # Words a question is made of whatever it asks: they would match every card.

@@ -33,6 +33,15 @@ from django.core.exceptions import ValidationError
 
 from .errors import InvalidText
 
+# Han characters (CJK Unified Ideographs and Extension A): what marks text as Chinese for the rules
+# that read English and Chinese apart (time words, extraction, signals).
+HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+CJK = re.compile(f"[{HAN}]")
+
+
+def chinese_in(text: str) -> bool:
+    return CJK.search(text) is not None
+
 _SPACES = re.compile(r"\s+")
 
 ZWNJ, ZWJ = "\u200c", "\u200d"

@@ -82,7 +82,11 @@ def scope_archive_offer(*, principal: Principal, scope: Scope) -> str:
     "archive" (an active project, to an owner), or "" (nothing to say)."""
     if scope.kind != ScopeKind.PROJECT:
         return ""
-    owner = not principal.is_agent and is_owner(scope, principal.user.pk)
+    try:  # who may is archive_check's to say
+        archive_check(principal=principal, scope=scope)
+        owner = True
+    except PermissionDenied:
+        owner = False
     if scope.archived_at is not None:
         return "restore" if owner else "archived"
     return "archive" if owner else ""

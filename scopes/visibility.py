@@ -74,7 +74,7 @@ def row_get(rows: ScopedQuerySet, *, principal: Principal, pk: int, action: str 
 def first_allowed(rows, *, action: str, principal: Principal | None = None):
     """The one row of `rows` (already narrowed to what the principal may view and,
     for another action, annotated with `allowed`): 404 when there is none, 403
-    when it may be seen but not acted on — `scope_archived` (409) when only the
+    when it may be seen but not acted on — `scope_archived` (403) when only the
     archive holds it back, told when `principal` is given. Scopes and scoped rows answer alike."""
     from django.http import Http404
     from rest_framework.exceptions import PermissionDenied

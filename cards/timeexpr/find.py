@@ -10,7 +10,8 @@ from dataclasses import dataclass, replace
 
 from .base import Interval, UnresolvableTime
 from .english import NUMBER_WORDS
-from .resolve import CJK, normalize, resolve
+from ..text import CJK
+from .resolve import normalize, resolve
 
 # A span is tried only if it starts and ends with one of these: most words of a
 # question are not about time, and trying every span through dateparser would

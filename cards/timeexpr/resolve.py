@@ -8,6 +8,7 @@ import re
 import unicodedata
 
 from ..models import Precision, TimeSource
+from ..text import CJK
 from .base import (
     DATE_ORDERS, EARLIEST_YEAR, LATEST_YEAR, Context, Interval, Refusal, at, in_range, unresolvable,
 )
@@ -16,7 +17,6 @@ from .english import DIRECTION, resolve_english
 from .written import resolve_numeric, resolve_written
 
 MAX_LENGTH = 200  # the longest expression we read; longer text is not a time expression
-CJK = re.compile(r"[\u3400-\u9fff]")
 
 
 def resolve(expression: str, *, reference: dt.datetime, tz: dt.tzinfo, date_order: str = "mdy") -> Interval:

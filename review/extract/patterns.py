@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+from cards.text import chinese_in
 from cards.screen.never_store import RAW_CONVERSATION_LOG, is_conversation_log, policy_screen
 
 from . import chinese, english
@@ -55,7 +56,7 @@ def policy_split(text: str) -> list[tuple[str, str | None]]:
 
 def a_fact(clause: str) -> bool:
     """Whether the clause states something as so (not a question, wish, hypothetical, quote or joke)."""
-    if re.search(r"[\u3400-\u9fff]", clause):
+    if chinese_in(clause):
         return not _NOT_A_FACT_ZH.search(clause)
     return not _NOT_A_FACT.match(clause.strip())
 

@@ -6,6 +6,8 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
+from cards.text import chinese_in
+
 from .when import when_in
 
 
@@ -93,7 +95,7 @@ def items(value: str, when: str | None = None) -> list[str]:
     """A list said in one breath: "English and Japanese", "peanuts, shellfish and eggs", 中文和日文 → one value
     each. A comma part that is not a plain item ends the list ("yellow leaves, it looks so cozy")."""
     said = clean(value, when)
-    if re.search(r"[\u3400-\u9fff]", said):
+    if chinese_in(said):
         parts = re.split(r"\s*(?:[,、，和跟及與与]|\s+and\s+|\s+or\s+)\s*", said)
         return [part for part in (clean(p) for p in parts) if part]
     found: list[str] = []
@@ -151,7 +153,7 @@ def standalone(value: str) -> bool:
     said = value.strip()
     if not said:
         return False
-    if re.search(r"[\u3400-\u9fff]", said):
+    if chinese_in(said):
         bare = re.sub(r"^[\s\W_]+|[\s\W_]+$", "", said)
         return bool(bare) and bare not in _ZH_PRONOUNS and not (
             _ZH_SUBJECT.match(bare) and len(bare) > 1) and not _ZH_EDGE_START.match(bare) and not _ZH_EDGE_END.search(

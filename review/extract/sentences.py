@@ -4,6 +4,7 @@ pattern rules read its clauses, and every candidate keeps its whole sentence as 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from cards.screen import content_finding
 from cards.screen.never_store import clauses, policy_screen
@@ -45,8 +46,10 @@ def message_clauses(text: str) -> list[str]:
     return found
 
 
-def sentence_spans(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each sentence of `text`, in order, without the blanks between them."""
+@lru_cache(maxsize=64)
+def sentence_spans(text: str) -> tuple[tuple[int, int], ...]:
+    """(start, end) of each sentence of `text`, in order, without the blanks between them. Kept for
+    the last few messages: ingest asks once per proposal, and a message may hold several."""
     spans = []
     for sentence in _segmenter().segment(text):
         start = sentence.start
@@ -56,7 +59,7 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
                 at = text.index(said, start)
                 spans.append((at, at + len(said)))
                 start = at + len(said)
-    return spans
+    return tuple(spans)
 
 
 def quote_whole(text: str, quote: str) -> str:

@@ -18,6 +18,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
+from cards.text import chinese_in
 from cards.screen.never_store import ONE_OFF_FRUSTRATION, TRANSIENT_FEELING
 from cards.screen.scripts import both_scripts, traditional
 
@@ -92,7 +93,7 @@ def blocker_in(clause: str) -> str | None:
 
 
 def _blocker_named(said: str) -> str | None:
-    if re.search(r"[\u3400-\u9fff]", said):
+    if chinese_in(said):
         m = _BLOCKER_ZH.match(said)
         subject = m and m["s"].strip()
         return subject if subject and not _ZH_NOT_A_THING.search(subject) else None
@@ -154,12 +155,12 @@ def plan_name(said: str) -> str:
     name = " ".join(said.split()).casefold()
     while (shorter := _PLAN_WORDS.sub("", name).strip()) != name:
         name = shorter
-    return traditional(name) if re.search(r"[\u3400-\u9fff]", name) else name
+    return traditional(name) if chinese_in(name) else name
 
 
 def priority_in(sentence: str) -> tuple[str, str] | None:
     """(what is first now, what it replaced or "") when the sentence states a shift of priorities."""
-    chinese = bool(re.search(r"[\u3400-\u9fff]", sentence))
+    chinese = chinese_in(sentence)
     if chinese and _ZH_ASKS.search(sentence):
         return None
     for pattern in _PRIORITY_ZH if chinese else _PRIORITY_EN:
@@ -192,7 +193,7 @@ def blockers_in(messages: list[Message]) -> list[Blocker]:
             if refused_by not in _READ_THROUGH or not a_fact(clause) or _asked(message.text, clause):
                 continue
             if subject := blocker_in(clause):
-                chinese = bool(re.search(r"[\u3400-\u9fff]", clause))
+                chinese = chinese_in(clause)
                 found.setdefault((message.id, blocker_key(subject)),
                                  Blocker(subject, blocker_key(subject), message, chinese))
     return list(found.values())

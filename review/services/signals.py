@@ -21,6 +21,7 @@ import datetime as dt
 from django.db import connection
 from django.utils import timezone
 
+from cards.text import chinese_in
 from cards.confidence import LEVELS
 from cards.models import CardKind, Tag
 from cards.screen import content_finding
@@ -99,10 +100,6 @@ def _day_said(day: dt.date, chinese: bool) -> str:
     return f"{day.month}月{day.day}日" if chinese else f"{day.day} {day:%b}"
 
 
-def _chinese(text: str) -> bool:
-    return any("\u3400" <= char <= "\u9fff" for char in text)
-
-
 def _blocker_candidate(job: IngestJob, blocker: Blocker, days: list[dt.date], tz: dt.tzinfo) -> Candidate:
     chinese = blocker.chinese
     said = ("、" if chinese else ", ").join(_day_said(d, chinese) for d in days)
@@ -117,7 +114,7 @@ def _blocker_candidate(job: IngestJob, blocker: Blocker, days: list[dt.date], tz
 
 
 def _priority_candidate(job: IngestJob, shift: PriorityShift, tz: dt.tzinfo) -> Candidate:
-    chinese = _chinese(shift.sentence)
+    chinese = chinese_in(shift.sentence)
     if chinese:
         value = f"現在優先：{shift.now}" if shift.now else f"不再進行：{shift.replaced}"
         text = value + (f"（取代了{shift.replaced}，原計畫已放棄）" if shift.now and shift.replaced else "")
