@@ -23,11 +23,18 @@ DEMOTED_WHY = ("stale", "contradicted")
 
 def long_term_problem(card: Card) -> str | None:
     """Why a card cannot be long-term, if it cannot: events belong to the daily
-    notes, and a guess is never promoted without its person's confirmation (§4.7)."""
+    notes, a guess is never promoted without its person's confirmation (§4.7), a
+    statement disputing someone's own word waits for them to settle it, and only a
+    current value is kept. (The upkeep job's query finds candidates by the same
+    terms: review/upkeep/find.py `_current`.)"""
     if card.kind == CardKind.EVENT:
         return "An event stays in its daily note; only states and knowledge are long-term."
     if card.tag == Tag.HYPOTHESIS:
         return "A guess is never promoted without its person's confirmation."
+    if card.disputes_id is not None:
+        return "This disputes what its person said of themselves: it waits for them to settle it."
+    if card.superseded_at is not None:
+        return "Only a current card is long-term; this one was superseded."
     return None
 
 
@@ -35,11 +42,11 @@ def long_term_problem(card: Card) -> str | None:
 def card_promote(*, card: Card, actor: User, reason: str, at: dt.datetime | None = None) -> Card:
     """Make a current card long-term, approved by `actor`. A card already long-term is left as it is."""
     card = card_hold(card=card, for_update=True)
-    if (problem := long_term_problem(card)) is not None:
-        raise InvalidCard(problem, fields={"card": ["cannot be long-term"]})
-    if card.superseded_at is not None:
+    if card.superseded_at is not None:  # said apart: the caller learns what replaced it
         raise NotCurrent("Only a current card is promoted; this one was superseded.",
                          superseded_by=card.superseded_by_id)
+    if (problem := long_term_problem(card)) is not None:
+        raise InvalidCard(problem, fields={"card": ["cannot be long-term"]})
     if card.long_term_at is not None:
         return card
     at = at or timezone.now()

@@ -134,8 +134,8 @@ def candidate_approve(*, candidate: Candidate, reviewer: User, edits: dict | Non
 def _promote_approved(candidate: Candidate, card: Card, reviewer: User) -> bool:
     """A candidate proposed for long-term memory (ingest's long_term reason) that a
     person approves is a person approving its promotion: its card becomes long-term.
-    Not an event or a guess (never long-term), nor a value that is not current."""
-    if not candidate.long_term or long_term_problem(card) is not None or card.superseded_at is not None:
+    Not what cannot be long-term (cards.services.long_term.long_term_problem)."""
+    if not candidate.long_term or long_term_problem(card) is not None:
         return False
     card_promote(card=card, actor=reviewer, reason=f"approved as proposed for long-term: {candidate.long_term}")
     return True

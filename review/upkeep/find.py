@@ -50,7 +50,9 @@ def upkeep_found(scope: Scope, *, now: dt.datetime) -> list[Found]:
 
 
 def _current(scope: Scope, now: dt.datetime):
-    """The scope's cards current at `now` that may be long-term: no event, no guess, no dispute beside a card."""
+    """The scope's cards current at `now` that may be long-term, as a query: what
+    cards.services.long_term.long_term_problem refuses (an event, a guess, a dispute,
+    a superseded value) is left out."""
     return (Card.objects.in_scopes([scope.pk]).filter(valid_q(now), disputes__isnull=True)
             .exclude(kind=CardKind.EVENT).exclude(tag=Tag.HYPOTHESIS))
 
