@@ -37,8 +37,6 @@ _WE = r"我(?:們|们|哋)?"
 _SOON = r"(?:(?!想|要|打算|準備|准备|希望|會|会|可能|不|沒|没|還沒|还没).){0,8}?"
 _IS = r"(?:是|係)"
 _OF = r"(?:的|個|个|嘅)"
-_RELATIVES = ("老公|先生|老婆|太太|丈夫|妻子|男朋友|女朋友|爸爸|媽媽|妈妈|爸|媽|妈|哥哥|姐姐|弟弟|妹妹|兒子|儿子|女兒|女儿|"
-              "爺爺|爷爷|奶奶|外婆|外公")
 _PARTNERS = "老公|先生|老婆|太太|丈夫|妻子|男朋友|女朋友"
 _SIBLINGS = "哥哥|姐姐|弟弟|妹妹"
 _CHILDREN = "兒子|儿子|女兒|女儿"
@@ -47,8 +45,11 @@ _MEASURE = re.compile(r"^(?:一|兩|两|幾|几)?(?:台|臺|個|个|隻|只|件|
 _LATER = re.compile(r"^(?:下個|下个|下)?(?:季度|學期|学期)")
 
 
+_CLAUSE_END = re.compile(r"[，,。；;！!？?]")
+
+
 def zh_single(value: str, when: str | None = None) -> str:
-    """A single value: up to the first comma or pause, without particles."""
+    """A single value: up to the first comma or pause (an enumeration comma 、 too), without particles."""
     return clean(re.split(r"[，,。；;！!？?、]", clean(value, when), maxsplit=1)[0])
 
 
@@ -102,7 +103,9 @@ def _boundary(m: re.Match[str]) -> list[Draft]:
 
 
 def _list_of(label: str):
-    return lambda m: [d for value in items(zh_single(m["v"])) for d in _state(label, value)]
+    """花生、蝦 / 中文、英文和日文: every item up to the clause's end (zh_single would stop at the first 、)."""
+    return lambda m: [d for value in items(clean(_CLAUSE_END.split(clean(m["v"]), maxsplit=1)[0]))
+                      for d in _state(label, value)]
 
 
 def _family(m: re.Match[str]) -> list[Draft]:

@@ -441,3 +441,12 @@ def test_my_x_is_y_with_no_such_label_runs_no_suggestion_query(django_assert_max
     PatternExtractor().extract([message], ExtractContext([], [], "UTC"))  # loads the label registry once
     with django_assert_max_num_queries(0):
         assert PatternExtractor().extract([message], ExtractContext([], [], "UTC")).proposals == []
+
+
+@pytest.mark.parametrize(("text", "label", "values"), [
+    ("我對花生、蝦過敏", "allergy", ["花生", "蝦"]),
+    ("我會說中文、英文和日文", "language", ["中文", "英文", "日文"]),
+    ("我擅長游泳、畫畫，但是不太會唱歌", "skill", ["游泳", "畫畫"]),
+])
+def test_a_chinese_list_keeps_every_item_up_to_the_clauses_end(text, label, values):
+    assert [(p.label, p.value) for p in extract(text).proposals] == [(label, value) for value in values]
