@@ -77,12 +77,16 @@ def candidate_place(candidate: Candidate, *, start: dt.datetime | None, end: dt.
     """Where a candidate sits in time, at ingest and when a reviewer's `when` is read
     again: an event occurs over [start, end] (undated without a start); a state or
     knowledge takes effect at start (none: at the message's time, as the write path
-    reads no effective_at)."""
+    reads no effective_at). The other kind's fields are cleared: a candidate edited
+    from an event to a state keeps no occurrence time, nor the reverse."""
     if candidate.kind == CardKind.EVENT:
         candidate.occurred_at, candidate.occurred_end = start, end
         candidate.precision, candidate.time_source = precision, source or TimeSource.NONE
+        candidate.effective_at = None
     else:
         candidate.effective_at = start
+        candidate.occurred_at = candidate.occurred_end = None
+        candidate.precision = candidate.time_source = ""
 
 
 def _when_place(candidate: Candidate, interval: Interval | None) -> None:
@@ -110,9 +114,10 @@ def candidate_approve(*, candidate: Candidate, reviewer: User, edits: dict | Non
     edited `when` is read again against the message (UnresolvableTime if it cannot be)."""
     candidate = _locked_open(candidate)
     edits = {name: value for name, value in (edits or {}).items() if name in EDITABLE}
+    kind = candidate.kind
     for name, value in edits.items():
         setattr(candidate, name, value if value is not None or name in ("confidence",) else "")
-    if "when" in edits:
+    if "when" in edits or candidate.kind != kind:  # its time, read again for what it now is
         _when_place(candidate, candidate_when_resolve(candidate, candidate.when))
     if candidate.status == CandidateStatus.NEEDS_CONSENT and not consent:
         raise NeedsConsent("This is a sensitive attribute: approve it only with the person's explicit consent "

@@ -2,6 +2,8 @@
 with reason), rules, possible duplicates, contradictions, hypotheses — every
 decision recorded with who, when and why; reviewers only."""
 
+import datetime as dt
+
 import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
@@ -176,3 +178,26 @@ def test_a_contradiction_about_a_member_is_theirs_to_settle(alice, family, rita,
     assert picked.status_code == 200, picked.json()
     assert as_user(alice).get("/api/v1/review/", {"scope": family.pk}).json()["contradictions"] == []
     assert Card.objects.get(scope=family, label__key="employer", superseded_at__isnull=True).value == "Atlas"
+
+
+def test_a_candidate_edited_from_one_kind_to_the_other_is_placed_in_time_as_what_it_now_is(alice, family, rita,
+                                                                                           as_user):
+    from cards.models import CardKind
+
+    said = dt.datetime(2026, 5, 8, 16, 44, tzinfo=dt.timezone(dt.timedelta(hours=8)))
+    event = candidate(family, alice, kind="event", label="trip", value="Kyoto", quote="we went to Kyoto yesterday",
+                      when="yesterday", occurred_at=said - dt.timedelta(days=1), precision="day",
+                      time_source="resolved", message_at=said, anchor_zone="Asia/Taipei")
+    state = candidate(family, alice, label="city", value="Kyoto", quote="we moved to Kyoto yesterday",
+                      when="yesterday", message_at=said, anchor_zone="Asia/Taipei")
+    client = as_user(rita)
+    as_state = client.post(f"/api/v1/review/{event.pk}/approve/",
+                           {"edits": {"kind": "state", "label": "city"}}, format="json")
+    assert as_state.status_code == 200, as_state.json()
+    card = Card.objects.get(pk=as_state.json()["card"])
+    assert card.kind == CardKind.STATE and card.occurred_at is None
+    as_event = client.post(f"/api/v1/review/{state.pk}/approve/",
+                           {"edits": {"kind": "event", "label": "move"}}, format="json")
+    assert as_event.status_code == 200, as_event.json()
+    moved = Card.objects.get(pk=as_event.json()["card"])
+    assert moved.occurred_at.astimezone(dt.timezone(dt.timedelta(hours=8))).date() == dt.date(2026, 5, 7)
