@@ -19,6 +19,7 @@ from scopes.models import Scope
 from scopes.principals import Principal
 
 from ..models import Card, CardKind, Entity, Tag
+from ..provenance import approvals_of
 from ..retrieval import aging_card_ids
 from .cards import cards_filtered
 from .entity_reads import entity_get
@@ -105,9 +106,13 @@ def person_read(*, principal: Principal, entity: Entity, now: dt.datetime) -> Pe
     scope_ids = sorted({c["scope"] for c in holding + events + moves_and_jobs})
     names = dict(Scope.objects.visible_to(principal, "view").filter(pk__in=scope_ids).values_list("id", "name"))
     due = set(aging_card_ids(scope_ids)) if scope_ids else set()
-    for card in holding + events + moves_and_jobs:
+    shown = holding + events + moves_and_jobs
+    # Who approved each, as the card page says it (cards.provenance: the queue's hook).
+    approvals = approvals_of((card["id"] for card in shown), scope_ids=scope_ids)
+    for card in shown:
         card["scope_name"] = names.get(card["scope"], "")
         card["recheck"] = card["id"] in due
+        card["approval"] = approvals.get(card["id"])
 
     read = PersonRead(entity=entity)
     for card in holding:

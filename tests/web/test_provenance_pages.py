@@ -58,6 +58,9 @@ def test_a_card_approved_in_the_queue_says_who_approved_it_and_when(lins, pages,
     assert "approved by Rita R." in listed
     direct = pages(alice).get(f"/cards/{lins['by_bob'].pk}/").content.decode()
     assert "approved by" not in direct
+    # Her person page says it as the card page does.
+    about = pages(alice).get("/people/me/", follow=True).content.decode()
+    assert f"approved by Rita R. on {day}." in about
 
 
 def test_a_rejected_candidate_approves_nothing(lins, pages, alice):
