@@ -4,6 +4,7 @@ maps them all to 4xx codes in one place (core/api/errors.py)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import contextmanager
 
 from django.db import IntegrityError
 
@@ -44,3 +45,16 @@ def integrity_reader_register(reader: IntegrityReader) -> None:
 def integrity_refusal(error: IntegrityError) -> DomainError | None:
     """The domain refusal a registered reader recognises in `error`, if any."""
     return next((refused for read in _INTEGRITY_READERS if (refused := read(error)) is not None), None)
+
+
+@contextmanager
+def database_rules_refuse():
+    """A rule the database holds, broken inside the block, raised as its domain refusal (as the
+    API's handler reads it): a page handles it like any other. Enter it outside the block's
+    transaction, so the transaction has rolled back first."""
+    try:
+        yield
+    except IntegrityError as error:
+        if (refused := integrity_refusal(error)) is None:
+            raise
+        raise refused from None

@@ -10,7 +10,7 @@ import re
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import prefetch_related_objects
 from django.http import Http404
 from django.shortcuts import redirect, render
@@ -25,7 +25,7 @@ from cards.selectors.shape import cards_out
 from cards.text import normalize
 from cards.when import zone_label
 from core.dates import date_shown
-from core.errors import DomainError, integrity_refusal
+from core.errors import DomainError, database_rules_refuse
 from core.pages import error_fields, page, refusal_message
 from scopes.models import Scope
 from scopes.principals import principal_of_page
@@ -277,17 +277,13 @@ def review_bulk_page(request, scope_id: int):
     decided, refused = [], []
     for candidate in chosen:
         try:
-            with transaction.atomic():
+            with database_rules_refuse(), transaction.atomic():
                 if approve:
                     candidate_approve(candidate=candidate, reviewer=request.user, reason=reason)
                 else:
                     candidate_reject(candidate=candidate, reviewer=request.user, reason=reason)
         except DomainError as error:
             refused.append(f"{_named(candidate)} ({_why_not(error)})")
-        except IntegrityError as error:  # a rule the database holds, read as its refusal
-            if (refusal := integrity_refusal(error)) is None:
-                raise
-            refused.append(f"{_named(candidate)} ({_why_not(refusal)})")
         else:
             decided.append(candidate)
     if decided:
@@ -329,7 +325,7 @@ def candidate_approve_page(request, candidate_id: int):
     form = ApproveForm(request.POST, candidate=candidate)
     if form.is_valid():
         try:
-            with transaction.atomic():
+            with database_rules_refuse(), transaction.atomic():
                 card = candidate_approve(candidate=candidate, reviewer=request.user, edits=form.edits(),
                                          consent=form.cleaned_data.get("consent", False),
                                          reason=form.cleaned_data["reason"])
@@ -350,7 +346,8 @@ def candidate_reject_page(request, candidate_id: int):
     form = RejectForm(request.POST, auto_id=f"r{candidate.pk}_%s")
     if form.is_valid():
         try:
-            candidate_reject(candidate=candidate, reviewer=request.user, reason=form.cleaned_data["reason"])
+            with database_rules_refuse(), transaction.atomic():
+                candidate_reject(candidate=candidate, reviewer=request.user, reason=form.cleaned_data["reason"])
         except DomainError as error:
             form.add_error(None, error.detail)
         else:
