@@ -364,11 +364,14 @@ def aging_now() -> str:
     return f"{aging_condition('c.')} AND {_DAYS} >= {AGING_DAYS}"
 
 
-def aging_card_ids(scope_ids: list[int]) -> list[int]:
-    """The facts to re-check now in these scopes: what the home page's health counts count."""
+def aging_card_ids(scope_ids: list[int], *, among: list[int] | None = None) -> list[int]:
+    """The facts to re-check now in these scopes: what the home page's health counts count;
+    with `among`, only which of those cards are (a page that shows a few asks only of them)."""
     sql = f"SELECT c.id FROM cards_card c WHERE c.scope_id = ANY(%(scopes)s) AND {valid_sql('c')} AND {aging_now()}"
+    if among is not None:
+        sql += " AND c.id = ANY(%(among)s)"
     with connection.cursor() as cursor:
-        cursor.execute(sql, {"scopes": list(scope_ids), "at": timezone.now()})
+        cursor.execute(sql, {"scopes": list(scope_ids), "at": timezone.now(), "among": list(among or ())})
         return [row[0] for row in cursor.fetchall()]
 
 

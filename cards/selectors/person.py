@@ -105,8 +105,8 @@ def person_read(*, principal: Principal, entity: Entity, now: dt.datetime) -> Pe
 
     scope_ids = sorted({c["scope"] for c in holding + events + moves_and_jobs})
     names = dict(Scope.objects.visible_to(principal, "view").filter(pk__in=scope_ids).values_list("id", "name"))
-    due = set(aging_card_ids(scope_ids)) if scope_ids else set()
     shown = holding + events + moves_and_jobs
+    due = set(aging_card_ids(scope_ids, among=[card["id"] for card in shown])) if scope_ids else set()
     # Who approved each, as the card page says it (cards.provenance: the queue's hook).
     approvals = approvals_of((card["id"] for card in shown), scope_ids=scope_ids)
     for card in shown:
