@@ -25,7 +25,7 @@ def person_page(request, entity_id: int):
         return redirect("person", entity_id=root.pk)
     now = timezone.now()
     read = person_read(principal=principal, entity=entity, now=now)
-    timeline = (timeline_of(read.life, now=now, zone=person_zone(request.user), language=request.user.language)
+    timeline = (timeline_of(read.life, now=now, zone=person_zone(request.user))
                 if read.life else None)
     return render(request, "cards/person.html", {
         "entity": entity, "read": read, "timeline": timeline,

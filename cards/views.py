@@ -150,7 +150,7 @@ def card_page(request, card_id: int):
     context = {
         "card": shown[card.pk], "model": card, "history": [shown[c.pk] for c in history],
         "timeline": (timeline_of(history, now=timezone.now(), shown={pk: row["value"] for pk, row in shown.items()},
-                                 zone=person_zone(request.user), language=request.user.language)
+                                 zone=person_zone(request.user))
                      if card.kind != CardKind.EVENT else None),
         "revisions": CardRevision.objects.in_scopes(in_scope).filter(card=card).select_related("actor"),
         "approval": approvals_of([card.pk], scope_ids=in_scope).get(card.pk),

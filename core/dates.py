@@ -15,6 +15,7 @@ import datetime as dt
 import zoneinfo
 
 from babel.dates import format_skeleton, format_timedelta, get_datetime_format
+from django.utils import translation
 
 # The dashboard's languages (scopes.models.Language) as Babel names them.
 _LOCALES = {"en": "en", "zh-hant": "zh_Hant"}
@@ -24,8 +25,9 @@ _SKELETONS = {"day": "yMMMd", "month": "yMMM", "year": "y"}
 _WEEK = {"en": "week of {}", "zh_Hant": "{}那週"}
 
 
-def babel_locale(language: str | None) -> str:
-    return _LOCALES.get((language or "").lower(), DEFAULT_LOCALE)
+def babel_locale(language: str | None = None) -> str:
+    """Babel's name for `language`, or for the page's language (the active one) when none is given."""
+    return _LOCALES.get((language or translation.get_language() or "").lower(), DEFAULT_LOCALE)
 
 
 def as_instant(value) -> dt.datetime | None:

@@ -9,6 +9,7 @@ import functools
 from django import forms
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.utils.http import url_has_allowed_host_and_scheme
 from rest_framework import exceptions as drf_exceptions
 
 from .errors import DomainError
@@ -67,3 +68,12 @@ class DayField(forms.DateField):
         if day is not None and not EARLIEST_YEAR <= day.year <= LATEST_YEAR:
             raise forms.ValidationError(f"Pick a day between the years {EARLIEST_YEAR} and {LATEST_YEAR}.")
         return day
+
+
+def back_to(request, default: str) -> str:
+    """The page a form was posted from (its `next`, this site only), else `default`."""
+    target = request.POST.get("next", "")
+    if target and url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
+                                                  require_https=request.is_secure()):
+        return target
+    return default

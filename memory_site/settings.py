@@ -67,9 +67,13 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The page's language: the remembered choice (cookie), else the browser's (Accept-Language).
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A signed-in person's own choice wins over the browser; the agent API speaks English.
+    "scopes.languages.PersonLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -92,6 +96,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.i18n",
                 # What waits for the signed-in person: the header's count (memory_site/waiting.py).
                 "memory_site.waiting.waiting_context",
             ],
@@ -151,7 +156,11 @@ LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
 ANONYMOUS_USER_NAME = None  # no guardian anonymous user: anonymous sees nothing
 
-LANGUAGE_CODE = "en-us"
+LANGUAGE_CODE = "en"
+# The dashboard's languages (scopes.models.Language). A Simplified Chinese browser
+# (zh-CN) is shown 繁體中文, the nearest one: Django falls back within "zh-".
+LANGUAGES = [("en", "English"), ("zh-hant", "繁體中文")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

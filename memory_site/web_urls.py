@@ -9,7 +9,7 @@ from memory_site import connect, home
 from review import rule_pages
 from review import views as review_views
 from memory_site.api import urls as _api_urls  # noqa: F401  (registers the "id" path converter)
-from scopes import archive_pages
+from scopes import archive_pages, languages
 from scopes import views as scope_views
 
 urlpatterns = [
@@ -19,6 +19,7 @@ urlpatterns = [
     path("accounts/password/", auth_views.PasswordChangeView.as_view(), name="password_change"),
     path("accounts/password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
     path("accounts/settings/", scope_views.settings_page, name="settings"),
+    path("language/", languages.language_page, name="language"),
     path("accounts/erase/", card_views.account_erase_page, name="account-erase"),
     path("invite/<str:token>/", scope_views.invite_page, name="invite"),
     path("scopes/new/", home.scope_create_page, name="scope-create"),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib.auth import password_validation
+from django.utils.translation import gettext_lazy as _
 
 from .invites import INVITE_ROLES
 from .models import Language, Role, ScopeKind, User
@@ -105,7 +106,7 @@ class SettingsForm(forms.Form):
 
     time_zone = forms.ChoiceField(help_text="Where you are: relative dates (\"yesterday\") and your days are "
                                             "read in this zone, summer time included.")
-    language = forms.ChoiceField(choices=Language.choices, required=False)
+    language = forms.ChoiceField(choices=[("", _("Your browser's language")), *Language.choices], required=False)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -41,7 +41,8 @@ class User(AbstractUser):
     # False until the person chose a zone (or kept the default on purpose): the
     # dashboard then proposes the browser's zone, and never stores it unasked.
     time_zone_chosen = models.BooleanField(default=False)
-    language = models.CharField(max_length=16, choices=Language.choices, default=Language.EN)
+    # Blank until the person picks one: pages then follow the browser's language (or the switch's cookie).
+    language = models.CharField(max_length=16, choices=Language.choices, default="", blank=True)
 
     objects = MemoryUserManager()
 

@@ -21,8 +21,8 @@ def person_settings_set(*, user: User, time_zone: str | None = None, language: s
         user.time_zone = zone_named(time_zone, field="time_zone").key  # an IANA name; an offset is refused
         user.time_zone_chosen = True
         changed += ["time_zone", "time_zone_chosen"]
-    if language is not None:
-        if language not in Language.values:
+    if language is not None:  # "" follows the browser's language again
+        if language and language not in Language.values:
             raise InvalidInput(f"{language!r} is not a language of this site.",
                                fields={"language": [f"must be one of {', '.join(Language.values)}"]})
         user.language = language

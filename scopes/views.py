@@ -4,17 +4,19 @@ selectors restrict (the API's), services write."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.db import transaction
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils import translation
+from django.utils.translation import get_language_from_request
 from django.views.decorators.http import require_http_methods, require_POST
 
 from core.errors import DomainError
-from core.pages import error_fields, page
+from core.pages import back_to, error_fields, page
 
 from .forms import InviteForm, MemberAddForm, MemberChangeForm, MemberMinorForm, SettingsForm, SignUpForm, TokenForm
 from .guardians import is_minor, member_minor_set
@@ -22,6 +24,7 @@ from .invites import (invitation_accept, invitation_decline, invitation_open_get
                       invite_accept, invite_create, invite_open, invite_revoke, invites_open, member_invite_or_change)
 from .members import ROLE_EFFECTS, is_owner, owner_change_check
 from .models import AgentToken, Invitation, Invite, MemberRelation, Membership, Scope, User
+from .languages import language_remember
 from .people import person_settings_set
 from .principals import principal_of_page
 from .selectors import invitation_waiting, scope_get, scope_list
@@ -328,26 +331,23 @@ def settings_page(request):
     user = request.user
     form = SettingsForm(request.POST or None, initial={"time_zone": user.time_zone, "language": user.language})
     if request.method == "POST" and form.is_valid():
+        # The zone proposal every page shows posts no language: it leaves the choice alone.
+        language = form.cleaned_data["language"] if "language" in request.POST else None
         try:
-            person_settings_set(user=user, time_zone=form.cleaned_data["time_zone"],
-                                language=form.cleaned_data["language"] or None)
+            person_settings_set(user=user, time_zone=form.cleaned_data["time_zone"], language=language)
         except DomainError as error:
             for field, problems in error_fields(error).items():
                 form.add_error(field if field in form.fields else None, problems)
         else:
+            response = redirect(back_to(request, reverse("settings")))
+            if language is not None:  # the next page, and this message, in the language chosen
+                request.COOKIES.pop(settings.LANGUAGE_COOKIE_NAME, None)
+                translation.activate(language or get_language_from_request(request))
+                language_remember(response, request, language)
             messages.success(request, f"Your dates are now read in {user.time_zone.replace('_', ' ')}.")
-            return redirect(_back_to(request))
+            return response
     return render(request, "scopes/settings.html", {"form": form},
                   status=400 if request.method == "POST" else 200)
-
-
-def _back_to(request) -> str:
-    """Where the proposal was accepted from (this site only), else the settings page."""
-    target = request.POST.get("next", "")
-    if target and url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
-                                                  require_https=request.is_secure()):
-        return target
-    return reverse("settings")
 
 
 class _FormInvalid(Exception):

@@ -1,4 +1,4 @@
-"""Dates on pages, through core.dates and the viewer's own zone and language.
+"""Dates on pages, through core.dates, in the viewer's own zone and the page's language.
 
     {% load people_dates %}
     {% day card.effective_at zone=card.zone %}       the day the card speaks of, in its speaker's zone
@@ -23,23 +23,19 @@ def _viewer(context):
     return getattr(request, "user", None)
 
 
-def _language(viewer) -> str | None:
-    return getattr(viewer, "language", None)
-
-
 @register.simple_tag(takes_context=True)
 def day(context, value, precision="day", zone=None) -> str:
     viewer = _viewer(context)
-    return date_shown(value, zone=zone or person_zone(viewer), language=_language(viewer), precision=precision)
+    return date_shown(value, zone=zone or person_zone(viewer), precision=precision)
 
 
 @register.simple_tag(takes_context=True)
 def instant(context, value) -> str:
     viewer = _viewer(context)
-    return date_shown(value, zone=person_zone(viewer), language=_language(viewer), precision="datetime")
+    return date_shown(value, zone=person_zone(viewer), precision="datetime")
 
 
 @register.simple_tag(takes_context=True)
 def ago(context, value) -> str:
     viewer = _viewer(context)
-    return ago_shown(value, now=timezone.now(), language=_language(viewer))
+    return ago_shown(value, now=timezone.now())
