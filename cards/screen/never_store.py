@@ -29,6 +29,9 @@ _CLAUSE_BREAK = re.compile(
     r"(?<=\S),?\s+(?:and|but|so|though)\s+(?=(?:I|I['’]m|I['’]ve|I['’]d|my|we|My|We)\b)|,\s+(?=(?:I|I['’]m|my)\b)"
     r"|[，,]\s*" + both_scripts("(?:但是|可是|而且|不過|但|所以)") + r"?\s*(?=我)")
 _TERMINATORS = ".!?…。！？，,;；:： \t"
+_INNER_STOP = re.compile(r"\.(?=\s+\S)")
+_HIDDEN_STOP = "\u2024"
+_SEGMENTER = None
 
 # English patterns are matched against the lowered text (no IGNORECASE: the
 # engine then skips an alternative on its first character); Chinese ones only
@@ -117,11 +120,43 @@ def policy_screen(sentence: str) -> str | None:
     return None
 
 
+def sentences(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each of the message's sentences, abbreviation-aware ("Dr. Okafor", "e.g.",
+    "a.m.", "1.5"): the rule-based splitter pysbd, loaded once. Chinese sentence ends (。！？) are
+    left to `clauses`; the blanks between sentences may be inside a span."""
+    return [(span.start, span.end) for span in _segmenter().segment(text)]
+
+
+def _segmenter():
+    global _SEGMENTER
+    if _SEGMENTER is None:
+        import pysbd  # about a second to load: only once a message needs it
+
+        _SEGMENTER = pysbd.Segmenter(language="en", clean=False, char_span=True)
+    return _SEGMENTER
+
+
 def clauses(text: str) -> list[str]:
-    """The message's clauses, each an exact substring of `text` without its end punctuation."""
+    """The message's clauses, each an exact substring of `text` without its end punctuation: its
+    sentences, each cut at "…, but my …", "，但我…", a semicolon, a line end or a Chinese full stop.
+    The write path and every extractor screen these same clauses."""
     found = []
-    for sentence in _SENTENCE_END.split(text):
-        for clause in _CLAUSE_BREAK.split(sentence):
+    for start, end in sentences(text):
+        said = text[start:end]
+        # A full stop inside a sentence ("Dr. Okafor") is no end: hidden by a character of the same length.
+        hidden = _INNER_STOP.sub(_HIDDEN_STOP, said)
+        at = 0
+        for clause in _sentence_clauses(hidden):
+            at = hidden.index(clause, at)
+            found.append(said[at:at + len(clause)])
+            at += len(clause)
+    return found
+
+
+def _sentence_clauses(sentence: str) -> list[str]:
+    found = []
+    for part in _SENTENCE_END.split(sentence):
+        for clause in _CLAUSE_BREAK.split(part):
             clause = clause.strip().rstrip(_TERMINATORS).strip()
             if clause:
                 found.append(clause)

@@ -18,12 +18,11 @@ from __future__ import annotations
 import re
 
 from cards.text import chinese_in
-from cards.screen.never_store import RAW_CONVERSATION_LOG, is_conversation_log, policy_screen
+from cards.screen.never_store import policy_split
 
 from . import chinese, english
 from .base import Dropped, ExtractContext, Extraction, Message, Proposal
 from .rules import Draft, Rule, said_as, standalone
-from .sentences import message_clauses
 
 RULES: list[Rule] = [*english.RULES, *chinese.RULES]
 REMEMBER = [("remember_that", english.REMEMBER), ("zh_remember", chinese.REMEMBER)]
@@ -45,13 +44,6 @@ _NOT_A_FACT = re.compile(
     re.IGNORECASE)
 _NOT_A_FACT_ZH = re.compile(r"如果|要是|假如|萬一|万一|是不是|嗎|吗|呢？|開玩笑|开玩笑|說不定|说不定|也許|也许|想要|打算|希望|"
                             r"(?:說|说|講|讲)(?:過|过)?[:：「“]|以前|曾經|曾经|不再|已經不|已经不")
-
-
-def policy_split(text: str) -> list[tuple[str, str | None]]:
-    """Each clause with the never-store rule that refuses it (None: kept), as cards.screen decides."""
-    if is_conversation_log(text):
-        return [(text, RAW_CONVERSATION_LOG)]
-    return [(clause, policy_screen(clause)) for clause in message_clauses(text)]
 
 
 def a_fact(clause: str) -> bool:

@@ -19,11 +19,11 @@ import re
 from dataclasses import dataclass
 
 from cards.text import chinese_in
-from cards.screen.never_store import ONE_OFF_FRUSTRATION, TRANSIENT_FEELING
+from cards.screen.never_store import ONE_OFF_FRUSTRATION, TRANSIENT_FEELING, policy_split
 from cards.screen.scripts import both_scripts, traditional
 
 from .base import Message
-from .patterns import a_fact, policy_split
+from .patterns import a_fact
 from .rules import clean
 from .sentences import sentence_spans
 
