@@ -15,9 +15,11 @@ from dataclasses import dataclass, field
 from django.db.models import F, Q, QuerySet
 from django.http import Http404
 
+from core.dates import as_instant
 from scopes.models import Scope
 from scopes.principals import Principal
 
+from ..label_names import label_name
 from ..models import Card, CardKind, Entity, Tag
 from ..provenance import approvals_of
 from ..retrieval import aging_card_ids
@@ -131,19 +133,13 @@ def person_read(*, principal: Principal, entity: Entity, now: dt.datetime) -> Pe
 def life_items(states: list[dict], events: list[dict]) -> list[LifeItem]:
     """The life timeline's bars, oldest first: each move or job over the time it
     held, each event at when it happened (undated: when it was recorded as such)."""
-    items = [LifeItem(pk=c["id"], effective_at=_at(c["effective_at"]), superseded_at=_at(c["superseded_at"]),
-                      value=f"{c['label']}: {c['value'] or c['object'] or c['text']}", text=c["text"], card=c)
+    items = [LifeItem(pk=c["id"], effective_at=as_instant(c["effective_at"]),
+                      superseded_at=as_instant(c["superseded_at"]),
+                      value=f"{label_name(c['label'])}: {c['value'] or c['object'] or c['text']}", text=c["text"], card=c)
              for c in states]
     for c in events:
-        start = _at(c["occurred_at"] or c["effective_at"])
-        items.append(LifeItem(pk=c["id"], effective_at=start, superseded_at=_at(c["occurred_end"]) or start,
-                              value=f"{c['label']}: {c['value'] or c['object'] or c['text']}", text=c["text"],
+        start = as_instant(c["occurred_at"] or c["effective_at"])
+        items.append(LifeItem(pk=c["id"], effective_at=start, superseded_at=as_instant(c["occurred_end"]) or start,
+                              value=f"{label_name(c['label'])}: {c['value'] or c['object'] or c['text']}", text=c["text"],
                               card=c))
     return sorted(items, key=lambda item: (item.effective_at, item.pk))
-
-
-def _at(text: str | None) -> dt.datetime | None:
-    """An instant back from the API's text (card_out writes instants as ISO text)."""
-    if not text:
-        return None
-    return dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
