@@ -117,7 +117,9 @@ NOT_IN_MATRIX = {"review", "entities", "home", "login", "logout", "password_chan
                  # "About you": one's own page (tests/web/test_person_page.py).
                  "person-me",
                  # One's own account: erased by its person only (tests/web/test_forget_pages.py).
-                 "account-erase"}
+                 "account-erase",
+                 # The language switch: anyone's, signed in or not (tests/web/test_site_pages_chinese.py).
+                 "language"}
 WHO = {VIEW: "victor", WRITE: "bob", REVIEW: "alice", MANAGE: "alice", ABOUT_HER: "alice"}
 
 
