@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import datetime as dt
 
+from django.utils.translation import gettext as _
+
 EARLIEST_YEAR, LATEST_YEAR = 2, 9998
 
 
@@ -19,7 +21,13 @@ def instant_problem(value: dt.datetime) -> str | None:
         try:
             years.append(value.astimezone(dt.timezone.utc).year)
         except OverflowError:  # 0001-01-01T00:00+05:00 is in year 0 in UTC
-            return f"must fall between the years {EARLIEST_YEAR} and {LATEST_YEAR}"
+            return _out_of_range()
     if all(EARLIEST_YEAR <= year <= LATEST_YEAR for year in years):
         return None
-    return f"must fall between the years {EARLIEST_YEAR} and {LATEST_YEAR}"
+    return _out_of_range()
+
+
+def _out_of_range() -> str:
+    # In the page's language when a form shows it; the agent API speaks English (scopes/languages.py).
+    return _("must fall between the years %(earliest)s and %(latest)s") % {"earliest": EARLIEST_YEAR,
+                                                                           "latest": LATEST_YEAR}

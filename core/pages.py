@@ -10,6 +10,7 @@ from django import forms
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from rest_framework import exceptions as drf_exceptions
 
 from .errors import DomainError
@@ -38,7 +39,7 @@ def refusal_message(error) -> str:
     (`excluded: transient_feeling`, `needs_consent: health`), as the API gives them."""
     named = error.extra.get("rule") if error.code == "excluded" else error.extra.get("category")
     if error.code in ("excluded", "needs_consent") and named:
-        return f"{error.detail} ({error.code}: {named})"
+        return _("%(detail)s (%(code)s: %(named)s)") % {"detail": error.detail, "code": error.code, "named": named}
     return error.detail
 
 
@@ -66,7 +67,8 @@ class DayField(forms.DateField):
     def to_python(self, value):
         day = super().to_python(value)
         if day is not None and not EARLIEST_YEAR <= day.year <= LATEST_YEAR:
-            raise forms.ValidationError(f"Pick a day between the years {EARLIEST_YEAR} and {LATEST_YEAR}.")
+            raise forms.ValidationError(_("Pick a day between the years %(earliest)s and %(latest)s.")
+                                        % {"earliest": EARLIEST_YEAR, "latest": LATEST_YEAR})
         return day
 
 

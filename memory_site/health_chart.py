@@ -9,6 +9,7 @@ import datetime as dt
 
 from django.db import connection
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from cards.retrieval import _ANCHOR, AGING_DAYS, aging_condition
 from cards.valid_time import valid_sql
@@ -17,7 +18,8 @@ from scopes.principals import Principal, scope_ids_for
 from scopes.zones import person_zone
 
 WEEKS = 12
-SERIES = (("cards", "cards written"), ("aging", "facts gone 180 days unconfirmed"), ("reviews", "review items opened"))
+SERIES = (("cards", _("cards written")), ("aging", _("facts gone 180 days unconfirmed")),
+          ("reviews", _("review items opened")))
 WIDTH, HEIGHT, LEFT, BOTTOM, TOP = 640, 220, 36, 28, 10
 
 # A fact crosses the line AGING_DAYS after it was last made true or confirmed (the

@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.db import transaction
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
@@ -85,6 +86,6 @@ def scope_create_page(request):
             for field, problems in error_fields(error).items():
                 form.add_error(None if field not in form.fields else field, problems)
         else:
-            messages.success(request, f"Created {scope}.")
+            messages.success(request, _("Created %(scope)s.") % {"scope": scope})
             return redirect("scope", scope_id=scope.pk)
     return render(request, "scopes/home.html", _home_context(request, form), status=400)
