@@ -17,11 +17,12 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 from core.pages import page
 from scopes.principals import principal_of_page
 from scopes.selectors import scope_list
-from scopes.tokens import TOKEN_SHOWN_ONCE, token_get
+from scopes.tokens import TOKEN_PREFIX, TOKEN_SHOWN_ONCE, token_get
 
 PLACEHOLDER = "<your token>"
 
@@ -35,11 +36,12 @@ def _secret_once(request: HttpRequest, token_id: int) -> str | None:
 
 
 _SNIPPETS = [
-    ("curl", "curl", "Recall from a shell."),
-    ("python", "Python", "With the Python client (pip install ./clients/python from the site's source)."),
-    ("mcp_http", "MCP over HTTP", "For an MCP client that connects to a URL (an mcpServers entry)."),
-    ("mcp_stdio", "MCP over stdio", "For a desktop agent on the machine that runs the site: it starts the "
-                                    "server itself."),
+    # The titles curl and Python are names, the same in every language.
+    ("curl", "curl", _("Recall from a shell.")),
+    ("python", "Python", _("With the Python client (pip install ./clients/python from the site's source).")),
+    ("mcp_http", _("MCP over HTTP"), _("For an MCP client that connects to a URL (an mcpServers entry).")),
+    ("mcp_stdio", _("MCP over stdio"), _("For a desktop agent on the machine that runs the site: it starts the "
+                                         "server itself.")),
 ]
 
 
@@ -81,6 +83,7 @@ def token_connect_page(request: HttpRequest, token_id: int) -> HttpResponse:
                      writes=token.can_write or token.proposes)
     return render(request, "scopes/connect.html", {
         "token": token, "secret": secret, "scopes": scopes, "base": base,
+        "token_shape": f"{TOKEN_PREFIX}_…",  # the empty field's hint: how a token starts, the same in every language
         "mcp_url": request.build_absolute_uri(reverse("mcp")),
         "docs_url": request.build_absolute_uri(reverse("docs")),
         "snippets": [{"key": key, "title": title, "help": help, "text": texts[key],

@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from rest_framework.exceptions import PermissionDenied
 
 from .errors import NotAProject, ScopeArchived
@@ -22,12 +23,12 @@ def archive_check(*, principal: Principal, scope: Scope) -> None:
     """Who may archive or restore `scope`: a signed-in owner (never an agent
     token: managing a scope is a person's act), and only of a project."""
     if principal.is_agent:
-        raise PermissionDenied("Archiving and restoring are done by a signed-in person, not an agent token.")
+        raise PermissionDenied(_("Archiving and restoring are done by a signed-in person, not an agent token."))
     if scope.kind != ScopeKind.PROJECT:
-        raise NotAProject(f"Only a project scope can be archived; this one is {scope.kind}.",
-                          fields={"scope": ["not a project"]})
+        raise NotAProject(_("Only a project scope can be archived; this one is %(kind)s.") % {"kind": scope.kind_name},
+                          fields={"scope": [_("not a project")]})
     if not is_owner(scope, principal.user.pk):
-        raise PermissionDenied("Only an owner of the project archives or restores it.")
+        raise PermissionDenied(_("Only an owner of the project archives or restores it."))
 
 
 @transaction.atomic
@@ -66,8 +67,8 @@ def archived_refusal(rows: QuerySet, *, principal: Principal | None, action: str
     else:  # the row's own way to its scope (a Rule's is the global scope's)
         found = rows.filter(rows.scope_condition(held_archived))
     if found.exists():
-        raise ScopeArchived("This project is archived, so it is read-only: an owner can restore it. "
-                            "Forgetting still works.")
+        raise ScopeArchived(_("This project is archived, so it is read-only: an owner can restore it. "
+                              "Forgetting still works."))
 
 
 def scopes_read_by_default(principal: Principal) -> QuerySet[Scope]:

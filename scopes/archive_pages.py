@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.db import transaction
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from core.errors import DomainError
@@ -30,7 +31,8 @@ def scope_archive_page(request, scope_id: int):
         except DomainError as refused:
             messages.error(request, refused.detail)
             return redirect("scope", scope_id=scope.pk)
-    messages.success(request, f"{scope.name} is archived: read-only, and left out of default recall and context.")
+    messages.success(request, _("%(scope)s is archived: read-only, and left out of default recall and context.")
+                     % {"scope": scope.name})
     return redirect("scope", scope_id=scope.pk)
 
 
@@ -45,5 +47,6 @@ def scope_restore_page(request, scope_id: int):
         except DomainError as refused:
             messages.error(request, refused.detail)
             return redirect("scope", scope_id=scope.pk)
-    messages.success(request, f"{scope.name} is restored: it is written to and recalled as before.")
+    messages.success(request, _("%(scope)s is restored: it is written to and recalled as before.")
+                     % {"scope": scope.name})
     return redirect("scope", scope_id=scope.pk)

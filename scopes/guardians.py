@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 from rest_framework.exceptions import PermissionDenied
 
 from core.errors import InvalidInput
@@ -28,7 +29,10 @@ def is_minor(user: User) -> bool:
 def minor_check(user: User, what: str) -> None:
     """Refuses a minor what only adults (and their guardians) do: `what` names it."""
     if is_minor(user):
-        raise MinorRefused(f"Minors cannot create {what}; ask a guardian (an owner of your family).")
+        # Whole sentences, one per thing refused: the words around `what` move in other languages.
+        refusals = {"agent tokens": _("Minors cannot create agent tokens; ask a guardian (an owner of your family)."),
+                    "scopes": _("Minors cannot create scopes; ask a guardian (an owner of your family).")}
+        raise MinorRefused(refusals[what])
 
 
 def guarded_scope_ids(guardian: User) -> QuerySet:
@@ -45,8 +49,8 @@ def ward_ids(guardian: User) -> QuerySet:
 def minor_role_check(membership: Membership, role: str) -> None:
     """An owner is a guardian: a minor cannot be one (the database holds it too)."""
     if membership.minor and role == Role.OWNER:
-        raise InvalidInput("A minor cannot be an owner; unmark them as a minor first.",
-                           fields={"role": ["a minor cannot be an owner"]})
+        raise InvalidInput(_("A minor cannot be an owner; unmark them as a minor first."),
+                           fields={"role": [_("a minor cannot be an owner")]})
 
 
 @transaction.atomic
@@ -54,14 +58,14 @@ def member_minor_set(*, principal: Principal, scope: Scope, membership: Membersh
     """Mark `membership` (of the family `scope`) as a minor, or unmark it. Only a
     person who owns the family decides, never an agent token."""
     if principal.is_agent or not is_owner(scope, principal.user.pk):
-        raise PermissionDenied("Only an owner of the family marks a member as a minor.")
+        raise PermissionDenied(_("Only an owner of the family marks a member as a minor."))
     if scope.kind != ScopeKind.FAMILY:
-        raise InvalidInput("Only members of a family can be marked as minors.",
-                           fields={"minor": ["only in a family scope"]})
+        raise InvalidInput(_("Only members of a family can be marked as minors."),
+                           fields={"minor": [_("only in a family scope")]})
     membership = Membership.objects.in_scopes([scope.pk]).select_for_update().get(pk=membership.pk)
     if minor and membership.role == Role.OWNER:
-        raise InvalidInput("An owner is a guardian, never a minor; change their role first.",
-                           fields={"minor": ["an owner cannot be a minor"]})
+        raise InvalidInput(_("An owner is a guardian, never a minor; change their role first."),
+                           fields={"minor": [_("an owner cannot be a minor")]})
     if membership.minor != minor:
         membership.minor = minor
         membership.save(update_fields=["minor"])

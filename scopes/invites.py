@@ -19,6 +19,7 @@ import secrets
 from django.db import transaction
 from django.http import Http404
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from core.errors import DomainError, InvalidInput
 
@@ -44,8 +45,9 @@ def _relation_checked(relation: str | None) -> str:
         return ""
     key = relation_key(relation)
     if key is None:
-        raise InvalidInput(f"{relation!r} is not a relation this memory knows; use one of: "
-                           f"{', '.join(sorted(RELATIONS))}.", fields={"relation": ["unknown relation"]})
+        raise InvalidInput(_("%(relation)s is not a relation this memory knows; use one of: %(known)s.")
+                           % {"relation": repr(relation), "known": ", ".join(sorted(RELATIONS))},
+                           fields={"relation": [_("unknown relation")]})
     return key
 
 
@@ -67,8 +69,8 @@ def invite_create(*, scope: Scope, role: str, created_by: User, relation: str = 
     """The invite and its secret, which is shown once and never again. The caller
     has checked that `created_by` may manage the scope."""
     if role not in INVITE_ROLES:
-        raise InvalidInput("An invite gives one of admin, member, reviewer or viewer.",
-                           fields={"role": [f"must be one of {', '.join(INVITE_ROLES)}"]})
+        raise InvalidInput(_("An invite gives one of admin, member, reviewer or viewer."),
+                           fields={"role": [_("must be one of %(roles)s") % {"roles": ", ".join(INVITE_ROLES)}]})
     _relation_checked(relation)
     raw = secrets.token_urlsafe(32)
     invite = Invite.objects.create(scope=scope, role=role, relation=relation[:100], token_hash=_digest(raw),
@@ -81,7 +83,7 @@ def invite_open(raw: str) -> Invite:
     invite = (Invite.objects.select_related("scope", "created_by")
               .filter(token_hash=_digest(raw), used_at__isnull=True, expires_at__gt=timezone.now()).first())
     if invite is None:
-        raise InviteRefused("This invite link is not valid: it was used, it expired, or it never existed.")
+        raise InviteRefused(_("This invite link is not valid: it was used, it expired, or it never existed."))
     return invite
 
 
@@ -92,9 +94,9 @@ def invite_accept(*, raw: str, user: User) -> Membership:
     # Locked and checked again: two people opening one link at once get one membership.
     invite = Invite.objects.select_for_update().filter(pk=invite_open(raw).pk, used_at__isnull=True).first()
     if invite is None:
-        raise InviteRefused("This invite link was just used by someone else.")
+        raise InviteRefused(_("This invite link was just used by someone else."))
     if Membership.objects.filter(scope_id=invite.scope_id, user=user).exists():
-        raise InvalidInput("You are already a member of this scope.", fields={"invite": ["already a member"]})
+        raise InvalidInput(_("You are already a member of this scope."), fields={"invite": [_("already a member")]})
     membership = _join(scope=invite.scope, user=user, role=invite.role, relation=invite.relation,
                        inviter=invite.created_by)
     invite.used_by, invite.used_at = user, timezone.now()
@@ -160,7 +162,7 @@ def _open_for_update(invitation: Invitation, *, invitee: User | None = None) -> 
         rows = rows.filter(invitee=invitee)
     locked = rows.select_related("scope", "invited_by").first()
     if locked is None:
-        raise InvitationGone("This invitation was already answered or withdrawn.")
+        raise InvitationGone(_("This invitation was already answered or withdrawn."))
     return locked
 
 

@@ -7,6 +7,8 @@ from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from django.db.models.functions import Now
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 from guardian.models import UserObjectPermissionBase
 
 from .visibility import ScopedQuerySet
@@ -60,13 +62,26 @@ class User(AbstractUser):
 
 
 class ScopeKind(models.TextChoices):
-    PERSONAL = "personal"
-    PROJECT = "project"
-    FAMILY = "family"
-    TEAM = "team"
-    DEPARTMENT = "department"
-    ENTERPRISE = "enterprise"
-    GLOBAL = "global"
+    # The labels are the ones Django would derive (the migrations hold them); pages name kinds with KIND_NAMES.
+    PERSONAL = "personal", _("Personal")
+    PROJECT = "project", _("Project")
+    FAMILY = "family", _("Family")
+    TEAM = "team", _("Team")
+    DEPARTMENT = "department", _("Department")
+    ENTERPRISE = "enterprise", _("Enterprise")
+    GLOBAL = "global", _("Global")
+
+
+# A kind as a page says it inside a sentence or a table: lower case in English, as the pages always wrote it.
+KIND_NAMES = {
+    ScopeKind.PERSONAL: pgettext_lazy("scope kind", "personal"),
+    ScopeKind.PROJECT: pgettext_lazy("scope kind", "project"),
+    ScopeKind.FAMILY: pgettext_lazy("scope kind", "family"),
+    ScopeKind.TEAM: pgettext_lazy("scope kind", "team"),
+    ScopeKind.DEPARTMENT: pgettext_lazy("scope kind", "department"),
+    ScopeKind.ENTERPRISE: pgettext_lazy("scope kind", "enterprise"),
+    ScopeKind.GLOBAL: pgettext_lazy("scope kind", "global"),
+}
 
 
 # Which kinds may stand directly above a kind on the ladder.
@@ -137,21 +152,33 @@ class Scope(models.Model):
     def __str__(self) -> str:
         return f"{self.name} ({self.kind})"
 
+    @property
+    def kind_name(self) -> str:
+        """The kind in the page's language."""
+        return KIND_NAMES.get(self.kind, self.kind)
+
+    @property
+    def shown_with_kind(self) -> str:
+        """The name and kind as a page lists a scope to choose: "Home (family)"."""
+        return _("%(name)s (%(kind)s)") % {"name": self.name, "kind": self.kind_name}
+
     def clean(self) -> None:
         if self.parent_id is None:
             return
         parent = self.parent
         if parent.kind not in ALLOWED_PARENTS.get(self.kind, set()):
-            raise ValidationError({"parent": f"A {self.kind} scope cannot sit under a {parent.kind} scope."})
+            raise ValidationError({"parent": _("A %(kind)s scope cannot sit under a %(parent)s scope.")
+                                   % {"kind": self.kind_name, "parent": parent.kind_name}})
         seen = {self.pk} if self.pk else set()
         node, depth = parent, 0
         while node is not None:
             if node.pk in seen:
-                raise ValidationError({"parent": "The ladder would form a cycle."})
+                raise ValidationError({"parent": _("The ladder would form a cycle.")})
             seen.add(node.pk)
             node, depth = node.parent, depth + 1
             if depth >= MAX_LADDER_DEPTH:
-                raise ValidationError({"parent": f"A ladder is at most {MAX_LADDER_DEPTH} scopes deep."})
+                raise ValidationError({"parent": _("A ladder is at most %(most)s scopes deep.")
+                                       % {"most": MAX_LADDER_DEPTH}})
 
     def ancestor_ids(self) -> list[int]:
         """Ids of the scopes above this one, nearest first, in one query."""
@@ -182,11 +209,32 @@ LADDER_READ_SQL = _LADDER_UP_CTE + """
 
 
 class Role(models.TextChoices):
-    OWNER = "owner"
-    ADMIN = "admin"
-    MEMBER = "member"
-    REVIEWER = "reviewer"
-    VIEWER = "viewer"
+    # The labels are the ones Django would derive (the migrations hold them); pages name roles with ROLE_NAMES.
+    OWNER = "owner", _("Owner")
+    ADMIN = "admin", _("Admin")
+    MEMBER = "member", _("Member")
+    REVIEWER = "reviewer", _("Reviewer")
+    VIEWER = "viewer", _("Viewer")
+
+
+# A role as a page says it inside a sentence ("invites you as member"): lower case in English.
+ROLE_NAMES = {
+    Role.OWNER: pgettext_lazy("role", "owner"),
+    Role.ADMIN: pgettext_lazy("role", "admin"),
+    Role.MEMBER: pgettext_lazy("role", "member"),
+    Role.REVIEWER: pgettext_lazy("role", "reviewer"),
+    Role.VIEWER: pgettext_lazy("role", "viewer"),
+}
+
+
+class RoleNamed:
+    """A row with a `role` names it in the page's language."""
+
+    role: str
+
+    @property
+    def role_name(self) -> str:
+        return ROLE_NAMES.get(self.role, self.role)
 
 
 ROLE_PERMISSIONS: dict[str, tuple[str, ...]] = {
@@ -198,7 +246,7 @@ ROLE_PERMISSIONS: dict[str, tuple[str, ...]] = {
 }
 
 
-class Membership(models.Model):
+class Membership(RoleNamed, models.Model):
     """A user's place in a scope: a role (what they may do). Who they are to the
     other members is a `MemberRelation` per pair, read from one side."""
 
@@ -289,8 +337,21 @@ class AgentToken(models.Model):
         """One of TOKEN_ACCESS (scopes/principals.py): what the token may do."""
         return "propose" if self.proposes else "read+write" if self.can_write else "read"
 
+    @property
+    def access_name(self) -> str:
+        """The access in the page's language."""
+        return ACCESS_NAMES[self.access]
 
-class Invite(models.Model):
+
+# A token's access as pages say it (the API and the command keep `access` itself).
+ACCESS_NAMES = {
+    "read": pgettext_lazy("token access", "read"),
+    "read+write": pgettext_lazy("token access", "read+write"),
+    "propose": pgettext_lazy("token access", "propose"),
+}
+
+
+class Invite(RoleNamed, models.Model):
     """A link that lets one person join a scope with a role. Only a SHA-256 of
     the link's secret is stored; the link is shown once, to the admin who made it."""
 
@@ -314,13 +375,13 @@ class Invite(models.Model):
 
 
 class InvitationStatus(models.TextChoices):
-    INVITED = "invited"
-    ACCEPTED = "accepted"
-    DECLINED = "declined"
-    WITHDRAWN = "withdrawn"
+    INVITED = "invited", _("Invited")
+    ACCEPTED = "accepted", _("Accepted")
+    DECLINED = "declined", _("Declined")
+    WITHDRAWN = "withdrawn", _("Withdrawn")
 
 
-class Invitation(models.Model):
+class Invitation(RoleNamed, models.Model):
     """Someone asked by name to join a scope with a role (membership by consent,
     DESIGN §3). It grants nothing: no membership and no guardian grant exist
     until the invitee accepts, so nothing of the scope reaches them or their

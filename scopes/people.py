@@ -4,6 +4,7 @@ the dashboard's settings page both write through `person_settings_set`."""
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from core.errors import InvalidInput
 
@@ -23,8 +24,9 @@ def person_settings_set(*, user: User, time_zone: str | None = None, language: s
         changed += ["time_zone", "time_zone_chosen"]
     if language is not None:  # "" follows the browser's language again
         if language and language not in Language.values:
-            raise InvalidInput(f"{language!r} is not a language of this site.",
-                               fields={"language": [f"must be one of {', '.join(Language.values)}"]})
+            raise InvalidInput(_("%(language)s is not a language of this site.") % {"language": repr(language)},
+                               fields={"language": [_("must be one of %(languages)s")
+                                                    % {"languages": ", ".join(Language.values)}]})
         user.language = language
         changed.append("language")
     if changed:

@@ -10,13 +10,14 @@ from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from .errors import InvalidLadder, LastOwner, NotAMember
 from .guardians import minor_check, minor_role_check
 from .relations import relation_set, relations_forget_member
 from .members import shared_scope_check
-from .models import (ROLE_PERMISSIONS, AgentToken, Invitation, InvitationStatus, Membership, Role, Scope, ScopeKind,
-                     ScopeUserObjectPermission, User)
+from .models import (KIND_NAMES, ROLE_PERMISSIONS, AgentToken, Invitation, InvitationStatus, Membership, Role, Scope,
+                     ScopeKind, ScopeUserObjectPermission, User)
 
 
 def _permission_ids(codenames: tuple[str, ...]) -> list[int]:
@@ -73,14 +74,14 @@ def global_scope_get() -> Scope:
     """The one `global` scope (common sense). Migration 0007 creates it on every
     install; getting it here still creates it if someone deleted it, so no caller
     meets a missing scope."""
-    scope, _ = Scope.objects.get_or_create(kind=ScopeKind.GLOBAL, defaults={"name": "Common sense"})
+    scope, _created = Scope.objects.get_or_create(kind=ScopeKind.GLOBAL, defaults={"name": "Common sense"})
     return scope
 
 
 @transaction.atomic
 def scope_create(*, name: str, kind: str, creator: User, parent: Scope | None = None) -> Scope:
     if kind in (ScopeKind.PERSONAL, ScopeKind.GLOBAL):
-        raise InvalidLadder(f"A {kind} scope cannot be created by hand.")
+        raise InvalidLadder(_("A %(kind)s scope cannot be created by hand.") % {"kind": KIND_NAMES.get(kind, kind)})
     minor_check(creator, "scopes")
     scope = Scope(name=name, kind=kind, parent=parent)
     try:
@@ -145,7 +146,7 @@ def membership_leave(*, scope: Scope, user: User) -> None:
     owner (membership_remove refuses that), and only from a shared scope."""
     shared_scope_check(scope)
     if not Membership.objects.filter(scope=scope, user=user).exists():
-        raise NotAMember("You are not a member of this scope.")
+        raise NotAMember(_("You are not a member of this scope."))
     membership_remove(scope=scope, user=user)
 
 
@@ -164,4 +165,4 @@ def _invitations_withdraw_beyond(*, scope: Scope, user: User, role: str | None) 
 def _refuse_if_last_owner(*, scope: Scope) -> None:
     owners = Membership.objects.select_for_update().filter(scope=scope, role=Role.OWNER)
     if len(owners) <= 1:
-        raise LastOwner("A scope must keep at least one owner; make someone else owner first.")
+        raise LastOwner(_("A scope must keep at least one owner; make someone else owner first."))

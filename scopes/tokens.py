@@ -13,6 +13,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.http import Http404
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from core.compiled import Compiled
 from core.errors import DomainError, InvalidInput
@@ -96,7 +97,8 @@ def token_access_flags(access: str) -> dict[str, bool]:
     """A token's access as the API, the pages and the command name it (`read`,
     `read+write`, `propose`), as token_create's flags."""
     if access not in TOKEN_ACCESS:
-        raise InvalidInput("Unknown access.", fields={"access": [f"one of {', '.join(TOKEN_ACCESS)}"]})
+        raise InvalidInput(_("Unknown access."),
+                           fields={"access": [_("one of %(choices)s") % {"choices": ", ".join(TOKEN_ACCESS)}]})
     return {"can_write": access == "read+write", "proposes": access == "propose"}
 
 
@@ -110,22 +112,22 @@ def token_create(*, user: User, name: str, can_write: bool = False, proposes: bo
     minor_check(user, "agent tokens")
     problems: dict[str, list[str]] = {}
     if can_write and proposes:
-        problems["access"] = ["a token either writes or only proposes"]
+        problems["access"] = [_("a token either writes or only proposes")]
     if not isinstance(days, int) or isinstance(days, bool) or not 1 <= days <= MAX_DAYS:
-        problems["days"] = [f"must be between 1 and {MAX_DAYS}; tokens always expire"]
+        problems["days"] = [_("must be between 1 and %(most)s; tokens always expire") % {"most": MAX_DAYS}]
     if not all_scopes and not scopes:
-        problems["scopes"] = ["choose at least one scope, or all"]
+        problems["scopes"] = [_("choose at least one scope, or all")]
     if scopes:
         allowed = set(Scope.objects.visible_to(Principal(user), "view")
                       .filter(pk__in=[s.pk for s in scopes]).values_list("pk", flat=True))
         missing = sorted(s.pk for s in scopes if s.pk not in allowed)
         if missing:
-            problems["scopes"] = [f"not a scope of this user: {', '.join(map(str, missing))}"]
+            problems["scopes"] = [_("not a scope of this user: %(ids)s") % {"ids": ", ".join(map(str, missing))}]
     if not isinstance(name, str) or not name.strip() or len(name) > 100 or "\x00" in name:
-        problems["name"] = ["must be a non-empty text of at most 100 characters"]
+        problems["name"] = [_("must be a non-empty text of at most 100 characters")]
     if problems:
-        raise InvalidInput("The token request has invalid fields; see `fields`.", fields=problems)
-    for _ in range(5):
+        raise InvalidInput(_("The token request has invalid fields; see `fields`."), fields=problems)
+    for _attempt in range(5):
         prefix = secrets.token_hex(4)
         raw = f"{TOKEN_PREFIX}_{prefix}_{secrets.token_urlsafe(32)}"
         try:

@@ -13,6 +13,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import get_language_from_request
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from core.errors import DomainError
@@ -23,7 +24,7 @@ from .guardians import is_minor, member_minor_set
 from .invites import (invitation_accept, invitation_decline, invitation_open_get, invitation_withdraw, invitations_open,
                       invite_accept, invite_create, invite_open, invite_revoke, invites_open, member_invite_or_change)
 from .members import ROLE_EFFECTS, is_owner, owner_change_check
-from .models import AgentToken, Invitation, Invite, MemberRelation, Membership, Scope, User
+from .models import ROLE_NAMES, AgentToken, Invitation, Invite, MemberRelation, Membership, Scope, User
 from .languages import language_remember
 from .people import person_settings_set
 from .principals import principal_of_page
@@ -40,7 +41,7 @@ def invite_create_page(request, scope_id: int):
     scope = scope_get(principal=principal, scope_id=scope_id, action="manage")
     form = InviteForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "The invite needs a role.")
+        messages.error(request, _("The invite needs a role."))
         return redirect("scope", scope_id=scope.pk)
     invite, raw = invite_create(scope=scope, role=form.cleaned_data["role"], created_by=request.user,
                                 relation=form.cleaned_data["relation"])
@@ -76,7 +77,8 @@ def invite_page(request, token: str):
         else:
             if form is not None:
                 login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            messages.success(request, f"You joined {membership.scope.name} as {membership.role}.")
+            messages.success(request, _("You joined %(scope)s as %(role)s.")
+                             % {"scope": membership.scope.name, "role": membership.role_name})
             return redirect("scope", scope_id=membership.scope_id)
     return render(request, "scopes/invite.html", {"invite": invite, "form": form, "error": error},
                   status=400 if request.method == "POST" else 200)
@@ -99,7 +101,8 @@ def _members_context(request, scope, *, add_form=None, refused: dict | None = No
             for m in memberships]
     return {"scope": scope, "rows": rows, "add_form": add_form or MemberAddForm(),
             "invitations": invitations_open(scope=scope), "invites": invites_open(scope=scope),
-            "invite_form": InviteForm(), "effects": ROLE_EFFECTS.items()}
+            "invite_form": InviteForm(),
+            "effects": [(ROLE_NAMES[role], effect) for role, effect in ROLE_EFFECTS.items()]}
 
 
 @page
@@ -129,11 +132,13 @@ def member_add_page(request, scope_id: int):
                 # An existing member's role changes, as through the API. Anyone else is invited, in
                 # the same words whether or not the name exists (the page must not tell).
                 if isinstance(result, Invitation):
-                    messages.success(request, f"Invited {data['username']} as {data['role']}: they join "
-                                              f"{scope.name} when they accept.")
+                    messages.success(request, _("Invited %(name)s as %(role)s: they join %(scope)s when they "
+                                                "accept.") % {"name": data["username"],
+                                                              "role": ROLE_NAMES[data["role"]], "scope": scope.name})
                 else:
-                    messages.success(request, f"{result.user.shown_name} was already a member; now "
-                                              f"{data['role']} of {scope.name}.")
+                    messages.success(request, _("%(name)s was already a member; now %(role)s of %(scope)s.")
+                                     % {"name": result.user.shown_name, "role": ROLE_NAMES[data["role"]],
+                                        "scope": scope.name})
                 return redirect("members", scope_id=scope.pk)
     return render(request, "scopes/members.html", _members_context(request, scope, add_form=form), status=400)
 
@@ -154,7 +159,7 @@ def member_change_page(request, scope_id: int, user_id: int):
         scope = scope_get(principal=principal, scope_id=scope_id, action="manage")
         membership = _membership_of(scope, user_id)
         if not form.is_valid():
-            return _member_refused(request, scope, membership, "Choose one of the roles.")
+            return _member_refused(request, scope, membership, _("Choose one of the roles."))
         role = form.cleaned_data["role"]
         changed = role != membership.role
         owner_change_check(principal, scope, role if changed else None, membership.role if changed else None)
@@ -164,7 +169,8 @@ def member_change_page(request, scope_id: int, user_id: int):
                                relation_of=request.user)
         except DomainError as error:
             return _member_refused(request, scope, membership, error.detail)
-    messages.success(request, f"{membership.user.shown_name} is now {role}.")
+    messages.success(request, _("%(name)s is now %(role)s.") % {"name": membership.user.shown_name,
+                                                                 "role": ROLE_NAMES[role]})
     return redirect("members", scope_id=scope.pk)
 
 
@@ -184,8 +190,8 @@ def member_minor_page(request, scope_id: int, user_id: int):
                 member_minor_set(principal=principal, scope=scope, membership=membership, minor=minor)
         except DomainError as error:
             return _member_refused(request, scope, membership, error.detail)
-    name = membership.user.shown_name
-    messages.success(request, f"{name} is now marked as a minor." if minor else f"{name} is no longer a minor.")
+    said = _("%(name)s is now marked as a minor.") if minor else _("%(name)s is no longer a minor.")
+    messages.success(request, said % {"name": membership.user.shown_name})
     return redirect("members", scope_id=scope.pk)
 
 
@@ -204,7 +210,8 @@ def member_remove_page(request, scope_id: int, user_id: int):
                 membership_remove(scope=scope, user=membership.user)
         except DomainError as error:
             return _member_refused(request, scope, membership, error.detail)
-    messages.success(request, f"{membership.user.shown_name} was removed from {scope.name}.")
+    messages.success(request, _("%(name)s was removed from %(scope)s.")
+                     % {"name": membership.user.shown_name, "scope": scope.name})
     return redirect("members", scope_id=scope.pk)
 
 
@@ -223,7 +230,7 @@ def invite_revoke_page(request, scope_id: int, invite_id: int):
         if invite is None:
             raise Http404
         invite_revoke(invite=invite)
-    messages.success(request, "The invite link no longer works.")
+    messages.success(request, _("The invite link no longer works."))
     return redirect("members", scope_id=scope.pk)
 
 
@@ -234,7 +241,7 @@ def invitation_withdraw_page(request, scope_id: int, invitation_id: int):
         scope = scope_get(principal=principal_of_page(request), scope_id=scope_id, action="manage")
         invitation = invitation_open_get(scope=scope, invitation_id=invitation_id)
         invitation_withdraw(invitation=invitation)
-    messages.success(request, f"The invitation of {invitation.username} is withdrawn.")
+    messages.success(request, _("The invitation of %(name)s is withdrawn.") % {"name": invitation.username})
     return redirect("members", scope_id=scope.pk)
 
 
@@ -253,9 +260,10 @@ def invitation_answer_page(request, invitation_id: int, accept: bool):
         messages.error(request, refused.detail)
         return redirect("home")
     if not accept:
-        messages.success(request, f"You declined the invitation to {invitation.scope.name}.")
+        messages.success(request, _("You declined the invitation to %(scope)s.") % {"scope": invitation.scope.name})
         return redirect("home")
-    messages.success(request, f"You joined {invitation.scope.name} as {membership.role}.")
+    messages.success(request, _("You joined %(scope)s as %(role)s.")
+                     % {"scope": invitation.scope.name, "role": membership.role_name})
     return redirect("scope", scope_id=invitation.scope_id)
 
 
@@ -270,7 +278,7 @@ def scope_leave_page(request, scope_id: int):
         except DomainError as refused:
             messages.error(request, refused.detail)
             return redirect("scope", scope_id=scope.pk)
-    messages.success(request, f"You left {scope.name}.")
+    messages.success(request, _("You left %(scope)s.") % {"scope": scope.name})
     return redirect("home")
 
 
@@ -320,7 +328,7 @@ def token_revoke_page(request, token_id: int):
     if request.method == "GET":  # asks first: revoking cannot be undone
         return render(request, "scopes/token_revoke.html", {"token": token})
     token_revoke(token=token)
-    messages.success(request, f"Revoked {token.name}: it stops working at once.")
+    messages.success(request, _("Revoked %(name)s: it stops working at once.") % {"name": token.name})
     return redirect("tokens")
 
 
@@ -344,7 +352,8 @@ def settings_page(request):
                 request.COOKIES.pop(settings.LANGUAGE_COOKIE_NAME, None)
                 translation.activate(language or get_language_from_request(request))
                 language_remember(response, request, language)
-            messages.success(request, f"Your dates are now read in {user.time_zone.replace('_', ' ')}.")
+            messages.success(request, _("Your dates are now read in %(zone)s.")
+                             % {"zone": user.time_zone.replace("_", " ")})
             return response
     return render(request, "scopes/settings.html", {"form": form},
                   status=400 if request.method == "POST" else 200)

@@ -8,6 +8,7 @@ import functools
 import zoneinfo
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
 
 from .errors import UnknownTimeZone
 
@@ -51,9 +52,10 @@ def time_zone_names() -> frozenset[str]:
 def _why_not(value: str) -> str:
     # An offset is the commonest mistake, and the one that silently goes wrong at the next DST change.
     if value[:1] in ("+", "-") or value.upper().startswith(("UTC+", "UTC-", "GMT+", "GMT-")):
-        return (f"{value!r} is an offset, not a time zone: give the IANA name of a place (e.g. Europe/Lisbon), "
-                "whose offset follows its summer time.")
-    return f"{value!r} is not an IANA time zone name (e.g. Europe/Lisbon, Asia/Taipei, America/New_York)."
+        return (_("%(value)s is an offset, not a time zone: give the IANA name of a place (e.g. Europe/Lisbon), "
+                  "whose offset follows its summer time.") % {"value": repr(value)})
+    return (_("%(value)s is not an IANA time zone name (e.g. Europe/Lisbon, Asia/Taipei, America/New_York).")
+            % {"value": repr(value)})
 
 
 def validate_time_zone(value: str) -> None:
