@@ -6,7 +6,8 @@ every date their agents write, and a leaked token must not be able to move it.""
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema
+from django.conf import settings
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
@@ -30,14 +31,25 @@ class MeOut(serializers.Serializer):
     username = serializers.CharField()
     display_name = serializers.CharField(source="shown_name")
     time_zone = serializers.CharField(help_text="IANA zone name, e.g. Europe/Lisbon.")
-    language = serializers.ChoiceField(choices=Language.choices)
+    language = serializers.SerializerMethodField(
+        help_text="The dashboard's language for this person: their choice, else the site's default (en).")
+    language_chosen = serializers.SerializerMethodField(
+        help_text="False until the person picks a language: the dashboard then follows their browser's.")
+
+    @extend_schema_field(serializers.ChoiceField(choices=Language.choices))
+    def get_language(self, user) -> str:
+        return user.language or settings.LANGUAGE_CODE
+
+    def get_language_chosen(self, user) -> bool:
+        return bool(user.language)
 
 
 class MePatchIn(StrictSerializer):
     # Checked by person_settings_set, the one home of both rules (the dashboard uses it too).
     time_zone = serializers.CharField(max_length=64, required=False,
                                       help_text="IANA zone name, e.g. Europe/Lisbon; never an offset.")
-    language = serializers.CharField(max_length=16, required=False, help_text=", ".join(Language.values))
+    language = serializers.CharField(max_length=16, required=False, help_text=", ".join(Language.values)
+                                     + "; an empty string follows the browser's language again")
     display_name = serializers.CharField(required=False, help_text="Read-only here.")
 
     def validate_display_name(self, value):

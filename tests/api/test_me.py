@@ -11,7 +11,8 @@ URL = "/api/v1/me/"
 
 
 def test_a_session_and_a_token_read_the_same_settings(alice, as_user, bearer):
-    expected = {"username": "alice", "display_name": "Alice", "time_zone": "Asia/Taipei", "language": "en"}
+    expected = {"username": "alice", "display_name": "Alice", "time_zone": "Asia/Taipei", "language": "en",
+                "language_chosen": False}
     assert as_user(alice).get(URL).json() == expected
     assert bearer(alice).get(URL).json() == expected
 
@@ -39,7 +40,7 @@ def test_a_bad_zone_is_a_validation_error_and_changes_nothing(alice, as_user, zo
     assert response.status_code == 400, response.json()
     assert response.json()["code"] == "validation_error" and "time_zone" in response.json()["fields"]
     alice.refresh_from_db()
-    assert (alice.time_zone, alice.language, alice.time_zone_chosen) == ("Asia/Taipei", "en", False)
+    assert (alice.time_zone, alice.language, alice.time_zone_chosen) == ("Asia/Taipei", "", False)
 
 
 def test_an_offset_is_refused_with_a_reason_a_person_can_act_on(alice, as_user):
@@ -64,3 +65,12 @@ def test_a_token_reads_but_never_changes_the_persons_settings(alice, bearer):
 
 def test_anonymous_is_401(api):
     assert api.get(URL).status_code == 401 and api.patch(URL, {}, format="json").status_code == 401
+
+
+def test_an_empty_language_follows_the_browser_again(alice, as_user):
+    client = as_user(alice)
+    assert client.patch(URL, {"language": "zh-hant"}, format="json").json()["language_chosen"] is True
+    body = client.patch(URL, {"language": ""}, format="json").json()
+    assert (body["language"], body["language_chosen"]) == ("en", False)
+    alice.refresh_from_db()
+    assert alice.language == ""
