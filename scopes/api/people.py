@@ -48,7 +48,8 @@ class MePatchIn(StrictSerializer):
     # Checked by person_settings_set, the one home of both rules (the dashboard uses it too).
     time_zone = serializers.CharField(max_length=64, required=False,
                                       help_text="IANA zone name, e.g. Europe/Lisbon; never an offset.")
-    language = serializers.CharField(max_length=16, required=False, help_text=", ".join(Language.values)
+    language = serializers.CharField(max_length=16, required=False, allow_blank=True,
+                                     help_text=", ".join(Language.values)
                                      + "; an empty string follows the browser's language again")
     display_name = serializers.CharField(required=False, help_text="Read-only here.")
 
