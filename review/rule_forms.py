@@ -10,7 +10,7 @@ from django import forms
 from django.forms import formset_factory
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
-from django.utils.translation import gettext as _, gettext_lazy
+from django.utils.translation import gettext as _, gettext_lazy, pgettext_lazy
 
 from cards.label_names import label_name
 from cards.labels import registry
@@ -56,7 +56,7 @@ def term_clean(text: str) -> str:
 
 
 class RuleNameForm(forms.Form):
-    name = forms.CharField(label=gettext_lazy("Name"), max_length=100,
+    name = forms.CharField(label=pgettext_lazy("the name of a rule", "Name"), max_length=100,
                            help_text=gettext_lazy("A short name reviewers will see, e.g. “a car someone has”."))
     description = forms.CharField(label=gettext_lazy("Description"), max_length=2000, required=False,
                                   widget=forms.Textarea(attrs={"rows": 2}),

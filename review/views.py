@@ -65,6 +65,14 @@ def _own_context(request, *, bound: dict | None = None) -> dict:
             "proposals": proposals}
 
 
+# Why ingest proposed a candidate for long-term memory: it stores one of these English phrases
+# (review.services.ingest._mark_long_term, also read by the API); the page shows it in its own language.
+LONG_TERM_SHOWN = {"repeated in 2+ sessions": gettext_lazy("repeated in 2+ sessions"),
+                   "repeated: already a preference on a card": gettext_lazy("repeated: already a preference on a card"),
+                   "explicit preference or boundary": gettext_lazy("explicit preference or boundary"),
+                   "impact 3": gettext_lazy("impact 3")}
+
+
 def _candidate_items(candidates: list[Candidate], bound: dict, *, viewer) -> list[dict]:
     """Each candidate with its one form: its words (prefilled, or as sent when a
     decision was refused), its `when` and the date it resolves to, and the one
@@ -83,7 +91,8 @@ def _candidate_items(candidates: list[Candidate], bound: dict, *, viewer) -> lis
         when = ({} if "when" in form.errors else _when_read(c, form.data.get("when", c.when), viewer=viewer)) \
             if form.is_bound else _when_stored(c, viewer=viewer)
         items.append({"c": c, "form": form, "reason": reason["reason"], "problems": problems, "when": when,
-                      "about": _about(c), "named": _named(c)})
+                      "about": _about(c), "named": _named(c),
+                      "long_term": LONG_TERM_SHOWN.get(c.long_term, c.long_term)})
     return items
 
 
