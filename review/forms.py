@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import forms
 from django.urls import reverse
+from django.utils.translation import gettext as _, gettext_lazy
 
 from cards.labels import _name_key as registry_name, label_suggestions, registry
 from cards.text import normalize
@@ -12,24 +13,26 @@ EDITED = ("subject", "label", "value", "text", "when")
 # A queue lists at most this many candidates (review.selectors.review_queue): a bulk decision never takes more.
 BULK_MAX = 500
 CHOICES_SHOWN = 8
-REASON_NEEDED = "Say why it should not be remembered: rejecting needs a reason."
+REASON_NEEDED = gettext_lazy("Say why it should not be remembered: rejecting needs a reason.")
+CHOOSE_DECISION = gettext_lazy("Choose to approve or to reject them.")
 
 
 class ApproveForm(forms.Form):
     """A candidate's editable words, prefilled: what differs is sent as edits. Its
     reason box is the one the candidate's decisions share (`RejectForm` renders it)."""
-    subject = forms.CharField(max_length=200)
-    label = forms.CharField(max_length=64, help_text="Type a word that names it (lives, job, trips…) and pick "
-                                                     "its label from the choices; clear the box to see them all.")
-    value = forms.CharField(max_length=2000, required=False)
-    text = forms.CharField(label="Description", max_length=10000, required=False,
+    subject = forms.CharField(label=gettext_lazy("Subject"), max_length=200)
+    label = forms.CharField(label=gettext_lazy("Label"), max_length=64,
+                            help_text=gettext_lazy("Type a word that names it (lives, job, trips…) and pick "
+                                                   "its label from the choices; clear the box to see them all."))
+    value = forms.CharField(label=gettext_lazy("Value"), max_length=2000, required=False)
+    text = forms.CharField(label=gettext_lazy("Description"), max_length=10000, required=False,
                            widget=forms.Textarea(attrs={"rows": 2}))
-    when = forms.CharField(max_length=200, required=False,
-                           help_text="As it was said (yesterday, last March, 2026-05-07), read in the day of "
-                                     "the person who said it. Empty: no time.")
-    consent = forms.BooleanField(required=False, label="The person explicitly agreed to store this "
-                                                       "(needed to approve it)")
-    reason = forms.CharField(max_length=300, required=False)
+    when = forms.CharField(label=gettext_lazy("When"), max_length=200, required=False,
+                           help_text=gettext_lazy("As it was said (yesterday, last March, 2026-05-07), read in the "
+                                                  "day of the person who said it. Empty: no time."))
+    consent = forms.BooleanField(required=False, label=gettext_lazy("The person explicitly agreed to store this "
+                                                                    "(needed to approve it)"))
+    reason = forms.CharField(label=gettext_lazy("Reason"), max_length=300, required=False)
 
     def __init__(self, *args, candidate, **kwargs):
         kwargs.setdefault("auto_id", f"c{candidate.pk}_%s")
@@ -62,8 +65,8 @@ class ApproveForm(forms.Form):
 
 class RejectForm(forms.Form):
     """The one reason box of a candidate, shared by its two decisions: required to reject, kept with an approval."""
-    reason = forms.CharField(max_length=300, label="Reason (needed to reject)",
-                             help_text="Why it should not be remembered. Optional when approving.",
+    reason = forms.CharField(max_length=300, label=gettext_lazy("Reason (needed to reject)"),
+                             help_text=gettext_lazy("Why it should not be remembered. Optional when approving."),
                              error_messages={"required": REASON_NEEDED})
 
     def __init__(self, *args, **kwargs):
@@ -83,9 +86,9 @@ class PickForm(forms.Form):
 class CandidateIdsField(forms.Field):
     """The ticked candidates' ids, in the order sent, each once."""
     widget = forms.MultipleHiddenInput
-    default_error_messages = {"required": "Tick at least one proposal first.",
-                              "invalid": "The ticked proposals could not be read; tick them again.",
-                              "too_many": f"Decide at most {BULK_MAX} proposals at once."}
+    default_error_messages = {"required": gettext_lazy("Tick at least one proposal first."),
+                              "invalid": gettext_lazy("The ticked proposals could not be read; tick them again."),
+                              "too_many": gettext_lazy("Decide at most %(most)d proposals at once.")}
 
     def to_python(self, value) -> list[int]:
         if not value:
@@ -98,18 +101,18 @@ class CandidateIdsField(forms.Field):
             raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
         ids = list(dict.fromkeys(ids))
         if len(ids) > BULK_MAX:
-            raise forms.ValidationError(self.error_messages["too_many"], code="too_many")
+            raise forms.ValidationError(self.error_messages["too_many"], code="too_many", params={"most": BULK_MAX})
         return ids
 
 
 class BulkForm(forms.Form):
     """Several candidates of one scope, approved as proposed or rejected with one reason."""
     candidates = CandidateIdsField()
-    decision = forms.ChoiceField(choices=[("approve", "approve"), ("reject", "reject")],
-                                 error_messages={"required": "Choose to approve or to reject them.",
-                                                 "invalid_choice": "Choose to approve or to reject them."})
-    reason = forms.CharField(max_length=300, required=False, label="Reason (needed to reject)",
-                             help_text="One reason for all the ticked proposals. Optional when approving.",
+    decision = forms.ChoiceField(choices=[("approve", gettext_lazy("approve")), ("reject", gettext_lazy("reject"))],
+                                 error_messages={"required": CHOOSE_DECISION, "invalid_choice": CHOOSE_DECISION})
+    reason = forms.CharField(max_length=300, required=False, label=gettext_lazy("Reason (needed to reject)"),
+                             help_text=gettext_lazy("One reason for all the ticked proposals. "
+                                                    "Optional when approving."),
                              widget=forms.TextInput(attrs={"required": True}))
 
     def __init__(self, *args, **kwargs):
@@ -120,7 +123,7 @@ class BulkForm(forms.Form):
     def clean(self):
         cleaned = super().clean()
         if cleaned.get("decision") == "reject" and not cleaned.get("reason"):
-            self.add_error("reason", "Say why they should not be remembered: rejecting needs a reason.")
+            self.add_error("reason", _("Say why they should not be remembered: rejecting needs a reason."))
         return cleaned
 
 
@@ -144,7 +147,7 @@ def label_choices(words: str, *, kind: str | None = None) -> list[tuple[str, str
                 else 2 if any(wanted in n for n in names) else 3 if wanted in normalize(label.description) else None)
         if rank is not None:
             ranked.append((rank, key))
-    keys = [key for _, key in sorted(ranked)]
+    keys = [key for _rank, key in sorted(ranked)]
     if not keys and wanted:
         keys = [key for key in label_suggestions(words) if key in labels]
     shown = keys if not wanted else keys[:CHOICES_SHOWN]
@@ -153,4 +156,6 @@ def label_choices(words: str, *, kind: str | None = None) -> list[tuple[str, str
 
 def _meaning(label) -> str:
     others = ", ".join(label.synonyms)
-    return f"{label.description} · also: {others}" if others else label.description
+    if not others:
+        return label.description
+    return _("%(meaning)s · also: %(others)s") % {"meaning": label.description, "others": others}

@@ -10,7 +10,9 @@ from django import forms
 from django.forms import formset_factory
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _, gettext_lazy, pgettext_lazy
 
+from cards.label_names import label_name
 from cards.labels import registry
 from cards.models import CardKind, Rule
 from cards.rule_preview import label_phrase
@@ -20,13 +22,14 @@ from cards.services.rules import MAX_PREMISES, rule_check
 # nobody means a person called "someone".
 VARIABLE_WORDS = {"someone", "somebody", "something", "anyone", "anybody", "anything", "somewhere"}
 # Offered in every term box (a <datalist>): the usual variables, as people say them.
-SUGGESTED_TERMS = [("someone", "anyone: a person"), ("something", "anything: a thing"),
-                   ("?kind", "any kind"), ("?value", "any value")]
+SUGGESTED_TERMS = [("someone", gettext_lazy("anyone: a person")), ("something", gettext_lazy("anything: a thing")),
+                   ("?kind", gettext_lazy("any kind")), ("?value", gettext_lazy("any value"))]
 FIRST_ROWS = 2
 # A posted formset may name more rows than the form offers: up to this many reach
 # rule_check, which says how many a rule may have; beyond it the formset refuses itself.
 MOST_ROWS_READ = 20
-TERM_HELP = 'Someone, something, or a word starting with "?" stands for any; other words are a name or a value.'
+TERM_HELP = gettext_lazy('Someone, something, or a word starting with "?" stands for any; other words are a name '
+                         'or a value.')
 
 
 def label_choices(*, conclusion: bool) -> list:
@@ -37,13 +40,13 @@ def label_choices(*, conclusion: bool) -> list:
     without it."""
     labels = {label.key: label for label in registry().values()}
     groups = []
-    for kind, title in ((CardKind.STATE, "What holds now"), (CardKind.KNOWLEDGE, "What is known")):
-        options = [(key, f"{key.replace('_', ' ')} · {label.description}")
+    for kind, title in ((CardKind.STATE, _("What holds now")), (CardKind.KNOWLEDGE, _("What is known"))):
+        options = [(key, f"{label_name(key)} · {label.description}")
                    for key, label in sorted(labels.items())
                    if label.kind == kind and not (conclusion and label.sensitive)]
         if options:
             groups.append((title, options))
-    return [("", "pick a label"), *groups]
+    return [("", _("pick a label")), *groups]
 
 
 def term_clean(text: str) -> str:
@@ -53,17 +56,20 @@ def term_clean(text: str) -> str:
 
 
 class RuleNameForm(forms.Form):
-    name = forms.CharField(max_length=100, help_text="A short name reviewers will see, e.g. “a car someone has”.")
-    description = forms.CharField(max_length=2000, required=False, widget=forms.Textarea(attrs={"rows": 2}),
-                                  help_text="Why it holds, in a sentence: it is shown beside every answer it gives.")
+    name = forms.CharField(label=pgettext_lazy("the name of a rule", "Name"), max_length=100,
+                           help_text=gettext_lazy("A short name reviewers will see, e.g. “a car someone has”."))
+    description = forms.CharField(label=gettext_lazy("Description"), max_length=2000, required=False,
+                                  widget=forms.Textarea(attrs={"rows": 2}),
+                                  help_text=gettext_lazy("Why it holds, in a sentence: it is shown beside every "
+                                                         "answer it gives."))
 
 
 class PatternForm(forms.Form):
     """One row: who or what, the label, and the value or what."""
 
-    subject = forms.CharField(label="Who or what", max_length=200, required=False)
-    label = forms.CharField(label="Label", max_length=64, required=False)
-    object = forms.CharField(label="Value or what", max_length=200, required=False)
+    subject = forms.CharField(label=gettext_lazy("Who or what"), max_length=200, required=False)
+    label = forms.CharField(label=gettext_lazy("Label"), max_length=64, required=False)
+    object = forms.CharField(label=gettext_lazy("Value or what"), max_length=200, required=False)
 
     def __init__(self, *args, conclusion: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
@@ -82,8 +88,8 @@ class PatternForm(forms.Form):
         data = super().clean()
         filled = [bool(data.get(name, "").strip()) for name in ("subject", "label", "object")]
         if any(filled) and not all(filled):
-            raise forms.ValidationError("Fill in all three — who or what, the label, the value or what — "
-                                        "or leave the row empty.")
+            raise forms.ValidationError(_("Fill in all three — who or what, the label, the value or what — "
+                                          "or leave the row empty."))
         return data
 
     def pattern(self) -> list[str] | None:
@@ -144,13 +150,24 @@ class RuleWrite:
     def messages(self) -> list[str]:
         """Everything wrong, as sentences (a preview fragment has no fields to put them beside)."""
         found = list(self.problems)
-        for where, form in (("", self.name), *((f"Condition {i}: ", row) for i, row in
-                                              enumerate(self.premises, 1)), ("Then: ", self.conclusion)):
+        for where, form in ((None, self.name), *((i, row) for i, row in enumerate(self.premises, 1)),
+                            (0, self.conclusion)):
             for field, errors in form.errors.items():
-                shown = "" if field == "__all__" else f"{form[field].label}: "
-                found += [f"{where}{shown}{error}" for error in errors]
+                found += [_problem_at(where, None if field == "__all__" else form[field].label, error)
+                          for error in errors]
         found += list(self.premises.non_form_errors())
         return found
+
+
+def _problem_at(row: int | None, field: str | None, error: str) -> str:
+    """One problem of the form as a sentence: its row (a condition's number, 0 the conclusion, None the name part),
+    its field's label, what is wrong."""
+    parts = {"field": field, "error": error, "n": row}
+    if row is None:
+        return _("%(field)s: %(error)s") % parts if field else str(error)
+    if row == 0:
+        return _("Then: %(field)s: %(error)s") % parts if field else _("Then: %(error)s") % parts
+    return _("Condition %(n)d: %(field)s: %(error)s") % parts if field else _("Condition %(n)d: %(error)s") % parts
 
 
 def _count(data) -> int:
@@ -178,5 +195,6 @@ def pattern_html(pattern: list[str]) -> SafeString:
 
 def rule_reading(premises: list, conclusion: list) -> SafeString:
     """The rule in words: "If <var>someone</var> has <var>thing</var>, and … then …"."""
-    conditions = format_html_join(", and ", "{}", ((pattern_html(p),) for p in premises))
-    return format_html("If {}, then {}.", conditions, pattern_html(conclusion))
+    conditions = format_html_join(_(", and "), "{}", ((pattern_html(p),) for p in premises))
+    return format_html(_("If {conditions}, then {conclusion}."), conditions=conditions,
+                       conclusion=pattern_html(conclusion))

@@ -15,6 +15,7 @@ from django.contrib import messages
 from django.db import IntegrityError, transaction
 from django.db.models import BooleanField, ExpressionWrapper, Q
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from cards.rule_preview import rule_preview
@@ -80,14 +81,14 @@ def rule_create_page(request, scope_id: int):
                                 conclusion=write.conclusion.pattern(), author=request.user,
                                 description=write.name.cleaned_data["description"])
     except IntegrityError:
-        write.name.add_error("name", "A rule with this name exists already: pick another name.")
+        write.name.add_error("name", _("A rule with this name exists already: pick another name."))
         return render(request, FORM, _context(scope, write), status=400)
     except DomainError as error:
         for problems in error_fields(error).values():
             write.problems += problems
         return render(request, FORM, _context(scope, write), status=400)
-    messages.success(request, f"Rule “{rule.name}” saved as a draft. It derives nothing until a reviewer of "
-                              "common sense approves it; then it holds in every scope.")
+    messages.success(request, _("Rule “%(name)s” saved as a draft. It derives nothing until a reviewer of "
+                                "common sense approves it; then it holds in every scope.") % {"name": rule.name})
     # Back where the form is linked from: the scope's review page, for those who review it.
     reviews = scope_ids_for(principal, "review").filter(id=scope.pk).exists()
     return redirect("review-scope" if reviews else "scope", scope_id=scope.pk)

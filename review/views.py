@@ -14,11 +14,13 @@ from django.db import transaction
 from django.db.models import prefetch_related_objects
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _, gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_POST
 from rest_framework.exceptions import PermissionDenied as NotAllowed
 
 from cards.drafts import PRECISION_SPAN
 from cards.forms import ConfirmForm
+from cards.label_names import label_name
 from cards.models import CardKind, Precision, TimeSource
 from cards.selectors.entities import ME
 from cards.selectors.shape import cards_out
@@ -63,6 +65,14 @@ def _own_context(request, *, bound: dict | None = None) -> dict:
             "proposals": proposals}
 
 
+# Why ingest proposed a candidate for long-term memory: it stores one of these English phrases
+# (review.services.ingest._mark_long_term, also read by the API); the page shows it in its own language.
+LONG_TERM_SHOWN = {"repeated in 2+ sessions": gettext_lazy("repeated in 2+ sessions"),
+                   "repeated: already a preference on a card": gettext_lazy("repeated: already a preference on a card"),
+                   "explicit preference or boundary": gettext_lazy("explicit preference or boundary"),
+                   "impact 3": gettext_lazy("impact 3")}
+
+
 def _candidate_items(candidates: list[Candidate], bound: dict, *, viewer) -> list[dict]:
     """Each candidate with its one form: its words (prefilled, or as sent when a
     decision was refused), its `when` and the date it resolves to, and the one
@@ -81,7 +91,8 @@ def _candidate_items(candidates: list[Candidate], bound: dict, *, viewer) -> lis
         when = ({} if "when" in form.errors else _when_read(c, form.data.get("when", c.when), viewer=viewer)) \
             if form.is_bound else _when_stored(c, viewer=viewer)
         items.append({"c": c, "form": form, "reason": reason["reason"], "problems": problems, "when": when,
-                      "about": _about(c)})
+                      "about": _about(c), "named": _named(c),
+                      "long_term": LONG_TERM_SHOWN.get(c.long_term, c.long_term)})
     return items
 
 
@@ -105,14 +116,14 @@ def _time_words(start: dt.datetime, end: dt.datetime | None, precision: str, *, 
 
 def _read_against(c: Candidate, tz, language) -> str:
     said = date_shown(c.message_at, zone=tz, language=language, precision=Precision.DATETIME)
-    return f"read in {zone_label(tz)}, against the message of {said}"
+    return _("read in %(zone)s, against the message of %(said)s") % {"zone": zone_label(tz), "said": said}
 
 
 def _no_time(c: Candidate, tz, language) -> str:
     if c.kind == CardKind.EVENT:
-        return "No time given: the event is remembered undated."
+        return _("No time given: the event is remembered undated.")
     said = date_shown(c.message_at, zone=tz, language=language, precision=Precision.DAY)
-    return f"No time given: true from the message's time, {said}."
+    return _("No time given: true from the message's time, %(said)s.") % {"said": said}
 
 
 def _when_stored(c: Candidate, *, viewer) -> dict:
@@ -125,7 +136,8 @@ def _when_stored(c: Candidate, *, viewer) -> dict:
     if start is None:
         return {"none": _no_time(c, tz, language)}
     if c.when and c.time_source == TimeSource.MESSAGE:  # ingest could not read the words: the message's time
-        how = f"“{c.when}” could not be read, so it is dated at the message, in {zone_label(tz)}"
+        how = _("“%(when)s” could not be read, so it is dated at the message, in %(zone)s") % {
+            "when": c.when, "zone": zone_label(tz)}
     else:
         how = _read_against(c, tz, language)
     return {"shown": _time_words(start, end, precision, tz=tz, language=language), "how": how}
@@ -134,7 +146,7 @@ def _when_stored(c: Candidate, *, viewer) -> dict:
 def _when_read(c: Candidate, when: str, *, viewer) -> dict:
     """What approving with `when` would write, or why it cannot."""
     if len(when) > ApproveForm.base_fields["when"].max_length:
-        return {"problem": f"Say it in at most {ApproveForm.base_fields['when'].max_length} characters."}
+        return {"problem": _("Say it in at most %(n)d characters.") % {"n": ApproveForm.base_fields["when"].max_length}}
     if when == c.when:
         return _when_stored(c, viewer=viewer)
     tz, language = candidate_zone(c), getattr(viewer, "language", None)
@@ -206,7 +218,7 @@ def said_about_you_pick_page(request):
     principal = principal_of_page(request)
     form = PickForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Pick one of the values.")
+        messages.error(request, _("Pick one of the values."))
         return redirect("review")
     try:
         with transaction.atomic():
@@ -218,7 +230,8 @@ def said_about_you_pick_page(request):
             raise PermissionDenied(error.detail) from None
         messages.error(request, error.detail)
         return redirect("review")
-    messages.success(request, f"{chosen.value or chosen.object} is now what is remembered of your {chosen.label.key}.")
+    messages.success(request, _("%(value)s is now what is remembered of your %(label)s.") % {
+        "value": chosen.value or chosen.object, "label": label_name(chosen.label.key)})
     return redirect("review")
 
 
@@ -268,9 +281,11 @@ def review_bulk_page(request, scope_id: int):
         chosen = list(Candidate.objects.visible_to(principal, "review").filter(scope=scope, pk__in=ids)
                       .select_related("author", "scope", "proposed_by").order_by("message_at", "id"))
         if len(chosen) < len(ids):
-            form.add_error("candidates", f"{len(ids) - len(chosen)} of the {len(ids)} ticked "
-                                         f"{_proposals(len(ids))} {'is' if len(ids) - len(chosen) == 1 else 'are'} "
-                                         "not in this queue; nothing was decided. Tick them again.")
+            missing = len(ids) - len(chosen)
+            form.add_error("candidates", ngettext(
+                "%(missing)d of the %(n)d ticked proposals is not in this queue; nothing was decided. Tick them again.",
+                "%(missing)d of the %(n)d ticked proposals are not in this queue; nothing was decided. "
+                "Tick them again.", missing) % {"missing": missing, "n": len(ids)})
     if form.errors:
         return render(request, "review/queue.html", _queue_context(request, scope, bulk=form), status=400)
     approve, reason = form.cleaned_data["decision"] == "approve", form.cleaned_data["reason"]
@@ -287,12 +302,19 @@ def review_bulk_page(request, scope_id: int):
         else:
             decided.append(candidate)
     if decided:
-        n, they = len(decided), "it" if len(decided) == 1 else "they"
-        messages.success(request, f"Approved {n} {_proposals(n)}: {they} {'is' if n == 1 else 'are'} remembered."
-                         if approve else f"Rejected {n} {_proposals(n)}: {they} will not be remembered.")
+        n = len(decided)
+        messages.success(request, (ngettext("Approved %(n)d proposal: it is remembered.",
+                                            "Approved %(n)d proposals: they are remembered.", n) if approve
+                                   else ngettext("Rejected %(n)d proposal: it will not be remembered.",
+                                                 "Rejected %(n)d proposals: they will not be remembered.", n))
+                         % {"n": n})
     if refused:
-        messages.error(request, f"Could not {'approve' if approve else 'reject'} {len(refused)} "
-                                f"{_proposals(len(refused))}: " + "; ".join(refused) + ".")
+        n, named = len(refused), "; ".join(refused)
+        messages.error(request, (ngettext("Could not approve %(n)d proposal: %(named)s.",
+                                          "Could not approve %(n)d proposals: %(named)s.", n) if approve
+                                 else ngettext("Could not reject %(n)d proposal: %(named)s.",
+                                               "Could not reject %(n)d proposals: %(named)s.", n))
+                       % {"n": n, "named": named})
     return redirect("review-scope", scope_id=scope.pk)
 
 
@@ -301,19 +323,16 @@ def _about(c: Candidate) -> str:
     return c.author.shown_name if normalize(c.subject) == ME else c.subject
 
 
-def _proposals(n: int) -> str:
-    return "proposal" if n == 1 else "proposals"
-
-
 def _named(c: Candidate) -> str:
-    return f"{_about(c)} · {c.label}" + (f": {c.value}" if c.value else "")
+    """The candidate as its heading names it: whom it is about · its label in the page's words: its value."""
+    return f"{_about(c)} · {label_name(c.label)}" + (f": {c.value}" if c.value else "")
 
 
 def _why_not(error: DomainError) -> str:
     if error.code == "needs_consent":
-        return "it needs the person's explicit consent: approve it on its own, with the consent box"
+        return _("it needs the person's explicit consent: approve it on its own, with the consent box")
     if error.code == "already_decided":
-        return "already decided"
+        return _("already decided")
     return refusal_message(error)
 
 
@@ -333,7 +352,8 @@ def candidate_approve_page(request, candidate_id: int):
             for field, problems in error_fields(error).items():
                 form.add_error(field if field in form.fields else None, problems)
         else:
-            messages.success(request, f"Approved: {card.label.key} of {card.subject.name} is remembered.")
+            messages.success(request, _("Approved: %(label)s of %(subject)s is remembered.") % {
+                "label": label_name(card.label.key), "subject": card.subject.name})
             return _after_decision(request, candidate)
     return _decision_refused(request, candidate, {("approve", candidate.pk): form})
 
@@ -351,7 +371,7 @@ def candidate_reject_page(request, candidate_id: int):
         except DomainError as error:
             form.add_error(None, error.detail)
         else:
-            messages.success(request, "Rejected; it will not be remembered.")
+            messages.success(request, _("Rejected; it will not be remembered."))
             return _after_decision(request, candidate)
     return _decision_refused(request, candidate, {("reject", candidate.pk): form})
 
@@ -375,7 +395,8 @@ def rule_decide_page(request, rule_id: int, decision: str):
                     reason=form.cleaned_data.get("reason", ""))
     except DomainError as error:
         return _refused(request, error, scope.pk)
-    messages.success(request, f"Rule {rule.name}: {'approved' if decision == 'approve' else 'retired'}.")
+    messages.success(request, (_("Rule %(name)s: approved.") if decision == "approve" else _("Rule %(name)s: retired."))
+                     % {"name": rule.name})
     return redirect("review-scope", scope_id=scope.pk)
 
 
@@ -392,7 +413,8 @@ def duplicate_decide_page(request, duplicate_id: int, decision: str):
                          reason=form.cleaned_data.get("reason", ""))
     except DomainError as error:
         return _refused(request, error, proposal.entity.scope_id)
-    messages.success(request, f"{proposal.entity.name}: {'merged' if decision == 'merge' else 'kept apart'}.")
+    messages.success(request, (_("%(name)s: merged.") if decision == "merge" else _("%(name)s: kept apart."))
+                     % {"name": proposal.entity.name})
     return redirect("review-scope", scope_id=proposal.entity.scope_id)
 
 
@@ -403,7 +425,7 @@ def contradiction_pick_page(request, scope_id: int):
     scope = scope_get(principal=principal, scope_id=scope_id, action="review")
     form = PickForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Pick one of the values.")
+        messages.error(request, _("Pick one of the values."))
         return redirect("review-scope", scope_id=scope.pk)
     try:
         with transaction.atomic():
@@ -413,7 +435,7 @@ def contradiction_pick_page(request, scope_id: int):
                                reason=form.cleaned_data["reason"])
     except DomainError as error:
         return _refused(request, error, scope.pk)
-    messages.success(request, f"{chosen.value} is now the current value.")
+    messages.success(request, _("%(value)s is now the current value.") % {"value": chosen.value})
     return redirect("review-scope", scope_id=scope.pk)
 
 
@@ -437,7 +459,7 @@ def hypothesis_confirm_page(request, card_id: int):
     except DomainError as error:
         messages.error(request, refusal_message(error))
     else:
-        messages.success(request, "Confirmed: no longer a guess.")
+        messages.success(request, _("Confirmed: no longer a guess."))
         card = stated
     return _back(request, card)
 
@@ -453,15 +475,17 @@ def hypothesis_reject_page(request, card_id: int):
     except DomainError as error:
         messages.error(request, error.detail)
         return _back(request, card)
-    messages.success(request, "Rejected: the guess is discarded.")
+    messages.success(request, _("Rejected: the guess is discarded."))
     if request.POST.get("back") == "review":
         return redirect("review-scope", scope_id=card.scope_id)
     return redirect("scope", scope_id=card.scope_id)
 
 
-UPKEEP_DONE = {"promote": "it is long-term now", "demote": "it left MEMORY.md and is annotated stale in its daily note",
-               "merge": "the knowledge is merged",
-               "archive": "the project is archived: read-only, out of recall and context, until restored"}
+UPKEEP_DONE = {"promote": gettext_lazy("Approved: it is long-term now."),
+               "demote": gettext_lazy("Approved: it left MEMORY.md and is annotated stale in its daily note."),
+               "merge": gettext_lazy("Approved: the knowledge is merged."),
+               "archive": gettext_lazy("Approved: the project is archived: read-only, out of recall and context, "
+                                       "until restored.")}
 
 
 @page
@@ -479,8 +503,7 @@ def upkeep_decide_page(request, proposal_id: int, decision: str):
                           reason=form.cleaned_data.get("reason", ""))
     except (DomainError, NotAllowed) as error:  # archiving: an owner's act (scopes.archive)
         return _refused(request, error, proposal.scope_id)
-    messages.success(request, f"Approved: {UPKEEP_DONE[proposal.kind]}." if decision == "approve"
-                     else "Rejected: nothing changes.")
+    messages.success(request, UPKEEP_DONE[proposal.kind] if decision == "approve" else _("Rejected: nothing changes."))
     if decision == "approve" and proposal.kind == "archive":  # its queue is closed while it is archived
         return redirect("scope", scope_id=proposal.scope_id)
     return redirect("review-scope", scope_id=proposal.scope_id)

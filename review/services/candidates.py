@@ -7,6 +7,7 @@ import datetime as dt
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from cards.drafts import CardDraft
 from cards.errors import InvalidCard, NeedsConsent
@@ -100,7 +101,8 @@ def _when_place(candidate: Candidate, interval: Interval | None) -> None:
 def _locked_open(candidate: Candidate) -> Candidate:
     candidate = Candidate.objects.select_for_update().select_related("author", "scope").get(pk=candidate.pk)
     if candidate.status not in OPEN:
-        raise NotOpen(f"Candidate {candidate.pk} was already decided ({candidate.status}).")
+        raise NotOpen(_("Candidate %(id)s was already decided (%(status)s).")
+                      % {"id": candidate.pk, "status": candidate.status})
     return candidate
 
 
@@ -120,9 +122,9 @@ def candidate_approve(*, candidate: Candidate, reviewer: User, edits: dict | Non
     if "when" in edits or candidate.kind != kind:  # its time, read again for what it now is
         _when_place(candidate, candidate_when_resolve(candidate, candidate.when))
     if candidate.status == CandidateStatus.NEEDS_CONSENT and not consent:
-        raise NeedsConsent("This is a sensitive attribute: approve it only with the person's explicit consent "
-                           "(consent: true).", rule="sensitive_attribute",
-                           fields={"consent": ["required for a sensitive attribute"]})
+        raise NeedsConsent(_("This is a sensitive attribute: approve it only with the person's explicit consent "
+                             "(consent: true)."), rule="sensitive_attribute",
+                           fields={"consent": [_("required for a sensitive attribute")]})
     result = card_remember(scope=candidate.scope, actor=candidate.author,
                            draft=candidate_draft(candidate, consent=consent))
     promoted = _promote_approved(candidate, result.card, reviewer)
@@ -149,7 +151,7 @@ def _promote_approved(candidate: Candidate, card: Card, reviewer: User) -> bool:
 @transaction.atomic
 def candidate_reject(*, candidate: Candidate, reviewer: User, reason: str) -> Candidate:
     if not reason.strip():
-        raise InvalidCard("Say why it is rejected.", fields={"reason": ["required"]})
+        raise InvalidCard(_("Say why it is rejected."), fields={"reason": [_("required")]})
     candidate = _locked_open(candidate)
     candidate.status, candidate.decided_by = CandidateStatus.REJECTED, reviewer
     candidate.decided_at, candidate.reason = timezone.now(), reason[:300]

@@ -13,6 +13,7 @@ from django.db import connection, transaction
 from django.db.models import Max
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from cards.confidence import LEVELS, level_of
 from cards.drafts import CardDraft
@@ -167,7 +168,7 @@ def probe_pending(*, user: User, scope_ids: list[int]) -> tuple[int | None, int]
 def _hypothesis(card: Card) -> Card:
     card = Card.objects.select_for_update().get(pk=card.pk)
     if card.tag != Tag.HYPOTHESIS or card.superseded_at is not None:
-        raise NotAHypothesis("Only a current hypothesis can be confirmed or rejected.")
+        raise NotAHypothesis(_("Only a current hypothesis can be confirmed or rejected."))
     return card
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from cards.drafts import CardDraft
 from cards.errors import InvalidCard
@@ -47,7 +48,8 @@ def duplicate_decide(*, proposal: PossibleDuplicate, reviewer: User, merge: bool
     proposal = PossibleDuplicate.objects.select_for_update().select_related("entity__scope", "similar_to").get(
         pk=proposal.pk)
     if proposal.status != DuplicateStatus.OPEN:
-        raise AlreadyDecided(f"This possible duplicate was already decided ({proposal.status}).")
+        raise AlreadyDecided(_("This possible duplicate was already decided (%(status)s).")
+                             % {"status": proposal.status})
     if merge:
         entity_merge(duplicate=proposal.entity, into=proposal.similar_to)
     proposal.status = DuplicateStatus.MERGED if merge else DuplicateStatus.KEPT_APART
@@ -69,10 +71,11 @@ def contradiction_pick(*, chosen: Card, others: list[Card], reviewer: User, writ
     written on that timeline, settles every dispute standing beside it."""
     member = chosen.subject.user_id
     if member is not None and member != reviewer.pk:
-        raise MemberSettles(f"This is about {chosen.subject.name}: only they settle what is said about them.")
+        raise MemberSettles(_("This is about %(name)s: only they settle what is said about them.")
+                            % {"name": chosen.subject.name})
     if any(o.scope_id not in writable for o in others):
-        raise InvalidCard("You may not write in every scope of this contradiction.",
-                          fields={"card": ["pick from scopes you may write in"]})
+        raise InvalidCard(_("You may not write in every scope of this contradiction."),
+                          fields={"card": [_("pick from scopes you may write in")]})
     written = []
     # One statement per scope: the sides in one scope (a member's card and the
     # disputes beside it) share one timeline. The chosen card's label: opposite

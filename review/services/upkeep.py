@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from cards.models import Card
 from cards.services import knowledge_merge
@@ -92,10 +93,10 @@ def upkeep_decide(*, proposal: UpkeepProposal, reviewer: User, approve: bool, re
     Approving applies it through the store's service; rejecting writes nothing but the decision."""
     locked = UpkeepProposal.objects.select_for_update().filter(pk=proposal.pk).first()
     if locked is None:  # its card was forgotten meanwhile, and the proposal with it
-        raise UpkeepOutdated("What this proposal was about was forgotten meanwhile; nothing to decide.")
+        raise UpkeepOutdated(_("What this proposal was about was forgotten meanwhile; nothing to decide."))
     proposal = locked
     if proposal.status != UpkeepStatus.OPEN:
-        raise AlreadyDecided(f"This proposal was already decided ({proposal.status}).")
+        raise AlreadyDecided(_("This proposal was already decided (%(status)s).") % {"status": proposal.status})
     if approve:
         _apply(proposal, reviewer, reason)
     proposal.status = UpkeepStatus.APPROVED if approve else UpkeepStatus.REJECTED
@@ -114,13 +115,13 @@ def _apply(proposal: UpkeepProposal, reviewer: User, reason: str) -> None:
         return
     card = Card.objects.select_related("label").get(pk=proposal.card_id)
     if card.superseded_at is not None:
-        raise UpkeepOutdated("This card is no longer current; the next upkeep run looks again.")
+        raise UpkeepOutdated(_("This card is no longer current; the next upkeep run looks again."))
     said = f"upkeep ({proposal.why})" + (f": {reason}" if reason else "")
     if proposal.kind == UpkeepKind.PROMOTE:
         card_promote(card=card, actor=reviewer, reason=said)
     elif proposal.kind == UpkeepKind.DEMOTE:
         if proposal.why == "stale" and card.verified_at > proposal.created_at:
-            raise UpkeepOutdated("This card was confirmed since it was proposed as stale; it stays long-term.")
+            raise UpkeepOutdated(_("This card was confirmed since it was proposed as stale; it stays long-term."))
         card_demote(card=card, actor=reviewer, why=proposal.why, reason=said)
     else:
         other = Card.objects.get(pk=proposal.other_id)

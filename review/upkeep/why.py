@@ -6,6 +6,7 @@ and the dates; the words are made when shown."""
 from __future__ import annotations
 
 from django.conf import settings
+from django.utils.translation import gettext as _, ngettext
 
 from core.dates import date_shown
 from cards.retrieval import AGING_DAYS
@@ -23,26 +24,37 @@ def upkeep_why(proposal: UpkeepProposal, *, viewer, names: dict[int, str]) -> st
     """`names`: the subject's name of the proposal's cards, by card id (for merges)."""
     days = _days(proposal.evidence_at, viewer=viewer)
     card_name, other_name = names.get(proposal.card_id, ""), names.get(proposal.other_id, "")
+    first = {"day": days[0]} if days else {}
     if proposal.why == "sessions":
-        return f"seen in {len(days)} sessions: " + "; ".join(days)
+        return ngettext("seen in %(n)d session: %(days)s", "seen in %(n)d sessions: %(days)s", len(days)) % {
+            "n": len(days), "days": "; ".join(days)}
     if proposal.why == "impact":
-        return f"impact 3 (recorded {days[0]})" if days else "impact 3"
+        return _("impact 3 (recorded %(day)s)") % first if days else _("impact 3")
     if proposal.why == "contradicted":
-        return f"a later card says otherwise (stated {days[0]})" if days else "a later card says otherwise"
+        return _("a later card says otherwise (stated %(day)s)") % first if days else _("a later card says otherwise")
     if proposal.why == "stale":
-        return f"not confirmed since {days[0]} ({AGING_DAYS}+ days)" if days else "not confirmed in a long time"
+        return (_("not confirmed since %(day)s (%(n)d+ days)") % {**first, "n": AGING_DAYS} if days
+                else _("not confirmed in a long time"))
     if proposal.why == "idle":
-        return (f"nobody has read or written here since {days[0]} ({settings.UPKEEP_ARCHIVE_IDLE_DAYS}+ days)"
-                if days else "nobody has read or written here in a long time")
+        return (_("nobody has read or written here since %(day)s (%(n)d+ days)")
+                % {**first, "n": settings.UPKEEP_ARCHIVE_IDLE_DAYS}
+                if days else _("nobody has read or written here in a long time"))
     if proposal.why == "replaced":
-        return f"someone said it was dropped for something else (stated {days[0]})" if days else \
-            "someone said it was dropped for something else"
-    seen = f" (stated {' and '.join(days)})" if days else ""
-    both = f"the same knowledge about “{card_name}” and “{other_name}”"
+        return (_("someone said it was dropped for something else (stated %(day)s)") % first if days
+                else _("someone said it was dropped for something else"))
+    names_said = {"card": card_name, "other": other_name, "days": _(" and ").join(days)}
+    # One sentence per case, the dates in it or not: word order differs between languages.
     if proposal.why == "same_name":
-        return f"the same knowledge about “{card_name}”, by the same name{seen}"
+        return (_("the same knowledge about “%(card)s”, by the same name (stated %(days)s)") if days
+                else _("the same knowledge about “%(card)s”, by the same name")) % names_said
     if proposal.why == "merged":
-        return f"{both}: one name was merged into the other{seen}"
+        return (_("the same knowledge about “%(card)s” and “%(other)s”: one name was merged into the other "
+                  "(stated %(days)s)") if days
+                else _("the same knowledge about “%(card)s” and “%(other)s”: one name was merged into the other")
+                ) % names_said
     if proposal.why == "alias":
-        return f"{both}: one is a registered alias of the other{seen}"
+        return (_("the same knowledge about “%(card)s” and “%(other)s”: one is a registered alias of the other "
+                  "(stated %(days)s)") if days
+                else _("the same knowledge about “%(card)s” and “%(other)s”: one is a registered alias of the other")
+                ) % names_said
     return proposal.why

@@ -256,9 +256,10 @@ def test_bulk_approve_decides_each_and_names_those_it_could_not(household, pages
     shown = client.get(answer.url).content.decode()
     assert "Approved 2 proposals: they are remembered." in shown
     assert "Could not approve 2 proposals:" in shown
-    assert (f"Alice · {sensitive.key}: x (it needs the person&#x27;s explicit consent: approve it on its own, "
+    # A candidate is named by its label's words, as its heading shows it ("no such label"), not by its key.
+    assert (f"Alice · {sensitive.key.replace('_', ' ')}: x (it needs the person&#x27;s explicit consent: approve it on its own, "
             "with the consent box)") in shown
-    assert "Alice · no_such_label: y (&#x27;no_such_label&#x27; is not a registered label." in shown
+    assert "Alice · no such label: y (&#x27;no_such_label&#x27; is not a registered label." in shown
     statuses = dict(Candidate.objects.values_list("pk", "status"))
     assert (statuses[first.pk], statuses[second.pk]) == (CandidateStatus.APPROVED, CandidateStatus.APPROVED)
     assert (statuses[held.pk], statuses[broken.pk]) == (CandidateStatus.NEEDS_CONSENT, CandidateStatus.PENDING)
