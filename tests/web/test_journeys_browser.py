@@ -16,7 +16,7 @@ from review.models import Candidate, CandidateStatus
 from scopes.models import AgentToken
 from tests.web.browser_languages import LOCALES, WIDTHS, page_in, reads_in, sign_in_by_fields  # noqa: F401
 from tests.web.test_browser import (  # noqa: F401  (fixtures)
-    PASSWORD, browser_type_launch_args, dana, dana_family, shot,
+    browser_type_launch_args, dana, dana_family, shot,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
