@@ -1,7 +1,9 @@
-"""axe-core on every page a person can reach, at desktop and phone width: no
-serious or critical violation. The pages are the permission matrix's own
-(tests/web/test_page_permissions.py), opened by the family's owner with its
-data there (a candidate, a guess, a duplicate, an upkeep proposal, a token …).
+"""axe-core on every page a person can reach, at desktop and phone width and in both languages (English,
+and Traditional Chinese asked for by a Taiwanese browser): no serious or critical violation, and the page
+says its language (`<html lang>`). The pages are the permission matrix's own
+(tests/web/test_page_permissions.py), opened by the family's owner with its data there (a candidate, a guess,
+a duplicate, an upkeep proposal, a token …), and those beside it: the invite link's sign-up, the
+confirmations asked before a removal, and the error pages a person meets.
 axe comes bundled in `axe-playwright-python` and is injected into each page
 from the installed file: nothing is downloaded while the tests run."""
 
@@ -9,9 +11,12 @@ from __future__ import annotations
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import expect
 
+from scopes.invites import invite_create
 from scopes.tokens import token_create
+from tests.web.browser_languages import (  # noqa: F401  (page_in: a fixture)
+    LOCALES, WIDTHS, page_in, sign_in_by_fields, sign_in_by_session, speaks,
+)
 from tests.web.test_browser import PASSWORD, browser_type_launch_args, shot  # noqa: F401  (a fixture)
 from tests.web.test_page_permissions import (  # noqa: F401  (ids: a fixture)
     ACCOUNT_PAGES, OWN_PAGES, PAGES, SIGNED_IN_PAGES, ids,
@@ -22,7 +27,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, seria
 # What is swapped into a page by htmx, not a page of its own: it is checked inside the page that holds it.
 FRAGMENTS = {"candidate-when"}
 BLOCKING = {"serious", "critical"}
-WIDTHS = {"desktop": 1280, "phone": 390}
+# The confirmations asked before something goes that the matrix already lists (so they are checked there).
+CONFIRMATIONS_IN_THE_MATRIX = ("/cards/{card}/forget/", "/scopes/{project}/archive/", "/accounts/erase/")
 
 
 def _urls(ids: dict) -> list[tuple[str, str]]:
@@ -45,27 +51,53 @@ def _blocking(axe: Axe, page, where: str) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("screen", WIDTHS)
-def test_no_serious_or_critical_violation_on_any_page(live_server, page, household, alice, ids, screen):
-    width = WIDTHS[screen]
+def _visit(axe: Axe, page, base: str, where: str, url: str, *, status: int, language: str) -> list[str]:
+    answer = page.goto(f"{base}{url}")
+    assert answer.status == status, f"{where}: {answer.status}"
+    speaks(page, language)
+    return _blocking(axe, page, where)
+
+
+def _none_found(found: list[str]) -> None:
+    assert not found, f"{len(found)} serious or critical accessibility violations:\n" + "\n".join(found)
+
+
+@pytest.fixture
+def owner(household, alice, ids):
+    """The household's owner (alice) signs in with a password; an agent token of hers to revoke or connect."""
     alice.set_password(PASSWORD)
     alice.save()
     token, _ = token_create(user=alice, name="kitchen assistant", scopes=[household["family"]])
-    ids = dict(ids, token=token.pk)
-    page.set_viewport_size({"width": width, "height": 900})
+    return dict(ids, token=token.pk)
+
+
+@pytest.mark.parametrize("language", LOCALES)
+@pytest.mark.parametrize("screen", WIDTHS)
+def test_no_serious_or_critical_violation_on_any_page(live_server, page_in, household, alice, owner, screen,
+                                                      language):
+    _, link = invite_create(scope=household["family"], role="member", created_by=alice)
     axe = Axe()
     base = live_server.url
-    page.goto(f"{base}/accounts/login/")
-    found = _blocking(axe, page, "sign-in")
-    page.get_by_label("Username").fill("alice")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    expect(page.get_by_role("heading", name="Your memory")).to_be_visible()
-    urls = _urls(ids)
-    for where, url in urls:
-        answer = page.goto(f"{base}{url}")
-        assert answer.status == 200, f"{where}: {answer.status}"
-        found += _blocking(axe, page, where)
-    shot(page, f"axe-last-page-{screen}")
+    page = page_in(language, WIDTHS[screen])
+    found = _visit(axe, page, base, "sign-in", "/accounts/login/", status=200, language=language)
+    # Someone new, holding an invite link: signs up there.
+    found += _visit(axe, page, base, "invite sign-up", f"/invite/{link}/", status=200, language=language)
+    sign_in_by_fields(page, base, "alice")
+    urls = _urls(owner)
     assert len(urls) >= 18, urls  # the matrix's pages, not an empty list
-    assert not found, f"{len(found)} serious or critical accessibility violations:\n" + "\n".join(found)
+    assert {url.format(**owner) for url in CONFIRMATIONS_IN_THE_MATRIX} <= {url for _, url in urls}
+    for where, url in urls:
+        found += _visit(axe, page, base, where, url, status=200, language=language)
+    shot(page, f"axe-last-page-{language}-{screen}")
+    # Beside the matrix: the other confirmations, and a card that is not there.
+    for where, url, status in (
+            ("member-remove confirmation", "/scopes/{family}/members/{victor}/remove/", 200),
+            ("token-revoke confirmation", "/tokens/{token}/revoke/", 200),
+            ("a missing card (404)", "/cards/999999/", 404)):
+        found += _visit(axe, page, base, where, url.format(**owner), status=status, language=language)
+    # A viewer opening the family's review queue: theirs to see, not to decide (403).
+    viewer = page_in(language, WIDTHS[screen])
+    sign_in_by_session(viewer, base, household["victor"])
+    found += _visit(axe, viewer, base, "review as a viewer (403)", f"/scopes/{owner['family']}/review/",
+                    status=403, language=language)
+    _none_found(found)
