@@ -19,7 +19,7 @@ from .label_names import label_name
 from .labels import label_lookup
 from .models import Cardinality, Rule
 from .selectors.answers import Shaper
-from .services.rules import RuleInvalid, rule_check
+from .services.rules import RuleInvalid, rule_cannot_run, rule_check
 
 PREVIEW_LIMIT = 20
 # Subjects asked at most: a preview is read on a page, and a scope's facts may name thousands.
@@ -109,7 +109,7 @@ def rule_preview(*, rule: Rule, scope_ids: list[int], user, limit: int = PREVIEW
     a FactBase of the same scopes, shared between the previews of one page."""
     problems = rule_check(rule.premises, rule.conclusion)
     if problems:
-        raise RuleInvalid("The rule cannot run: " + "; ".join(problems), fields={"rule": problems})
+        raise RuleInvalid(rule_cannot_run(problems), fields={"rule": problems})
     rules = [r for r in approved_rules() if rule.pk is None or r.pk != rule.pk]
     # Where approval puts it among the others (approved_rules orders by name).
     rules.insert(bisect.bisect_right([r.name for r in rules], rule.name), rule)
