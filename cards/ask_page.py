@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import datetime as dt
 
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
 from core.errors import DomainError
 from core.pages import error_fields
 from scopes.principals import principal_of_page
@@ -43,8 +46,8 @@ def ask_question(request, form, principal) -> dict | None:
 def ask_recall(request, form) -> dict | None:
     data = form.cleaned_data
     try:
-        body, _ = recall_body(principal_of_page(request), scope_id=data["scope"], query=data["query"], k=data["k"],
-                              when=data["when"] or None, tz=None, as_of=None)
+        body, _meta = recall_body(principal_of_page(request), scope_id=data["scope"], query=data["query"], k=data["k"],
+                                  when=data["when"] or None, tz=None, as_of=None)
     except DomainError as error:
         _refused(form, error)
         return None
@@ -60,11 +63,19 @@ def ask_answer(request, form, principal) -> dict | None:
     except DomainError as error:
         _refused(form, error)
         return None
+    # The page's sentences take the names as one list, separated as the page's language separates them.
+    found["entity_names"] = _listed(_("%(name)s (%(kind)s)") % {"name": e["name"], "kind": _(e["kind"])}
+                                    for e in found["subject"].get("entities") or ())
+    found["did_you_mean_names"] = _listed(d["entity"]["name"] for d in found["subject"].get("did_you_mean") or ())
     # A person reads a planned value's day in their own zone, never as an ISO instant.
     zone = person_zone(request.user)
     for planned in found["planned"]:
         planned["starts_local"] = _day(planned["starts"], zone)
     return found
+
+
+def _listed(names) -> str:
+    return pgettext("between the names of a list", ", ").join(names)
 
 
 def _day(instant: str | dt.datetime | None, zone) -> dt.date | None:

@@ -12,50 +12,54 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext, gettext_noop
+
 from .derive import Deriver, FactBase, Proof, approved_rules, name_term
+from .label_names import label_name
 from .labels import label_lookup
 from .models import Cardinality, Rule
 from .selectors.answers import Shaper
-from .services.rules import RuleInvalid, rule_check
+from .services.rules import RuleInvalid, rule_cannot_run, rule_check
 
 PREVIEW_LIMIT = 20
 # Subjects asked at most: a preview is read on a page, and a scope's facts may name thousands.
 MAX_SUBJECTS = 500
 
-# How a label reads between its subject {s} and its object or value {o}; any
+# How a label reads between its subject {s} and its object or value {o}, in the page's language; any
 # other label reads "{s}'s <label> is {o}" (one value) or "{s} has <label> {o}".
 PHRASES = {
-    "is_a": "{s} is a {o}",
-    "has": "{s} has {o}",
-    "used_for": "{s} is used for {o}",
-    "needs": "{s} needs {o}",
-    "made_of": "{s} is made of {o}",
-    "member_of": "{s} is a member of {o}",
-    "likes": "{s} likes {o}",
-    "dislikes": "{s} dislikes {o}",
-    "works_at": "{s} works at {o}",
-    "interest": "{s} is interested in {o}",
-    "language": "{s} speaks {o}",
-    "skill": "{s} is skilled at {o}",
-    "hobby": "{s} has the hobby {o}",
-    "friend": "{o} is a friend of {s}",
-    "child": "{o} is a child of {s}",
-    "parent": "{o} is a parent of {s}",
-    "sibling": "{o} is a sibling of {s}",
-    "advisor": "{o} advises {s}",
-    "pet": "{s} has a pet, {o}",
+    "is_a": gettext_noop("{s} is a {o}"),
+    "has": gettext_noop("{s} has {o}"),
+    "used_for": gettext_noop("{s} is used for {o}"),
+    "needs": gettext_noop("{s} needs {o}"),
+    "made_of": gettext_noop("{s} is made of {o}"),
+    "member_of": gettext_noop("{s} is a member of {o}"),
+    "likes": gettext_noop("{s} likes {o}"),
+    "dislikes": gettext_noop("{s} dislikes {o}"),
+    "works_at": gettext_noop("{s} works at {o}"),
+    "interest": gettext_noop("{s} is interested in {o}"),
+    "language": gettext_noop("{s} speaks {o}"),
+    "skill": gettext_noop("{s} is skilled at {o}"),
+    "hobby": gettext_noop("{s} has the hobby {o}"),
+    "friend": gettext_noop("{o} is a friend of {s}"),
+    "child": gettext_noop("{o} is a child of {s}"),
+    "parent": gettext_noop("{o} is a parent of {s}"),
+    "sibling": gettext_noop("{o} is a sibling of {s}"),
+    "advisor": gettext_noop("{o} advises {s}"),
+    "pet": gettext_noop("{s} has a pet, {o}"),
 }
 
 
 def label_phrase(key: str) -> str:
     """The sentence pattern of a label, with `{s}` and `{o}` to fill."""
     if key in PHRASES:
-        return PHRASES[key]
-    words = key.replace("_", " ")
+        return gettext(PHRASES[key])
     label = label_lookup(key)
     if label is not None and label.cardinality == Cardinality.SINGLE:
-        return "{s}'s " + words + " is {o}"
-    return "{s} has " + words + " {o}"
+        phrase = gettext("{s}'s {label} is {o}")
+    else:
+        phrase = gettext("{s} has {label} {o}")
+    return phrase.replace("{label}", label_name(key))
 
 
 def said(subject: str, label: str, obj: str) -> str:
@@ -105,7 +109,7 @@ def rule_preview(*, rule: Rule, scope_ids: list[int], user, limit: int = PREVIEW
     a FactBase of the same scopes, shared between the previews of one page."""
     problems = rule_check(rule.premises, rule.conclusion)
     if problems:
-        raise RuleInvalid("The rule cannot run: " + "; ".join(problems), fields={"rule": problems})
+        raise RuleInvalid(rule_cannot_run(problems), fields={"rule": problems})
     rules = [r for r in approved_rules() if rule.pk is None or r.pk != rule.pk]
     # Where approval puts it among the others (approved_rules orders by name).
     rules.insert(bisect.bisect_right([r.name for r in rules], rule.name), rule)
@@ -185,4 +189,4 @@ def _premise_words(premise: Proof, shaper: Shaper) -> str:
         card = shaper.cards[premise.fact.card_id]
         return said(card["subject"], card["label"], card["object"] or card["value"])
     words = said(_term_name(premise.subject, premise, shaper), premise.label, premise.shown)
-    return f"{words} (worked out by “{premise.rule.name}”)"
+    return gettext("%(words)s (worked out by “%(rule)s”)") % {"words": words, "rule": premise.rule.name}

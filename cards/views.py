@@ -14,6 +14,8 @@ from django.db.models import Prefetch, Q
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
@@ -46,6 +48,25 @@ from .timeline import timeline_of
 
 PER_PAGE = 25
 ENTITY_LIMIT = 300
+
+# Stored words the templates show through {% translate value %}: listed here so that the catalogue holds them.
+SHOWN_WORDS = (
+    # card kinds, tags, cardinalities, and how sure a guess is
+    gettext_noop("state"), gettext_noop("event"), gettext_noop("knowledge"),
+    gettext_noop("fact"), gettext_noop("preference"), gettext_noop("goal"), gettext_noop("boundary"),
+    gettext_noop("hypothesis"), gettext_noop("single"), gettext_noop("multi"),
+    gettext_noop("high"), gettext_noop("medium"), gettext_noop("low"),
+    # entity kinds
+    gettext_noop("person"), gettext_noop("place"), gettext_noop("organization"), gettext_noop("thing"),
+    gettext_noop("kind"), gettext_noop("concept"),
+    # how precisely a day is known
+    gettext_noop("datetime"), gettext_noop("day"), gettext_noop("week"), gettext_noop("month"), gettext_noop("year"),
+    # scope kinds
+    gettext_noop("personal"), gettext_noop("project"), gettext_noop("family"), gettext_noop("team"),
+    gettext_noop("department"), gettext_noop("enterprise"), gettext_noop("global"),
+    # what a write did
+    gettext_noop("inserted"), gettext_noop("superseded"), gettext_noop("reinforced"), gettext_noop("duplicate"),
+)
 
 
 def _may(principal, scope_id: int, action: str) -> bool:
@@ -133,7 +154,7 @@ def card_add(request, scope_id: int):
                 for field, problems in error_fields(error).items():
                     form.add_error(field if field in form.fields else None, problems)
             else:
-                messages.success(request, f"Remembered ({result.outcome}).")
+                messages.success(request, _("Remembered (%(outcome)s).") % {"outcome": _(result.outcome)})
                 return redirect("card", card_id=result.card.pk)
     return render(request, "cards/scope.html", _scope_context(request, scope, add_form=form), status=400)
 
@@ -184,9 +205,10 @@ def card_perspective_page(request, card_id: int):
         card = card_get(principal=principal_of_page(request), card_id=card_id, action="write")
         form = PerspectiveForm(request.POST)
         if not _shared(card):
-            messages.error(request, f"A {card.scope.kind} scope has no other members to phrase it.")
+            messages.error(request, _("A %(kind)s scope has no other members to phrase it.")
+                           % {"kind": _(card.scope.kind)})
         elif not form.is_valid():
-            messages.error(request, "Give your phrasing: a text of at most 2000 characters.")
+            messages.error(request, _("Give your phrasing: a text of at most 2000 characters."))
         else:
             try:
                 with transaction.atomic():
@@ -196,7 +218,7 @@ def card_perspective_page(request, card_id: int):
             except DomainError as error:
                 messages.error(request, refusal_message(error))
             else:
-                messages.success(request, "Phrasing saved: you read the card this way; nobody else sees it.")
+                messages.success(request, _("Phrasing saved: you read the card this way; nobody else sees it."))
     return redirect("card", card_id=card.pk)
 
 
@@ -210,7 +232,7 @@ def card_verify_page(request, card_id: int):
         except DomainError as error:
             messages.error(request, error.detail)
         else:
-            messages.success(request, "Confirmed: still true.")
+            messages.success(request, _("Confirmed: still true."))
     return redirect("card", card_id=card.pk)
 
 
@@ -227,9 +249,9 @@ def card_describe_page(request, card_id: int):
             except DomainError as error:
                 messages.error(request, refusal_message(error))
             else:
-                messages.success(request, "Description corrected; the old one is kept as a revision.")
+                messages.success(request, _("Description corrected; the old one is kept as a revision."))
         else:
-            messages.error(request, "A description cannot be empty.")
+            messages.error(request, _("A description cannot be empty."))
     return redirect("card", card_id=card.pk)
 
 
@@ -256,7 +278,8 @@ def card_forget_page(request, card_id: int, what: str = "card"):
         else:
             receipt = subject_forget(principal=principal, scope=card.scope, subject=card.subject,
                                      label=card.label if what == "timeline" else None)
-    messages.success(request, f"Forgotten: {receipt.words()}. Only the fact that something was forgotten is kept.")
+    messages.success(request, _("Forgotten: %(receipt)s. Only the fact that something was forgotten is kept.")
+                     % {"receipt": receipt.words()})
     return redirect("scope", scope_id=scope_id)
 
 
@@ -305,15 +328,16 @@ def alias_add_page(request, entity_id: int):
     with transaction.atomic():
         entity = entity_get(principal=principal_of_page(request), entity_id=entity_id, action="write")
         if not form.is_valid():
-            messages.error(request, "An alias needs a name.")
+            messages.error(request, _("An alias needs a name."))
             return redirect("entities")
         try:
             with transaction.atomic():
                 alias_add(entity=entity, name=form.cleaned_data["name"])
         except DomainError as error:
-            messages.error(request, f"{entity.name}: {error.detail}")
+            messages.error(request, _("%(name)s: %(refusal)s") % {"name": entity.name, "refusal": error.detail})
         else:
-            messages.success(request, f"{entity.name} is also called {form.cleaned_data['name']}.")
+            messages.success(request, _("%(name)s is also called %(alias)s.") % {"name": entity.name,
+                                                                                 "alias": form.cleaned_data["name"]})
     return redirect("entities")
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import datetime as dt
 
+from django.utils.translation import gettext
+
 from core.errors import DomainError
 from scopes.principals import Principal
 from scopes.selectors import read_scope_ids
@@ -34,7 +36,8 @@ def count_read(*, principal: Principal, scope_id: int, label: str, subject: str 
     if subject:
         binding = entity_bind(name=subject, scope_ids=scope_ids, speaker=principal.user)
         if binding.status == "ambiguous":
-            raise AmbiguousSubject(f"{subject!r} names more than one entity here; ask about one.",
+            raise AmbiguousSubject(gettext("%(name)s names more than one entity here; ask about one.")
+                                   % {"name": repr(subject)},
                                    entities=[entity_brief(e) for e in binding.entities])
         subject_ids = binding.entity_ids
     if when:

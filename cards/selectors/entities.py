@@ -23,6 +23,7 @@ from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce
 
 from django.http import Http404
+from django.utils.translation import gettext
 from rest_framework.exceptions import PermissionDenied
 
 from core.compiled import Compiled
@@ -58,7 +59,8 @@ class Binding:
         if self.status == "unknown":
             return None
         if self.status == "ambiguous":
-            raise AmbiguousEntity(f"{asked!r} names more than one entity here; name one by id or a unique name.",
+            raise AmbiguousEntity(gettext("%(name)s names more than one entity here; name one by id or a unique name.")
+                                  % {"name": repr(asked)},
                                   candidates=[entity_brief(e) for e in self.entities])
         return next((e for e in self.roots if e.scope_id == prefer_scope), self.roots[0])
 
@@ -256,5 +258,5 @@ def alias_target(*, principal, entity_id: int, scope_id: int) -> tuple[Entity, o
             raise Http404
         if entity.user_id != principal.user.pk and not scope_ids_for(principal, "manage").filter(
                 pk=scope.pk).exists():
-            raise PermissionDenied("Members name themselves; a scope's admins may name any member.")
+            raise PermissionDenied(gettext("Members name themselves; a scope's admins may name any member."))
     return entity, scope

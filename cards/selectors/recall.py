@@ -3,6 +3,8 @@ dashboard's ask page shows and what the agent's context block is built from."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
 from core.errors import DomainError
 from scopes.principals import Principal
 from scopes.selectors import read_scope_ids
@@ -73,7 +75,8 @@ def recall_body(principal: Principal, *, scope_id: int, query: str, k: int, when
         found = recall(scope_ids=scope_ids, query=query, k=k, as_of=as_of, when=interval, subject_ids=subject_ids,
                        asker_id=principal.user.pk, when_events_only=events_only)
     except EmbeddingError as error:
-        raise EmbeddingDown(f"The embedding model is not available right now ({error}); try again shortly.") from None
+        raise EmbeddingDown(gettext("The embedding model is not available right now (%(error)s); try again shortly.")
+                            % {"error": error}) from None
     ids = [r.card_id for r in found.results] + [a.card_id for a in found.aging]
     ids += [pk for c in found.contradictions for pk in c.card_ids]
     # Read once more to shape them: a card forgotten in between is left out, not a 500.

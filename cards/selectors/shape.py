@@ -13,6 +13,7 @@ from collections.abc import Iterable
 
 from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from core.compiled import Compiled
 
@@ -109,7 +110,7 @@ def card_shown(card_id: int, *, user) -> dict:
     """One card, shaped; CardGone (a 404) if a forget removed it since it was read."""
     card = cards_shown([card_id], user=user).get(card_id)
     if card is None:
-        raise CardGone("That card was forgotten meanwhile.")
+        raise CardGone(gettext("That card was forgotten meanwhile."))
     return card
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.db.models import Q
+from django.utils.translation import gettext
 
 from core.errors import InvalidInput
 from scopes.models import AgentToken, Membership, Scope, ScopeKind, User
@@ -74,6 +75,6 @@ def account_erase(*, user: User) -> Receipt:
 def account_erase_confirmed(*, user: User, password: str) -> Receipt:
     """The person says it with their password: a session left open is not enough."""
     if not isinstance(password, str) or not password or not user.check_password(password):
-        raise InvalidInput("The password does not match; nothing was erased.",
-                           fields={"password": ["does not match"]})
+        raise InvalidInput(gettext("The password does not match; nothing was erased."),
+                           fields={"password": [gettext("does not match")]})
     return account_erase(user=user)

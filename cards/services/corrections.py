@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from scopes.models import User
 
@@ -22,7 +23,8 @@ MAX_TEXT = 10_000
 
 def _clean_text(text, field: str) -> str:
     if not isinstance(text, str) or "\x00" in text or len(text) > MAX_TEXT or not text.strip():
-        raise InvalidCard(f"{field} must be a non-empty text of at most {MAX_TEXT} characters.",
+        raise InvalidCard(gettext("%(field)s must be a non-empty text of at most %(most)s characters.")
+                          % {"field": field, "most": MAX_TEXT},
                           fields={field: ["invalid"]})
     return text_in(text).strip()
 
@@ -56,7 +58,7 @@ def card_verify(*, card: Card, actor: User) -> Card:
     """"Still true": moves verified_at to now."""
     card = card_hold(card=card)
     if card.superseded_at is not None:
-        raise NotCurrent("Only a current card can be confirmed; this one was superseded.",
+        raise NotCurrent(gettext("Only a current card can be confirmed; this one was superseded."),
                          superseded_by=card.superseded_by_id)
     card_stated_again(card, timezone.now())
     return card
@@ -70,7 +72,7 @@ def card_retract(*, card: Card, actor: User, at=None) -> Card:
         raise InvalidCard("Only multi-value states are retracted; single values are superseded by a new value.",
                           fields={"card": ["not a multi-value state"]})
     if card.superseded_at is not None:
-        raise NotCurrent("This card is already closed.")
+        raise NotCurrent(gettext("This card is already closed."))
     at = at or timezone.now()
     Card.objects.filter(pk=card.pk).update(superseded_at=at)
     card.superseded_at = at
@@ -124,7 +126,7 @@ def card_hold(*, card: Card, for_update: bool = False) -> Card:
     rows = Card.objects.select_related("label", "subject", "object", "scope").filter(pk=card.pk)
     held = (rows.select_for_update(of=("self",)) if for_update else rows).first()
     if held is None:
-        raise CardGone("That card was forgotten meanwhile.")
+        raise CardGone(gettext("That card was forgotten meanwhile."))
     return held
 
 

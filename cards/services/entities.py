@@ -9,6 +9,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from core.compiled import Compiled
 from scopes.models import LADDER_UP_SQL, MAX_LADDER_DEPTH, Membership, Scope, ScopeKind, User
@@ -55,16 +56,17 @@ def entity_of_user(user: User) -> Entity:
 def entity_create(*, scope: Scope, name: str, kind: str = EntityKind.THING) -> Entity:
     name = name_in(name)
     if not normalize(name):
-        raise InvalidCard("An entity needs a name.", fields={"name": ["must not be empty"]})
+        raise InvalidCard(gettext("An entity needs a name."), fields={"name": [gettext("must not be empty")]})
     if Alias.objects.filter(scope=scope, name_norm=normalize(name)).exists():
-        raise InvalidCard(f"{name!r} is already an alias in this scope.", fields={"name": ["already an alias"]})
+        raise InvalidCard(gettext("%(name)s is already an alias in this scope.") % {"name": repr(name)},
+                          fields={"name": [gettext("already an alias")]})
     look_alikes_refuse(scope_id=scope.pk, name=name)
     try:
         with transaction.atomic():
             entity = Entity.objects.create(scope=scope, name=name.strip(), kind=kind)
     except IntegrityError:
-        raise InvalidCard(f"An entity named {name!r} already exists in this scope.",
-                          fields={"name": ["already exists"]}) from None
+        raise InvalidCard(gettext("An entity named %(name)s already exists in this scope.") % {"name": repr(name)},
+                          fields={"name": [gettext("already exists")]}) from None
     duplicates_propose(entity)
     return entity
 
@@ -79,11 +81,13 @@ def alias_add(*, entity: Entity, name: str, scope: Scope | None = None) -> Alias
     norm = normalize(name)
     clash = Entity.objects.filter(scope=scope, name_norm=norm).exclude(pk=entity.pk).exists()
     if not norm or clash:
-        raise InvalidCard(f"{name!r} already names another entity here.", fields={"name": ["already taken"]})
+        raise InvalidCard(gettext("%(name)s already names another entity here.") % {"name": repr(name)},
+                          fields={"name": [gettext("already taken")]})
     look_alikes_refuse(scope_id=scope.pk, name=name, allowed=entity.merged_into_id or entity.pk)
     alias, _ = Alias.objects.get_or_create(scope=scope, name_norm=norm, defaults={"entity": entity, "name": name})
     if alias.entity_id != entity.pk:
-        raise InvalidCard(f"{name!r} is already an alias of another entity.", fields={"name": ["already taken"]})
+        raise InvalidCard(gettext("%(name)s is already an alias of another entity.") % {"name": repr(name)},
+                          fields={"name": [gettext("already taken")]})
     return alias
 
 
@@ -153,8 +157,8 @@ def look_alikes_refuse(*, scope_id: int, name: str, allowed: int | None = None) 
 def _confusable(name: str, look_alikes: list[tuple]) -> ConfusableName:
     shown = ", ".join(repr(alike_name) for _, _, alike_name, _ in look_alikes)
     return ConfusableName(
-        f"{name!r} looks like {shown} but is written with other characters. Did you mean {shown}? Use that "
-        "name, or register this spelling as its alias.", name=name,
+        gettext("%(name)s looks like %(shown)s but is written with other characters. Did you mean %(shown)s? Use that "
+                "name, or register this spelling as its alias.") % {"name": repr(name), "shown": shown}, name=name,
         candidates=[{"id": pk, "scope": scope_id, "name": alike_name, "kind": kind}
                     for pk, scope_id, alike_name, kind in look_alikes])
 
@@ -251,14 +255,15 @@ def entity_merge(*, duplicate: Entity, into: Entity) -> Entity:
     root = into.merged_into or into
     ladder = [duplicate.scope_id, *duplicate.scope.ancestor_ids()]
     if duplicate.pk == root.pk or duplicate.user_id is not None:
-        raise InvalidCard("An entity cannot be merged into itself, and a person's own entity is never merged.",
+        raise InvalidCard(gettext("An entity cannot be merged into itself, and a person's own entity is never merged."),
                           fields={"entity": ["cannot be merged"]})
     # A member's own entity is who they are in every scope they belong to.
     member_here = root.user_id is not None and Membership.objects.filter(scope_id=duplicate.scope_id,
                                                                         user_id=root.user_id).exists()
     if root.scope_id not in ladder and root.scope.kind != "global" and not member_here:
-        raise InvalidCard("Merge into an entity of the same scope, a scope above it, or global: members of "
-                          "this scope could not see it otherwise.", fields={"into": ["not visible from here"]})
+        raise InvalidCard(gettext("Merge into an entity of the same scope, a scope above it, or global: members of "
+                                  "this scope could not see it otherwise."),
+                          fields={"into": [gettext("not visible from here")]})
     Entity.objects.filter(merged_into=duplicate).update(merged_into=root)
     duplicate.merged_into = root
     duplicate.save(update_fields=["merged_into"])

@@ -10,6 +10,7 @@ import datetime as dt
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from scopes.models import User
 
@@ -28,13 +29,13 @@ def long_term_problem(card: Card) -> str | None:
     current value is kept. (The upkeep job's query finds candidates by the same
     terms: review/upkeep/find.py `_current`.)"""
     if card.kind == CardKind.EVENT:
-        return "An event stays in its daily note; only states and knowledge are long-term."
+        return gettext("An event stays in its daily note; only states and knowledge are long-term.")
     if card.tag == Tag.HYPOTHESIS:
-        return "A guess is never promoted without its person's confirmation."
+        return gettext("A guess is never promoted without its person's confirmation.")
     if card.disputes_id is not None:
-        return "This disputes what its person said of themselves: it waits for them to settle it."
+        return gettext("This disputes what its person said of themselves: it waits for them to settle it.")
     if card.superseded_at is not None:
-        return "Only a current card is long-term; this one was superseded."
+        return gettext("Only a current card is long-term; this one was superseded.")
     return None
 
 
@@ -43,10 +44,10 @@ def card_promote(*, card: Card, actor: User, reason: str, at: dt.datetime | None
     """Make a current card long-term, approved by `actor`. A card already long-term is left as it is."""
     card = card_hold(card=card, for_update=True)
     if card.superseded_at is not None:  # said apart: the caller learns what replaced it
-        raise NotCurrent("Only a current card is promoted; this one was superseded.",
+        raise NotCurrent(gettext("Only a current card is promoted; this one was superseded."),
                          superseded_by=card.superseded_by_id)
     if (problem := long_term_problem(card)) is not None:
-        raise InvalidCard(problem, fields={"card": ["cannot be long-term"]})
+        raise InvalidCard(problem, fields={"card": [gettext("cannot be long-term")]})
     if card.long_term_at is not None:
         return card
     at = at or timezone.now()
@@ -64,8 +65,8 @@ def card_demote(*, card: Card, actor: User, why: str, reason: str, at: dt.dateti
         raise InvalidCard(f"A demotion says why: {' or '.join(DEMOTED_WHY)}.", fields={"why": ["unknown"]})
     card = card_hold(card=card, for_update=True)
     if card.long_term_at is None:
-        raise InvalidCard("This card is not long-term, so it cannot be demoted.",
-                          fields={"card": ["not long-term"]})
+        raise InvalidCard(gettext("This card is not long-term, so it cannot be demoted."),
+                          fields={"card": [gettext("not long-term")]})
     at = at or timezone.now()
     CardRevision.objects.create(card=card, actor=actor, at=at, field="long_term", before=LONG_TERM,
                                 after=f"demoted ({why})", reason=reason[:300])

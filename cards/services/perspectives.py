@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils.translation import gettext
 
 from scopes.models import Membership, User
 
@@ -36,12 +37,14 @@ def perspectives_set(*, card: Card, actor: User, phrasings: dict[str, str],
         pk__in=Membership.objects.filter(scope=card.scope_id).values("user_id"))}
     unknown = sorted(set(phrasings) - set(users))
     if unknown:
-        raise InvalidCard("Perspectives are for members of the card's scope.",
-                          fields={"perspectives": [f"not a member: {name}" for name in unknown]})
+        raise InvalidCard(gettext("Perspectives are for members of the card's scope."),
+                          fields={"perspectives": [gettext("not a member: %(name)s") % {"name": name}
+                                                   for name in unknown]})
     for username, text in phrasings.items():
         if not isinstance(text, str) or not text.strip() or "\x00" in text or len(text) > MAX_PHRASING:
-            raise InvalidCard(f"A perspective is a non-empty text of at most {MAX_PHRASING} characters.",
-                              fields={"perspectives": [f"invalid phrasing for {username}"]})
+            raise InvalidCard(gettext("A perspective is a non-empty text of at most %(most)s characters.")
+                              % {"most": MAX_PHRASING},
+                              fields={"perspectives": [gettext("invalid phrasing for %(name)s") % {"name": username}]})
         content_screen(fields={f"perspectives.{username}": text}, consent=consent)
     others = {name: text.strip() for name, text in phrasings.items() if users[name].pk != actor.pk}
     if others and not new_card:
@@ -50,8 +53,9 @@ def perspectives_set(*, card: Card, actor: User, phrasings: dict[str, str],
         changed = sorted(name for name, text in others.items() if stored.get(name) != text)
         if changed:
             raise NotYourPerspective(
-                "Only a member sets their own phrasing of a card (or whoever writes a new card, at its "
-                "creation). Nothing was changed.", fields={"perspectives": [f"not yours: {n}" for n in changed]})
+                gettext("Only a member sets their own phrasing of a card (or whoever writes a new card, at its "
+                        "creation). Nothing was changed."),
+                fields={"perspectives": [gettext("not yours: %(name)s") % {"name": n} for n in changed]})
     result = []
     for username, text in phrasings.items():
         perspective, _ = CardPerspective.objects.update_or_create(

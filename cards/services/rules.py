@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 
 from scopes.models import User
 
@@ -39,35 +40,47 @@ def rule_check(premises, conclusion) -> list[str]:
     problems: list[str] = []
     patterns = [conclusion, *premises] if isinstance(premises, list) else [conclusion]
     if not isinstance(premises, list) or not 1 <= len(premises) <= MAX_PREMISES:
-        problems.append(f"premises must be a list of 1 to {MAX_PREMISES} patterns")
+        problems.append(gettext("premises must be a list of 1 to %(most)s patterns") % {"most": MAX_PREMISES})
     for pattern in patterns:
         if not (isinstance(pattern, list) and len(pattern) == 3 and all(isinstance(t, str) and t.strip()
                                                                           and "\x00" not in t for t in pattern)):
-            problems.append(f"{pattern!r} is not a [subject, label, object] pattern of non-empty text")
+            problems.append(gettext("%(pattern)s is not a [subject, label, object] pattern of non-empty text")
+                            % {"pattern": repr(pattern)})
     if problems:
         return problems
     labels = {label.key: label for label in registry().values()}
     for _, label, _ in patterns:
         if label not in labels:
-            problems.append(f"{label!r} is not a registered label key")
+            problems.append(gettext("%(label)s is not a registered label key") % {"label": repr(label)})
     if conclusion[1] in labels and labels[conclusion[1]].sensitive:
         # DESIGN §4.8: a sensitive attribute is known only with the person's explicit consent, never inferred.
-        problems.append(f"{conclusion[1]!r} is a sensitive attribute: a rule may not conclude it")
+        problems.append(gettext("%(label)s is a sensitive attribute: a rule may not conclude it")
+                        % {"label": repr(conclusion[1])})
     bound = {conclusion[0]} if _is_var(conclusion[0]) else set()
     for subject, _, obj in premises:
         if _is_var(subject) and subject not in bound:
-            problems.append(f"premise subject {subject} is not bound by the conclusion or an earlier premise")
+            problems.append(gettext("premise subject %(subject)s is not bound by the conclusion or an earlier premise")
+                            % {"subject": subject})
         bound |= {t for t in (subject, obj) if _is_var(t)}
     if _is_var(conclusion[2]) and conclusion[2] not in bound:
-        problems.append(f"the conclusion's {conclusion[2]} does not appear in any premise")
+        problems.append(gettext("the conclusion's %(object)s does not appear in any premise")
+                        % {"object": conclusion[2]})
     return problems
+
+
+def rule_cannot_run(problems: list[str]) -> str:
+    return gettext("The rule cannot run: %(problems)s") % {"problems": "; ".join(problems)}
+
+
+# A rule's status, as a refusal names it.
+RULE_STATUS_WORDS = (gettext_noop("draft"), gettext_noop("approved"), gettext_noop("retired"))
 
 
 @transaction.atomic
 def rule_propose(*, name: str, premises, conclusion, author: User | None, description: str = "") -> Rule:
     problems = rule_check(premises, conclusion)
     if problems:
-        raise RuleInvalid("The rule cannot run: " + "; ".join(problems), fields={"rule": problems})
+        raise RuleInvalid(rule_cannot_run(problems), fields={"rule": problems})
     return Rule.objects.create(name=name, description=description, premises=premises, conclusion=conclusion,
                                author=author, status=RuleStatus.DRAFT)
 
@@ -76,12 +89,13 @@ def rule_propose(*, name: str, premises, conclusion, author: User | None, descri
 def rule_approve(*, rule: Rule, reviewer: User) -> Rule:
     rule = Rule.objects.select_for_update().get(pk=rule.pk)
     if rule.status != RuleStatus.DRAFT:
-        raise RuleNotDraft(f"Only a draft rule can be approved; {rule.name!r} is {rule.status}.")
+        raise RuleNotDraft(gettext("Only a draft rule can be approved; %(name)s is %(status)s.")
+                           % {"name": repr(rule.name), "status": gettext(rule.status)})
     problems = rule_check(rule.premises, rule.conclusion)
     if problems:
-        raise RuleInvalid("The rule cannot run: " + "; ".join(problems), fields={"rule": problems})
+        raise RuleInvalid(rule_cannot_run(problems), fields={"rule": problems})
     if rule.author_id is not None and rule.author_id == reviewer.pk:
-        raise RuleNotDraft("A rule is approved by someone other than its author.")
+        raise RuleNotDraft(gettext("A rule is approved by someone other than its author."))
     rule.status, rule.reviewer, rule.approved_at = RuleStatus.APPROVED, reviewer, timezone.now()
     rule.save(update_fields=["status", "reviewer", "approved_at"])
     return rule

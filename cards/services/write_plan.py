@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from django.db import connection
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from scopes.models import Scope, User
 from scopes.zones import person_zone
@@ -110,11 +111,13 @@ def draft_label(draft: CardDraft) -> Label:
     label = label_resolve(draft.label)
     if label.kind != draft.kind:
         raise LabelKindMismatch(
-            f"{label.key!r} is a {label.kind} label; a {draft.kind} card needs a {draft.kind} label.",
+            gettext("%(label)s is a %(label_kind)s label; a %(kind)s card needs a %(kind)s label.")
+            % {"label": repr(label.key), "label_kind": gettext(label.kind), "kind": gettext(draft.kind)},
             label=label.key, label_kind=label.kind)
     content_screen(fields=draft_fields(draft), consent=draft.consent, label=label)
     if label.takes_object and draft.object in (None, "") and not draft.value.strip():
-        raise InvalidCard(f"{label.key!r} relates two entities; give an object.", fields={"object": ["required"]})
+        raise InvalidCard(gettext("%(label)s relates two entities; give an object.") % {"label": repr(label.key)},
+                          fields={"object": [gettext("required")]})
     return label
 
 

@@ -10,6 +10,8 @@ import datetime as dt
 from dataclasses import dataclass
 
 from dateutil.relativedelta import relativedelta
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from core.errors import DomainError
 from core.instants import EARLIEST_YEAR, LATEST_YEAR  # the range every entry point keeps (why: there)
@@ -18,9 +20,9 @@ from ..models import Precision, TimeSource
 
 DATE_ORDERS = ("mdy", "dmy")
 
-HINT = ("Give an ISO date (2026-05-08) or datetime (2026-05-08T16:44:10+08:00), a written date "
-        "(8 May 2026, May 8, 2026), or a relative one (yesterday, last Friday, this weekend, 3 days ago, "
-        "上週, 昨天)")
+HINT = gettext_noop("Give an ISO date (2026-05-08) or datetime (2026-05-08T16:44:10+08:00), a written date "
+                    "(8 May 2026, May 8, 2026), or a relative one (yesterday, last Friday, this weekend, 3 days ago, "
+                    "上週, 昨天)")
 
 
 class UnresolvableTime(DomainError):
@@ -40,10 +42,15 @@ class Interval:
 
 
 def unresolvable(expression: str, why: str | None = None) -> UnresolvableTime:
-    reason = f" ({why})" if why else ""
-    return UnresolvableTime(
-        f"Cannot resolve {expression!r} to a date{reason}. {HINT}; years between {EARLIEST_YEAR} and "
-        f"{LATEST_YEAR}.", expression=expression)
+    words = {"expression": repr(expression), "why": why, "hint": _(HINT), "earliest": EARLIEST_YEAR,
+             "latest": LATEST_YEAR}
+    if why:
+        detail = _("Cannot resolve %(expression)s to a date (%(why)s). %(hint)s; years between %(earliest)s and "
+                   "%(latest)s.") % words
+    else:
+        detail = _("Cannot resolve %(expression)s to a date. %(hint)s; years between %(earliest)s and "
+                   "%(latest)s.") % words
+    return UnresolvableTime(detail, expression=expression)
 
 
 @dataclass(frozen=True)
@@ -117,6 +124,8 @@ def hours(first: dt.date, from_hour: int, last: dt.date, to_hour: int, ctx: Cont
 
 # Parts of a day, as (start hour, end hour) with 24 meaning the next midnight and
 # "night" running to 06:00 the next morning.
+# The parts' names, as a refusal names them.
+PART_NAMES = (gettext_noop("morning"), gettext_noop("afternoon"), gettext_noop("evening"), gettext_noop("night"))
 PARTS = {"morning": (6, 12), "afternoon": (12, 18), "evening": (18, 24), "night": (18, 30)}
 
 
@@ -124,7 +133,7 @@ def part_of(day_interval: Interval, part: str, ctx: Context) -> Interval:
     """Narrow a resolved single day to a part of it ("yesterday evening", 週五晚上)."""
     day = day_interval.start.astimezone(ctx.tz).date()
     if day_interval.precision != Precision.DAY or day_interval.end != at(day + dt.timedelta(days=1), ctx.tz):
-        raise Refusal(f"a {part} belongs to a single day")
+        raise Refusal(_("a %(part)s belongs to a single day") % {"part": _(part)})
     begin, finish = PARTS[part]
     return hours(day, begin, day + dt.timedelta(days=finish // 24), finish % 24, ctx)
 
@@ -139,7 +148,7 @@ def latest_date(month: int, day: int, ctx: Context) -> dt.date:
             continue
         if candidate <= ctx.today:
             return candidate
-    raise Refusal(f"there is no day {day} in month {month}")
+    raise Refusal(_("there is no day %(day)s in month %(month)s") % {"day": day, "month": month})
 
 
 def latest_month(month: int, ctx: Context, *, strictly_before: bool = False) -> dt.date:
