@@ -21,7 +21,8 @@ from django.utils import translation
 _LOCALES = {"en": "en", "zh-hant": "zh_Hant"}
 DEFAULT_LOCALE = "en"
 
-_SKELETONS = {"day": "yMMMd", "month": "yMMM", "year": "y"}
+# "monthday" is a day without its year, where the year is plain around it (a chart's week labels).
+_SKELETONS = {"day": "yMMMd", "monthday": "MMMd", "month": "yMMM", "year": "y"}
 _WEEK = {"en": "week of {}", "zh_Hant": "{}那週"}
 
 

@@ -49,7 +49,7 @@ def test_the_members_page_names_roles_in_chinese(household, pages, alice):
 def test_the_settings_page_speaks_chinese(pages, alice):
     page = _text(pages(alice).get("/accounts/settings/", **CHINESE))
     assert '<html lang="zh-hant"' in page
-    assert "<h1>設定</h1>" in page and "時區" in page and "清除你的帳號" in page
+    assert "<h1>設定</h1>" in page and "時區" in page and "刪除你的帳號" in page
 
 
 def test_the_invite_sign_up_page_speaks_chinese(household, client, alice):
