@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 
 from django.db import connection
+from django.utils.translation import gettext as _
 
 from .errors import UnknownLabel
 from .models import Label
@@ -73,8 +74,11 @@ def label_resolve(name: str) -> Label:
     label = label_lookup(name)
     if label is None:
         suggestions = label_suggestions(name)
-        hint = f" Close registered labels: {', '.join(suggestions)}." if suggestions else ""
-        raise UnknownLabel(
-            f"{name!r} is not a registered label.{hint} Use one of them, or ask an admin to register it.",
-            label=name, suggestions=suggestions)
+        if suggestions:
+            said = _("%(name)r is not a registered label. Close registered labels: %(close)s. Use one of them, "
+                     "or ask an admin to register it.") % {"name": name, "close": ", ".join(suggestions)}
+        else:
+            said = _("%(name)r is not a registered label. Use a registered one, or ask an admin to register it.") \
+                % {"name": name}
+        raise UnknownLabel(said, label=name, suggestions=suggestions)
     return label

@@ -49,7 +49,8 @@ from .timeline import timeline_of
 PER_PAGE = 25
 ENTITY_LIMIT = 300
 
-# Stored words the templates show through {% translate value %}: listed here so that the catalogue holds them.
+# Stored words the templates show through {% translate value %}: listed here so that the catalogue holds them
+# (scope kinds and roles are scopes.models' KIND_NAMES and ROLE_NAMES).
 SHOWN_WORDS = (
     # card kinds, tags, cardinalities, and how sure a guess is
     gettext_noop("state"), gettext_noop("event"), gettext_noop("knowledge"),
@@ -61,9 +62,6 @@ SHOWN_WORDS = (
     gettext_noop("kind"), gettext_noop("concept"),
     # how precisely a day is known
     gettext_noop("datetime"), gettext_noop("day"), gettext_noop("week"), gettext_noop("month"), gettext_noop("year"),
-    # scope kinds
-    gettext_noop("personal"), gettext_noop("project"), gettext_noop("family"), gettext_noop("team"),
-    gettext_noop("department"), gettext_noop("enterprise"), gettext_noop("global"),
     # what a write did
     gettext_noop("inserted"), gettext_noop("superseded"), gettext_noop("reinforced"), gettext_noop("duplicate"),
 )

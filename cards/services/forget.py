@@ -24,6 +24,8 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext_lazy
 
 from scopes.models import Scope, User
 
@@ -36,13 +38,22 @@ from .corrections import card_hold
 
 # Always in a receipt, zero or not (API.md); other kinds appear when counted.
 RECEIPT_KINDS = ("cards", "candidates", "revisions", "perspectives")
+# Counted as a page says it, in the page's language (the management commands' terminal reads English).
 _NAMES = {
-    "cards": ("card", "cards"), "candidates": ("review candidate", "review candidates"),
-    "revisions": ("revision", "revisions"), "perspectives": ("perspective", "perspectives"),
-    "vectors": ("vector", "vectors"), "reasons": ("written reason", "written reasons"),
-    "entities": ("name", "names"), "aliases": ("alias", "aliases"), "jobs": ("ingest job", "ingest jobs"),
-    "tokens": ("agent token", "agent tokens"), "memberships": ("membership", "memberships"),
-    "scopes": ("scope", "scopes"), "account": ("account", "accounts"), "signals": ("signal", "signals"),
+    "cards": ngettext_lazy("%(count)d card", "%(count)d cards", "count"),
+    "candidates": ngettext_lazy("%(count)d review candidate", "%(count)d review candidates", "count"),
+    "revisions": ngettext_lazy("%(count)d revision", "%(count)d revisions", "count"),
+    "perspectives": ngettext_lazy("%(count)d perspective", "%(count)d perspectives", "count"),
+    "vectors": ngettext_lazy("%(count)d vector", "%(count)d vectors", "count"),
+    "reasons": ngettext_lazy("%(count)d written reason", "%(count)d written reasons", "count"),
+    "entities": ngettext_lazy("%(count)d name", "%(count)d names", "count"),
+    "aliases": ngettext_lazy("%(count)d alias", "%(count)d aliases", "count"),
+    "jobs": ngettext_lazy("%(count)d ingest job", "%(count)d ingest jobs", "count"),
+    "tokens": ngettext_lazy("%(count)d agent token", "%(count)d agent tokens", "count"),
+    "memberships": ngettext_lazy("%(count)d membership", "%(count)d memberships", "count"),
+    "scopes": ngettext_lazy("%(count)d scope", "%(count)d scopes", "count"),
+    "account": ngettext_lazy("%(count)d account", "%(count)d accounts", "count"),
+    "signals": ngettext_lazy("%(count)d signal", "%(count)d signals", "count"),
 }
 
 
@@ -54,10 +65,13 @@ class Receipt(Counter):
 
     def words(self) -> str:
         """"3 cards, 2 revisions and 1 review candidate" — for a page or a terminal."""
-        parts = [f"{n} {_NAMES.get(kind, (kind, kind))[n != 1]}" for kind, n in self.as_dict().items() if n]
+        parts = [_NAMES[kind] % {"count": n} if kind in _NAMES else f"{n} {kind}"
+                 for kind, n in self.as_dict().items() if n]
         if not parts:
-            return "nothing (it was already forgotten, or there was nothing to forget)"
-        return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
+            return _("nothing (it was already forgotten, or there was nothing to forget)")
+        if len(parts) == 1:
+            return parts[0]
+        return _("%(some)s and %(last)s") % {"some": _(", ").join(parts[:-1]), "last": parts[-1]}
 
 
 @dataclass(frozen=True)
