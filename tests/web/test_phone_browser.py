@@ -23,7 +23,8 @@ OTHER_PAGES = {"home": "/", "review": "/review/", "entities": "/entities/", "pas
                "account-erase": "/accounts/erase/", "person-me": "/people/me/",
                "invite": "/invite/{invite_link}/", "ask": "/ask/"}
 NOT_A_PAGE = {"login": "signed in, it sends you home", "logout": "a POST",
-              "label-choices": "a fragment of the review form", "scope-create": "a POST (its form is on home)"}
+              "label-choices": "a fragment of the review form", "scope-create": "a POST (its form is on home)",
+              "language": "a POST (the switch in every page's header)"}
 
 # The rendered size of the timeline's smallest text: its font size in the picture's units × the picture's scale.
 SMALLEST_TIMELINE_TEXT = """() => Math.min(...[...document.querySelectorAll('.timeline svg text')]
