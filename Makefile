@@ -34,10 +34,12 @@ run: seed
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 # The worker tests need a Redis broker on 127.0.0.1:6379: start one if none answers.
-# The dashboard's browser tests drive Debian's Chromium: installed here when missing.
+# The dashboard's browser tests drive Debian's Chromium (with a CJK font): installed here when missing.
 # lint-imports checks the import contracts in pyproject.toml (the layers point down only).
 test: install
 	test -x /usr/bin/chromium || (apt-get update && apt-get install -y chromium)
+	# Chinese pages' screenshots need a font with Han characters (else each one is a box).
+	fc-list :lang=zh-tw | grep -q . || (apt-get update && apt-get install -y fonts-noto-cjk)
 	command -v msgfmt >/dev/null || (apt-get update && apt-get install -y gettext)
 	redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1 || redis-server --daemonize yes --bind 127.0.0.1 \
 		--port 6379 --save "" --appendonly no
