@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from cards.models import Card
 from review.models import Candidate, CandidateStatus
 from scopes.models import AgentToken
-from tests.web.browser_languages import LOCALES, WIDTHS, page_in, reads_in, sign_in_by_fields  # noqa: F401
+from tests.web.browser_languages import LOCALES, WIDTHS, page_in, reads_in, sign_in_by_fields, speaks  # noqa: F401
 from tests.web.test_browser import (  # noqa: F401  (fixtures)
     browser_type_launch_args, dana, dana_family, shot,
 )
@@ -103,3 +103,32 @@ def test_sign_in_read_review_forget_and_connect_an_agent(live_server, page_in, d
     assert page.url == f"{base}/tokens/{token.pk}/connect/"
     expect(main.locator("h1")).to_contain_text("kitchen assistant")
     arrived("connect")
+
+
+def test_the_language_switch_is_remembered_on_this_device_and_for_the_person(live_server, page_in, dana):
+    """An English browser: the header's switch turns the sign-in page Chinese, the choice outlives a reload and
+    signing in, and, pressed again once signed in, follows the person to a device that never chose."""
+    base = live_server.url
+    page = page_in("en", WIDTHS["desktop"])
+    page.goto(f"{base}/accounts/login/")
+    speaks(page, "en")
+    page.locator("header form.language-switch button[value='zh-hant']").click()
+    reads_in(page, "zh-hant")
+    assert page.url == f"{base}/accounts/login/"
+    page.reload()
+    reads_in(page, "zh-hant")
+    shot(page, "language-switch-sign-in")
+    sign_in_by_fields(page, base, "dana")
+    reads_in(page, "zh-hant")
+    dana.refresh_from_db()
+    assert dana.language == ""  # chosen before signing in: this device's choice only
+    page.locator("header form.language-switch button[value='en']").click()
+    reads_in(page, "en")
+    page.locator("header form.language-switch button[value='zh-hant']").click()
+    reads_in(page, "zh-hant")
+    dana.refresh_from_db()
+    assert dana.language == "zh-hant"
+    elsewhere = page_in("en", WIDTHS["phone"])
+    sign_in_by_fields(elsewhere, base, "dana")
+    reads_in(elsewhere, "zh-hant")
+    shot(elsewhere, "language-switch-followed")
