@@ -99,6 +99,6 @@ def recall_body(principal: Principal, *, scope_id: int, query: str, k: int, when
                        if c.askable else None}
                       for c in found.contradictions if all(pk in cards for pk in c.card_ids)]
     waiting = {"contradictions": found.contradictions_askable, "aging_facts": found.aging_askable - len(covered)}
-    return {"results": results, "no_evidence": found.no_evidence, "aging_facts": aging, "contradictions": contradictions,
-            "questions_waiting": waiting, "at": iso(found.at), "route": found.route,
+    return {"results": results, "no_evidence": found.no_evidence, "aging_facts": aging,
+            "contradictions": contradictions, "questions_waiting": waiting, "at": iso(found.at), "route": found.route,
             "unembedded": found.unembedded}, me_id

@@ -43,7 +43,8 @@ def rule_decide(*, rule: Rule, reviewer: User, approve: bool, reason: str = "") 
 
 
 @transaction.atomic
-def duplicate_decide(*, proposal: PossibleDuplicate, reviewer: User, merge: bool, reason: str = "") -> PossibleDuplicate:
+def duplicate_decide(*, proposal: PossibleDuplicate, reviewer: User, merge: bool,
+                     reason: str = "") -> PossibleDuplicate:
     """Merge (the new name binds to the existing entity from now on) or keep apart."""
     proposal = PossibleDuplicate.objects.select_for_update().select_related("entity__scope", "similar_to").get(
         pk=proposal.pk)
