@@ -48,12 +48,13 @@ test: install
 
 # The pages' words in Traditional Chinese: gathers every marked string into locale/'s catalogue
 # (new ones arrive untranslated; tests/test_catalogue.py fails until each has its translation),
-# then compiles it. The compiled .mo is committed, so `make run` needs no gettext tools.
+# writes the Simplified Chinese one from it, then compiles both. The compiled .mo is committed, so `make run` needs no gettext tools.
 MESSAGES_FROM := --ignore '.venv/*' --ignore '.data/*' --ignore 'bench/*' --ignore 'clients/*' --ignore 'tests/*' \
 	--ignore 'staticfiles/*' --ignore 'test-artifacts/*'
 messages: install
 	$(BIN)/python manage.py makemessages -l zh_Hant --no-location --no-obsolete $(MESSAGES_FROM)
-	$(BIN)/python manage.py compilemessages -l zh_Hant $(MESSAGES_FROM)
+	$(BIN)/python manage.py catalogue_simplified
+	$(BIN)/python manage.py compilemessages -l zh_Hant -l zh_Hans $(MESSAGES_FROM)
 
 # Re-fetches the vendored htmx (no build step; see static/README.md).
 HTMX_VERSION := 2.0.11

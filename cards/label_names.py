@@ -12,6 +12,7 @@ from django.utils import translation
 
 from .ask_words import label_words
 from .labels import label_lookup
+from .lexical import simplified
 from .text import CJK
 
 _CHINESE_SHOWN = {
@@ -23,11 +24,16 @@ _CHINESE_SHOWN = {
 
 def label_name(key: str, language: str | None = None) -> str:
     words = key.replace("_", " ")
-    if not (language or translation.get_language() or "").startswith("zh"):
+    language = (language or translation.get_language() or "").lower()
+    if not language.startswith("zh"):
         return words
     label = label_lookup(key)
     if label is None:
         return words
+    script = "zh-Hans" if language == "zh-hans" else "zh-Hant"
     if any(CJK.search(name) for name in label.synonyms):
-        return label_words(label, "zh-Hant")
-    return _CHINESE_SHOWN.get(label.key, words)
+        return label_words(label, script)
+    shown = _CHINESE_SHOWN.get(label.key)
+    if shown is None:
+        return words
+    return simplified(shown) if script == "zh-Hans" else shown

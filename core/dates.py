@@ -18,12 +18,12 @@ from babel.dates import format_skeleton, format_timedelta, get_datetime_format
 from django.utils import translation
 
 # The dashboard's languages (scopes.models.Language) as Babel names them.
-_LOCALES = {"en": "en", "zh-hant": "zh_Hant"}
+_LOCALES = {"en": "en", "zh-hant": "zh_Hant", "zh-hans": "zh_Hans"}
 DEFAULT_LOCALE = "en"
 
 # "monthday" is a day without its year, where the year is plain around it (a chart's week labels).
 _SKELETONS = {"day": "yMMMd", "monthday": "MMMd", "month": "yMMM", "year": "y"}
-_WEEK = {"en": "week of {}", "zh_Hant": "{}那週"}
+_WEEK = {"en": "week of {}", "zh_Hant": "{}那週", "zh_Hans": "{}那周"}
 
 
 def babel_locale(language: str | None = None) -> str:

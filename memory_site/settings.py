@@ -157,9 +157,9 @@ LOGOUT_REDIRECT_URL = "login"
 ANONYMOUS_USER_NAME = None  # no guardian anonymous user: anonymous sees nothing
 
 LANGUAGE_CODE = "en"
-# The dashboard's languages (scopes.models.Language). A Simplified Chinese browser
-# (zh-CN) is shown 繁體中文, the nearest one: Django falls back within "zh-".
-LANGUAGES = [("en", "English"), ("zh-hant", "繁體中文")]
+# The dashboard's languages (scopes.models.Language). Simplified Chinese is converted
+# from the Traditional catalogue (memory_site/management/commands/catalogue_simplified.py).
+LANGUAGES = [("en", "English"), ("zh-hant", "繁體中文"), ("zh-hans", "简体中文")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True

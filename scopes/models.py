@@ -32,6 +32,7 @@ class MemoryUserManager(UserManager):
 class Language(models.TextChoices):
     EN = "en", "English"
     ZH_HANT = "zh-hant", "繁體中文"
+    ZH_HANS = "zh-hans", "简体中文"
 
 
 class User(AbstractUser):

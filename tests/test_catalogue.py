@@ -1,6 +1,7 @@
 """The Traditional Chinese catalogue is whole: every string the code marks for
-translation is in it with a translation (none missing, none fuzzy), and the
-committed .mo the site reads is compiled from the committed .po."""
+translation is in it with a translation (none missing, none fuzzy); the
+Simplified one is its conversion, never edited apart; and the committed .mo
+files the site reads are compiled from the committed .po files."""
 
 from __future__ import annotations
 
@@ -9,8 +10,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from memory_site.management.commands.catalogue_simplified import simplified_catalogue
+
 ROOT = Path(__file__).resolve().parents[1]
 CATALOGUE = ROOT / "locale" / "zh_Hant" / "LC_MESSAGES"
+SIMPLIFIED = ROOT / "locale" / "zh_Hans" / "LC_MESSAGES"
 SOURCES = ["cards", "core", "memory_site", "review", "scopes", "templates", "locale", "manage.py"]
 
 
@@ -36,7 +42,15 @@ def test_every_marked_string_has_its_translation(tmp_path):
         f"{statistics}: run `make messages` and translate what it added")
 
 
-def test_the_compiled_catalogue_is_the_committed_one(tmp_path):
+@pytest.mark.parametrize("catalogue", [CATALOGUE, SIMPLIFIED], ids=["zh_Hant", "zh_Hans"])
+def test_the_compiled_catalogue_is_the_committed_one(tmp_path, catalogue):
     compiled = tmp_path / "django.mo"
-    subprocess.run(["msgfmt", "-o", str(compiled), str(CATALOGUE / "django.po")], check=True)
-    assert compiled.read_bytes() == (CATALOGUE / "django.mo").read_bytes(), "run `make messages`"
+    subprocess.run(["msgfmt", "-o", str(compiled), str(catalogue / "django.po")], check=True)
+    assert compiled.read_bytes() == (catalogue / "django.mo").read_bytes(), "run `make messages`"
+
+
+def test_the_simplified_catalogue_is_the_traditional_one_converted():
+    traditional = (CATALOGUE / "django.po").read_text(encoding="utf-8")
+    assert (SIMPLIFIED / "django.po").read_text(encoding="utf-8") == simplified_catalogue(traditional), (
+        "run `make messages`")
+    assert "设置" in simplified_catalogue('msgid "Settings"\nmsgstr "設定"\n')  # Taiwan's words become the mainland's

@@ -21,7 +21,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='user',
             name='language',
-            field=models.CharField(blank=True, choices=[('en', 'English'), ('zh-hant', '繁體中文')], default='', max_length=16),
+            field=models.CharField(blank=True, choices=[('en', 'English'), ('zh-hant', '繁體中文'), ('zh-hans', '简体中文')], default='', max_length=16),
         ),
         migrations.RunPython(english_was_the_default, migrations.RunPython.noop),
     ]

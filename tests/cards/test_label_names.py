@@ -29,3 +29,8 @@ def test_a_chinese_name_is_traditional_and_follows_the_page_language():
 
 def test_a_label_nobody_registered_reads_as_its_key():
     assert label_name("favourite_tea", "zh-hant") == "favourite tea"
+
+
+def test_simplified_chinese_pages_name_labels_in_simplified_script():
+    assert label_name("phone", "zh-hans") == "电话"
+    assert label_name("weight", "zh-hans") == "体重" and label_name("weight", "zh-hant") == "體重"

@@ -45,6 +45,14 @@ def test_the_sign_in_page_speaks_chinese_and_offers_english_in_english(client):
     assert "Sign in" not in page
 
 
+@pytest.mark.parametrize("browser", ["zh-CN", "zh-Hans", "zh-SG,zh;q=0.9,en;q=0.5"])
+def test_a_simplified_chinese_browser_is_served_simplified_chinese(client, browser):
+    page = client.get("/accounts/login/", HTTP_ACCEPT_LANGUAGE=browser).content.decode()
+    assert '<html lang="zh-hans">' in page
+    assert "<h1>登录</h1>" in page and "跳到主要内容" in page  # the catalogue converted: 登入 → 登录
+    assert 'lang="zh-hant">繁體中文</button>' in page and 'lang="en">English</button>' in page
+
+
 def test_the_sign_in_page_in_english_is_unchanged(client):
     page = client.get("/accounts/login/", **ENGLISH).content.decode()
     assert '<html lang="en">' in page and "<h1>Sign in</h1>" in page and "Skip to content" in page
