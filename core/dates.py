@@ -23,7 +23,7 @@ DEFAULT_LOCALE = "en"
 
 # "monthday" is a day without its year, where the year is plain around it (a chart's week labels).
 _SKELETONS = {"day": "yMMMd", "monthday": "MMMd", "month": "yMMM", "year": "y"}
-_WEEK = {"en": "week of {}", "zh_Hant": "{}那週", "zh_Hans": "{}那周"}
+_WEEK = {"en": "week of {}", "zh_Hant": "{}當週", "zh_Hans": "{}当周"}
 
 
 def babel_locale(language: str | None = None) -> str:

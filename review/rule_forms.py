@@ -12,7 +12,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _, gettext_lazy, pgettext_lazy
 
-from cards.label_names import label_name
+from cards.label_names import label_meaning, label_name
 from cards.labels import registry
 from cards.models import CardKind, Rule
 from cards.rule_preview import label_phrase
@@ -41,7 +41,7 @@ def label_choices(*, conclusion: bool) -> list:
     labels = {label.key: label for label in registry().values()}
     groups = []
     for kind, title in ((CardKind.STATE, _("What holds now")), (CardKind.KNOWLEDGE, _("What is known"))):
-        options = [(key, f"{label_name(key)} · {label.description}")
+        options = [(key, " · ".join(filter(None, (label_name(key), label_meaning(label)))))
                    for key, label in sorted(labels.items())
                    if label.kind == kind and not (conclusion and label.sensitive)]
         if options:

@@ -12,8 +12,11 @@ import unicodedata
 
 from django.db import transaction
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 
 from core.errors import InvalidInput
+
 from .models import Membership, MemberRelation, Scope, ScopeKind, User
 from .visibility import scope_id_values
 
@@ -46,6 +49,23 @@ RELATIONS: dict[str, tuple[str, ...]] = {
     "manager": ("manager", "boss", "lead", "team lead", "經理", "经理", "老闆", "老板"),
     "report": ("report", "direct report"),
     "colleague": ("colleague", "coworker", "同事"),
+}
+# Each relation as a page names it; templates read them with {% translate key context "relation" %}.
+RELATION_NAMES = {
+    "mother": pgettext_lazy("relation", "mother"), "father": pgettext_lazy("relation", "father"),
+    "parent": pgettext_lazy("relation", "parent"), "wife": pgettext_lazy("relation", "wife"),
+    "husband": pgettext_lazy("relation", "husband"), "spouse": pgettext_lazy("relation", "spouse"),
+    "partner": pgettext_lazy("relation", "partner"), "son": pgettext_lazy("relation", "son"),
+    "daughter": pgettext_lazy("relation", "daughter"), "child": pgettext_lazy("relation", "child"),
+    "brother": pgettext_lazy("relation", "brother"), "sister": pgettext_lazy("relation", "sister"),
+    "sibling": pgettext_lazy("relation", "sibling"), "grandmother": pgettext_lazy("relation", "grandmother"),
+    "grandfather": pgettext_lazy("relation", "grandfather"), "grandchild": pgettext_lazy("relation", "grandchild"),
+    "aunt": pgettext_lazy("relation", "aunt"), "uncle": pgettext_lazy("relation", "uncle"),
+    "cousin": pgettext_lazy("relation", "cousin"), "niece": pgettext_lazy("relation", "niece"),
+    "nephew": pgettext_lazy("relation", "nephew"), "friend": pgettext_lazy("relation", "friend"),
+    "neighbour": pgettext_lazy("relation", "neighbour"), "roommate": pgettext_lazy("relation", "roommate"),
+    "manager": pgettext_lazy("relation", "manager"), "report": pgettext_lazy("relation", "report"),
+    "colleague": pgettext_lazy("relation", "colleague"),
 }
 # A general word names any of the narrower relations too ("my partner" may be a wife).
 BROADER: dict[str, tuple[str, ...]] = {
@@ -112,7 +132,8 @@ def relation_to(*, scope_id: int, member_id: int, of_id: int) -> str:
 
 def _member(scope: Scope, user: User, field: str) -> None:
     if not Membership.objects.filter(scope=scope, user=user).exists():
-        raise InvalidInput(f"{user.username!r} is not a member of this scope.", fields={field: ["not a member"]})
+        raise InvalidInput(_("%(name)r is not a member of this scope.") % {"name": user.username},
+                           fields={field: [_("not a member")]})
 
 
 @transaction.atomic
@@ -120,12 +141,14 @@ def relation_set(*, scope: Scope, member: User, of: User, relation: str) -> Memb
     """`member` is `of`'s `relation` here (a relation key or one of its words)."""
     key = relation_key(relation)
     if key is None:
-        raise InvalidInput(f"{relation!r} is not a relation this memory knows; use one of: "
-                           f"{', '.join(sorted(RELATIONS))}.", fields={"relation": ["unknown relation"]})
+        raise InvalidInput(_("%(relation)r is not a relation this memory knows; use one of: %(known)s.")
+                           % {"relation": relation, "known": ", ".join(sorted(RELATIONS))},
+                           fields={"relation": [_("unknown relation")]})
     if scope.kind in (ScopeKind.PERSONAL, ScopeKind.GLOBAL):
-        raise InvalidInput(f"A {scope.kind} scope has no other members.", fields={"scope": ["not shared"]})
+        raise InvalidInput(_("A %(kind)s scope has no other members.") % {"kind": scope.kind_name},
+                           fields={"scope": [_("not shared")]})
     if member.pk == of.pk:
-        raise InvalidInput("A relation is between two members.", fields={"of": ["the same member"]})
+        raise InvalidInput(_("A relation is between two members."), fields={"of": [_("the same member")]})
     _member(scope, member, "member")
     _member(scope, of, "of")
     row, _ = MemberRelation.objects.update_or_create(scope=scope, member=member, of=of, defaults={"relation": key})

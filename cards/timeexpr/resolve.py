@@ -7,6 +7,8 @@ import datetime as dt
 import re
 import unicodedata
 
+from django.utils.translation import gettext as _
+
 from ..models import Precision, TimeSource
 from ..text import CJK
 from .base import (
@@ -97,7 +99,7 @@ def _iso(text: str, tz: dt.tzinfo) -> Interval | None:
 def _why_not(text: str) -> str:
     """Name the part we did not know when the shape was otherwise familiar."""
     if m := re.fullmatch(rf"(?:{'|'.join(DIRECTION)}) (\S+)", text):
-        return f"{m.group(1)!r} is not a weekday, a month, or week/month/year/weekend"
+        return _("%(word)r is not a weekday, a month, or week/month/year/weekend") % {"word": m.group(1)}
     if text.endswith(" ago") or text.startswith("in "):
-        return "relative spans take a number and days, weeks, months or years: 3 days ago, in two weeks"
-    return "the expression was not understood"
+        return _("relative spans take a number and days, weeks, months or years: 3 days ago, in two weeks")
+    return _("the expression was not understood")

@@ -9,9 +9,13 @@ date ("31/12/2026" in month-first order), which is a guess."""
 
 from __future__ import annotations
 
-import calendar
 import datetime as dt
 import re
+
+from babel.dates import get_day_names
+from django.utils.translation import gettext as _
+
+from core.dates import babel_locale, date_shown
 
 from ..models import Precision, TimeSource
 from .base import Context, Interval, Refusal, at, day_of, latest_date, latest_month, month_of
@@ -28,7 +32,7 @@ def resolve_numeric(text: str, ctx: Context) -> Interval | None:
     if m := MONTH_YEAR.fullmatch(text):
         month, year = int(m["month"] or m["iso_month"]), int(m["year"] or m["iso_year"])
         if not 1 <= month <= 12:
-            raise Refusal(f"there is no month {month}")
+            raise Refusal(_("there is no month %(month)s") % {"month": month})
         return month_of(dt.date(year, month, 1), ctx, TimeSource.STATED)
     m = NUMERIC.fullmatch(text)
     if m is None or (m["year"] is None and m["sep"] != "/"):  # "5.8" alone reads as a decimal
@@ -36,13 +40,14 @@ def resolve_numeric(text: str, ctx: Context) -> Interval | None:
     first, second = int(m["a"]), int(m["b"])
     month, day = (first, second) if ctx.date_order == "mdy" else (second, first)
     if m["year"] is not None and len(m["year"]) != 4:
-        raise Refusal("write the year in full, e.g. 2023")  # 23 could be 1923 or 2023
+        raise Refusal(_("write the year in full, e.g. 2023"))  # 23 could be 1923 or 2023
     try:
         if m["year"] is not None:
             return day_of(dt.date(int(m["year"]), month, day), ctx, TimeSource.STATED)
         dt.date(2000, month, day)  # a leap year: only checks that the day exists at all
     except ValueError:
-        raise Refusal(f"{text} is not a date in {ORDER_NAMES[ctx.date_order]} order") from None
+        raise Refusal(_("%(text)s is not a date in %(order)s order")
+                      % {"text": text, "order": ORDER_NAMES[ctx.date_order]}) from None
     return day_of(latest_date(month, day, ctx), ctx)
 
 
@@ -54,7 +59,7 @@ def resolve_written(text: str, ctx: Context) -> Interval | None:
     years = [int(n) for n in numbers if len(n) == 4]
     days = [int(n) for n in numbers if len(n) <= 2]
     if len(days) > 1:  # "May 8 23": a short year, or a bare hour
-        raise Refusal("write the year in full (2023) and a time with am/pm or minutes (5pm, 17:00)")
+        raise Refusal(_("write the year in full (2023) and a time with am/pm or minutes (5pm, 17:00)"))
     if len(years) + len(days) != len(numbers) or len(years) > 1:
         return None
     found = _dateparser(text)
@@ -96,18 +101,20 @@ def _check(moment: dt.datetime, period: str, days: list[int], years: list[int]) 
     """Every number in the text must be the day or the year dateparser returned: it
     reads "March 32" as March 1932 and would move a bare 29 Feb to a leap year."""
     if years and moment.year != years[0]:
-        raise Refusal(f"the year {years[0]} was not understood")
+        raise Refusal(_("the year %(year)s was not understood") % {"year": years[0]})
     if period == "month" and days:
-        raise Refusal(f"the day {days[0]} was not understood")
+        raise Refusal(_("the day %(day)s was not understood") % {"day": days[0]})
     if period != "month" and (not days or moment.day != days[0]):
-        raise Refusal("give the day of the month as a number")
+        raise Refusal(_("give the day of the month as a number"))
     if moment.tzinfo is not None and period != "time":
-        raise Refusal("a time zone only goes with a time of day")
+        raise Refusal(_("a time zone only goes with a time of day"))
 
 
 def _check_weekday(words: list[str], day: dt.date) -> None:
     """dateparser ignores a weekday that contradicts the date ("Tuesday 8 May 2023", a Monday)."""
     for word in words:
         if word in WEEKDAYS and WEEKDAYS[word] != day.weekday():
-            raise Refusal(f"{day.isoformat()} is a {calendar.day_name[day.weekday()]}, "
-                          f"not a {calendar.day_name[WEEKDAYS[word]]}")
+            names = get_day_names("wide", locale=babel_locale())
+            raise Refusal(_("%(day)s is a %(weekday)s, not a %(said)s")
+                          % {"day": date_shown(day, zone=None), "weekday": names[day.weekday()],
+                             "said": names[WEEKDAYS[word]]})

@@ -102,7 +102,7 @@ def _locked_open(candidate: Candidate) -> Candidate:
     candidate = Candidate.objects.select_for_update().select_related("author", "scope").get(pk=candidate.pk)
     if candidate.status not in OPEN:
         raise NotOpen(_("Candidate %(id)s was already decided (%(status)s).")
-                      % {"id": candidate.pk, "status": candidate.status})
+                      % {"id": candidate.pk, "status": _(candidate.status)})
     return candidate
 
 

@@ -50,7 +50,7 @@ def duplicate_decide(*, proposal: PossibleDuplicate, reviewer: User, merge: bool
         pk=proposal.pk)
     if proposal.status != DuplicateStatus.OPEN:
         raise AlreadyDecided(_("This possible duplicate was already decided (%(status)s).")
-                             % {"status": proposal.status})
+                             % {"status": _(proposal.status)})
     if merge:
         entity_merge(duplicate=proposal.entity, into=proposal.similar_to)
     proposal.status = DuplicateStatus.MERGED if merge else DuplicateStatus.KEPT_APART

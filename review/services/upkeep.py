@@ -96,7 +96,7 @@ def upkeep_decide(*, proposal: UpkeepProposal, reviewer: User, approve: bool, re
         raise UpkeepOutdated(_("What this proposal was about was forgotten meanwhile; nothing to decide."))
     proposal = locked
     if proposal.status != UpkeepStatus.OPEN:
-        raise AlreadyDecided(_("This proposal was already decided (%(status)s).") % {"status": proposal.status})
+        raise AlreadyDecided(_("This proposal was already decided (%(status)s).") % {"status": _(proposal.status)})
     if approve:
         _apply(proposal, reviewer, reason)
     proposal.status = UpkeepStatus.APPROVED if approve else UpkeepStatus.REJECTED

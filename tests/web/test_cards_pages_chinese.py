@@ -29,13 +29,13 @@ def test_the_card_page_speaks_chinese(alice_pages, household):
     url = f"/cards/{household['card'].pk}/"
     page = _page(alice_pages, url, **CHINESE)
     assert 'lang="zh-hant"' in page
-    for words in ("屬實起始", "上次確認", "時間軸", "忘記這張卡片…", "仍然屬實——確認", label_name("address", "zh-hant")):
+    for words in ("屬實自", "上次確認", "時間軸", "忘記這張卡片…", "仍然屬實——確認", label_name("address", "zh-hant")):
         assert words in page, words
     english = _page(alice_pages, url, **ENGLISH)
     assert 'lang="en"' in english
     for words in ("True since", "Last confirmed", "Forget this card…", "Still true — confirm", "· address</h1>"):
         assert words in english, words
-    assert "屬實起始" not in english
+    assert "屬實自" not in english
 
 
 def test_the_scope_page_lists_cards_in_chinese(alice_pages, household):
