@@ -130,16 +130,19 @@ def person_read(*, principal: Principal, entity: Entity, now: dt.datetime) -> Pe
     return read
 
 
+def _bar_words(card: dict) -> str:
+    return f"{label_name(card['label'])}: {card['value'] or card['object'] or card['text']}"
+
+
 def life_items(states: list[dict], events: list[dict]) -> list[LifeItem]:
     """The life timeline's bars, oldest first: each move or job over the time it
     held, each event at when it happened (undated: when it was recorded as such)."""
     items = [LifeItem(pk=c["id"], effective_at=as_instant(c["effective_at"]),
                       superseded_at=as_instant(c["superseded_at"]),
-                      value=f"{label_name(c['label'])}: {c['value'] or c['object'] or c['text']}", text=c["text"], card=c)
+                      value=_bar_words(c), text=c["text"], card=c)
              for c in states]
     for c in events:
         start = as_instant(c["occurred_at"] or c["effective_at"])
         items.append(LifeItem(pk=c["id"], effective_at=start, superseded_at=as_instant(c["occurred_end"]) or start,
-                              value=f"{label_name(c['label'])}: {c['value'] or c['object'] or c['text']}", text=c["text"],
-                              card=c))
+                              value=_bar_words(c), text=c["text"], card=c))
     return sorted(items, key=lambda item: (item.effective_at, item.pk))
