@@ -151,13 +151,13 @@ def relation_set(*, scope: Scope, member: User, of: User, relation: str) -> Memb
         raise InvalidInput(_("A relation is between two members."), fields={"of": [_("the same member")]})
     _member(scope, member, "member")
     _member(scope, of, "of")
-    row, _ = MemberRelation.objects.update_or_create(scope=scope, member=member, of=of, defaults={"relation": key})
+    row, _created = MemberRelation.objects.update_or_create(scope=scope, member=member, of=of, defaults={"relation": key})
     return row
 
 
 @transaction.atomic
 def relation_remove(*, scope: Scope, member: User, of: User) -> bool:
-    deleted, _ = MemberRelation.objects.filter(scope=scope, member=member, of=of).delete()
+    deleted, _counts = MemberRelation.objects.filter(scope=scope, member=member, of=of).delete()
     return bool(deleted)
 
 

@@ -11,5 +11,5 @@ def test_a_receipt_reads_in_english_and_in_chinese():
         assert receipt.words() == "3 cards, 2 review candidates and 1 revision"
         assert Receipt().words().startswith("nothing")
     with translation.override("zh-hant"):
-        assert receipt.words() == "3 張卡片、2 項審核候選 和 1 筆修訂"
+        assert receipt.words() == "3 張卡片、2 項審核候選和 1 筆修訂"
         assert Receipt().words().startswith("沒有任何東西")
