@@ -14,6 +14,7 @@ from django.http import HttpResponseBadRequest
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils import translation
+from django.utils.translation import get_language_from_request
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -41,8 +42,11 @@ class PersonLanguageMiddleware:
         return self.get_response(request)
 
 
-def language_remember(response, request, language: str):
-    """Keep the choice on this device, for the sign-in page too; "" forgets it (the browser's again)."""
+def language_chosen(request, response, language: str):
+    """After a person chose `language` ("" for the browser's again), from the switch or their settings: the
+    rest of this request (its messages) speaks it, and this device remembers it for the sign-in page too."""
+    request.COOKIES.pop(settings.LANGUAGE_COOKIE_NAME, None)  # the old choice no longer speaks for this device
+    translation.activate(language or get_language_from_request(request))
     if language:
         response.set_cookie(settings.LANGUAGE_COOKIE_NAME, language, max_age=int(_REMEMBERED.total_seconds()),
                             samesite="Lax", secure=request.is_secure(), httponly=True)
@@ -59,5 +63,4 @@ def language_page(request):
         return HttpResponseBadRequest(_("Not a language of this site."), content_type="text/plain; charset=utf-8")
     if request.user.is_authenticated:
         person_settings_set(user=request.user, language=language)
-    translation.activate(language)
-    return language_remember(redirect(back_to(request, reverse("home"))), request, language)
+    return language_chosen(request, redirect(back_to(request, reverse("home"))), language)

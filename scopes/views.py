@@ -4,15 +4,12 @@ selectors restrict (the API's), services write."""
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.db import transaction
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import translation
-from django.utils.translation import get_language_from_request
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -25,7 +22,7 @@ from .invites import (invitation_accept, invitation_decline, invitation_open_get
                       invite_accept, invite_create, invite_open, invite_revoke, invites_open, member_invite_or_change)
 from .members import ROLE_EFFECTS, is_owner, owner_change_check
 from .models import ROLE_NAMES, AgentToken, Invitation, Invite, MemberRelation, Membership, Scope, User
-from .languages import language_remember
+from .languages import language_chosen
 from .people import person_settings_set
 from .principals import principal_of_page
 from .selectors import invitation_waiting, scope_get, scope_list
@@ -349,9 +346,7 @@ def settings_page(request):
         else:
             response = redirect(back_to(request, reverse("settings")))
             if language is not None:  # the next page, and this message, in the language chosen
-                request.COOKIES.pop(settings.LANGUAGE_COOKIE_NAME, None)
-                translation.activate(language or get_language_from_request(request))
-                language_remember(response, request, language)
+                language_chosen(request, response, language)
             messages.success(request, _("Your dates are now read in %(zone)s.")
                              % {"zone": user.time_zone.replace("_", " ")})
             return response
