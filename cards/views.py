@@ -15,7 +15,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop, pgettext_lazy
+from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
@@ -65,9 +65,6 @@ SHOWN_WORDS = (
     # what a write did
     gettext_noop("inserted"), gettext_noop("superseded"), gettext_noop("reinforced"), gettext_noop("duplicate"),
 )
-# Why a card stopped being long-term (cards.services.long_term.DEMOTED_WHY), as the card page says it.
-DEMOTED_WORDS = (pgettext_lazy("why a card stopped being long-term", "stale"),
-                 pgettext_lazy("why a card stopped being long-term", "contradicted"))
 
 
 def _may(principal, scope_id: int, action: str) -> bool:

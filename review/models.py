@@ -7,6 +7,7 @@ from django.conf import settings
 from django.contrib.postgres.fields import ArrayField
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_noop
 
 from cards.models import InScope, OnCard
 
@@ -51,6 +52,12 @@ class IngestJob(models.Model):
             models.CheckConstraint(name="finished_job_keeps_no_messages",
                                    condition=Q(status__in=["queued", "running"]) | Q(messages=[])),
         ]
+
+
+# How a proposal or a possible duplicate was decided, as a refusal to decide it again names it
+# (`gettext(status)` in review.services): listed so that the catalogue holds the words.
+DECIDED_WORDS = (gettext_noop("approved"), gettext_noop("rejected"), gettext_noop("auto_accepted"),
+                 gettext_noop("expired"), gettext_noop("merged"), gettext_noop("kept_apart"))
 
 
 class CandidateStatus(models.TextChoices):

@@ -14,7 +14,7 @@ from django.db import transaction
 from django.db.models import prefetch_related_objects
 from django.http import Http404
 from django.shortcuts import redirect, render
-from django.utils.translation import gettext as _, gettext_lazy, gettext_noop, ngettext, pgettext_lazy
+from django.utils.translation import gettext as _, gettext_lazy, ngettext, pgettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 from rest_framework.exceptions import PermissionDenied as NotAllowed
 
@@ -48,9 +48,6 @@ from .services.upkeep import upkeep_decide
 # Who found a proposal (Candidate.extractor), as the queue names it: listed so the catalogue holds them.
 EXTRACTOR_WORDS = (pgettext_lazy("who found a proposal", "patterns"), pgettext_lazy("who found a proposal", "llm"),
                    pgettext_lazy("who found a proposal", "signals"))
-# How a proposal was decided, named in a refusal to decide it again (review.services).
-DECIDED_WORDS = (gettext_noop("approved"), gettext_noop("rejected"), gettext_noop("auto_accepted"),
-                 gettext_noop("expired"), gettext_noop("merged"), gettext_noop("kept_apart"))
 
 
 

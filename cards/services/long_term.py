@@ -10,7 +10,7 @@ import datetime as dt
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 
 from scopes.models import User
 
@@ -19,7 +19,9 @@ from ..models import Card, CardKind, CardRevision, Tag
 from .corrections import card_hold
 
 LONG_TERM = "long-term"
-DEMOTED_WHY = ("stale", "contradicted")
+# Why a card stops being long-term, with the words the card page says it in.
+DEMOTED_WHY = {"stale": pgettext_lazy("why a card stopped being long-term", "stale"),
+               "contradicted": pgettext_lazy("why a card stopped being long-term", "contradicted")}
 
 
 def long_term_problem(card: Card) -> str | None:
