@@ -25,15 +25,22 @@ _CHINESE_SHOWN = {
 }
 
 
-def label_name(key: str, language: str | None = None) -> str:
-    words = key.replace("_", " ")
+def _script(language: str | None) -> str | None:
+    """The Chinese script a page in `language` (else the active one) reads, or None for a page in English."""
     language = (language or translation.get_language() or "").lower()
     if not language.startswith("zh"):
+        return None
+    return "zh-Hans" if language == "zh-hans" else "zh-Hant"
+
+
+def label_name(key: str, language: str | None = None) -> str:
+    words = key.replace("_", " ")
+    script = _script(language)
+    if script is None:
         return words
     label = label_lookup(key)
     if label is None:
         return words
-    script = "zh-Hans" if language == "zh-hans" else "zh-Hant"
     if (shown := _CHINESE_SHOWN.get(label.key)) is not None:
         return simplified(shown) if script == "zh-Hans" else shown
     if any(CJK.search(name) for name in label.synonyms):
@@ -41,12 +48,12 @@ def label_name(key: str, language: str | None = None) -> str:
     return words
 
 
-def label_meaning(label) -> str:
-    """What a label holds, for a picker: the registry's description, written in English, on an English
-    page; on a Chinese one its other Chinese names in the page's script (the synonyms people say)."""
-    language = (translation.get_language() or "").lower()
-    if not language.startswith("zh"):
-        return label.description
-    names = [name for name in label.synonyms if CJK.search(name)]
-    shown = [simplified(name) if language == "zh-hans" else in_script(simplified(name), "zh-Hant") for name in names]
-    return "、".join(name for name in dict.fromkeys(shown) if name != label_name(label.key))
+def label_other_names(label) -> str | None:
+    """A label's other Chinese names (the synonyms people say) in the script of a Chinese page, for a
+    picker that describes each label; None on an English page, which has the registry's description."""
+    script = _script(None)
+    if script is None:
+        return None
+    shown = label_name(label.key)
+    names = (in_script(simplified(name), script) for name in label.synonyms if CJK.search(name))
+    return "、".join(name for name in dict.fromkeys(names) if name != shown)

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from django import forms
 from django.urls import reverse
-from django.utils import translation
 from django.utils.translation import gettext as _, gettext_lazy
 
-from cards.label_names import label_meaning
+from cards.label_names import label_other_names
 from cards.labels import _name_key as registry_name, label_suggestions, registry
 from cards.text import normalize
 
@@ -157,8 +156,8 @@ def label_choices(words: str, *, kind: str | None = None) -> list[tuple[str, str
 
 
 def _meaning(label) -> str:
-    if translation.get_language().startswith("zh"):  # its Chinese names, in the page's script
-        return label_meaning(label)
+    if (names := label_other_names(label)) is not None:  # a Chinese page: the description is English
+        return names
     others = ", ".join(label.synonyms)
     if not others:
         return label.description

@@ -12,7 +12,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _, gettext_lazy, pgettext_lazy
 
-from cards.label_names import label_meaning, label_name
+from cards.label_names import label_name, label_other_names
 from cards.labels import registry
 from cards.models import CardKind, Rule
 from cards.rule_preview import label_phrase
@@ -32,6 +32,11 @@ TERM_HELP = gettext_lazy('Someone, something, or a word starting with "?" stands
                          'or a value.')
 
 
+def _described(label) -> str:
+    names = label_other_names(label)
+    return label.description if names is None else names
+
+
 def label_choices(*, conclusion: bool) -> list:
     """The registry's labels, grouped by kind, each with its human name. Events
     are left out: derivation reads what holds (states) and what is known, never
@@ -41,7 +46,7 @@ def label_choices(*, conclusion: bool) -> list:
     labels = {label.key: label for label in registry().values()}
     groups = []
     for kind, title in ((CardKind.STATE, _("What holds now")), (CardKind.KNOWLEDGE, _("What is known"))):
-        options = [(key, " · ".join(filter(None, (label_name(key), label_meaning(label)))))
+        options = [(key, " · ".join(filter(None, (label_name(key), _described(label)))))
                    for key, label in sorted(labels.items())
                    if label.kind == kind and not (conclusion and label.sensitive)]
         if options:
