@@ -228,6 +228,35 @@ ROLE_NAMES = {
 }
 
 
+# Each relation (scopes.relations.RELATIONS) as a page names it: `relation_name` on a row that has one.
+RELATION_NAMES = {
+    "mother": pgettext_lazy("relation", "mother"), "father": pgettext_lazy("relation", "father"),
+    "parent": pgettext_lazy("relation", "parent"), "wife": pgettext_lazy("relation", "wife"),
+    "husband": pgettext_lazy("relation", "husband"), "spouse": pgettext_lazy("relation", "spouse"),
+    "partner": pgettext_lazy("relation", "partner"), "son": pgettext_lazy("relation", "son"),
+    "daughter": pgettext_lazy("relation", "daughter"), "child": pgettext_lazy("relation", "child"),
+    "brother": pgettext_lazy("relation", "brother"), "sister": pgettext_lazy("relation", "sister"),
+    "sibling": pgettext_lazy("relation", "sibling"), "grandmother": pgettext_lazy("relation", "grandmother"),
+    "grandfather": pgettext_lazy("relation", "grandfather"), "grandchild": pgettext_lazy("relation", "grandchild"),
+    "aunt": pgettext_lazy("relation", "aunt"), "uncle": pgettext_lazy("relation", "uncle"),
+    "cousin": pgettext_lazy("relation", "cousin"), "niece": pgettext_lazy("relation", "niece"),
+    "nephew": pgettext_lazy("relation", "nephew"), "friend": pgettext_lazy("relation", "friend"),
+    "neighbour": pgettext_lazy("relation", "neighbour"), "roommate": pgettext_lazy("relation", "roommate"),
+    "manager": pgettext_lazy("relation", "manager"), "report": pgettext_lazy("relation", "report"),
+    "colleague": pgettext_lazy("relation", "colleague"),
+}
+
+
+class RelationNamed:
+    """A row with a `relation` (a key of scopes.relations.RELATIONS, or "") names it in the page's language."""
+
+    relation: str
+
+    @property
+    def relation_name(self) -> str:
+        return RELATION_NAMES.get(self.relation, self.relation)
+
+
 class RoleNamed:
     """A row with a `role` names it in the page's language."""
 
@@ -352,7 +381,7 @@ ACCESS_NAMES = {
 }
 
 
-class Invite(RoleNamed, models.Model):
+class Invite(RoleNamed, RelationNamed, models.Model):
     """A link that lets one person join a scope with a role. Only a SHA-256 of
     the link's secret is stored; the link is shown once, to the admin who made it."""
 
@@ -382,7 +411,7 @@ class InvitationStatus(models.TextChoices):
     WITHDRAWN = "withdrawn", _("Withdrawn")
 
 
-class Invitation(RoleNamed, models.Model):
+class Invitation(RoleNamed, RelationNamed, models.Model):
     """Someone asked by name to join a scope with a role (membership by consent,
     DESIGN §3). It grants nothing: no membership and no guardian grant exist
     until the invitee accepts, so nothing of the scope reaches them or their

@@ -13,7 +13,6 @@ import unicodedata
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext_lazy
 
 from core.errors import InvalidInput
 
@@ -49,23 +48,6 @@ RELATIONS: dict[str, tuple[str, ...]] = {
     "manager": ("manager", "boss", "lead", "team lead", "經理", "经理", "老闆", "老板"),
     "report": ("report", "direct report"),
     "colleague": ("colleague", "coworker", "同事"),
-}
-# Each relation as a page names it; templates read them with {% translate key context "relation" %}.
-RELATION_NAMES = {
-    "mother": pgettext_lazy("relation", "mother"), "father": pgettext_lazy("relation", "father"),
-    "parent": pgettext_lazy("relation", "parent"), "wife": pgettext_lazy("relation", "wife"),
-    "husband": pgettext_lazy("relation", "husband"), "spouse": pgettext_lazy("relation", "spouse"),
-    "partner": pgettext_lazy("relation", "partner"), "son": pgettext_lazy("relation", "son"),
-    "daughter": pgettext_lazy("relation", "daughter"), "child": pgettext_lazy("relation", "child"),
-    "brother": pgettext_lazy("relation", "brother"), "sister": pgettext_lazy("relation", "sister"),
-    "sibling": pgettext_lazy("relation", "sibling"), "grandmother": pgettext_lazy("relation", "grandmother"),
-    "grandfather": pgettext_lazy("relation", "grandfather"), "grandchild": pgettext_lazy("relation", "grandchild"),
-    "aunt": pgettext_lazy("relation", "aunt"), "uncle": pgettext_lazy("relation", "uncle"),
-    "cousin": pgettext_lazy("relation", "cousin"), "niece": pgettext_lazy("relation", "niece"),
-    "nephew": pgettext_lazy("relation", "nephew"), "friend": pgettext_lazy("relation", "friend"),
-    "neighbour": pgettext_lazy("relation", "neighbour"), "roommate": pgettext_lazy("relation", "roommate"),
-    "manager": pgettext_lazy("relation", "manager"), "report": pgettext_lazy("relation", "report"),
-    "colleague": pgettext_lazy("relation", "colleague"),
 }
 # A general word names any of the narrower relations too ("my partner" may be a wife).
 BROADER: dict[str, tuple[str, ...]] = {

@@ -21,7 +21,7 @@ from .guardians import is_minor, member_minor_set
 from .invites import (invitation_accept, invitation_decline, invitation_open_get, invitation_withdraw, invitations_open,
                       invite_accept, invite_create, invite_open, invite_revoke, invites_open, member_invite_or_change)
 from .members import ROLE_EFFECTS, is_owner, owner_change_check
-from .models import ROLE_NAMES, AgentToken, Invitation, Invite, MemberRelation, Membership, Scope, User
+from .models import RELATION_NAMES, ROLE_NAMES, AgentToken, Invitation, Invite, MemberRelation, Membership, Scope, User
 from .languages import language_chosen
 from .people import person_settings_set
 from .principals import principal_of_page
@@ -91,6 +91,7 @@ def _members_context(request, scope, *, add_form=None, refused: dict | None = No
     guardian = scope.kind == "family" and is_owner(scope, request.user.pk)
     rows = [{"m": m, "effect": ROLE_EFFECTS[m.role], "refused": (refused or {}).get(m.pk),
              "relation": to_me.get(m.user_id, ""),
+             "relation_name": RELATION_NAMES.get(to_me.get(m.user_id), ""),
              "form": MemberChangeForm(initial={"role": m.role, "relation": to_me.get(m.user_id, "")},
                                       auto_id=f"m{m.pk}_%s"),
              "minor_form": MemberMinorForm(initial={"minor": m.minor}, auto_id=f"minor{m.pk}_%s")
