@@ -133,7 +133,8 @@ def relation_set(*, scope: Scope, member: User, of: User, relation: str) -> Memb
         raise InvalidInput(_("A relation is between two members."), fields={"of": [_("the same member")]})
     _member(scope, member, "member")
     _member(scope, of, "of")
-    row, _created = MemberRelation.objects.update_or_create(scope=scope, member=member, of=of, defaults={"relation": key})
+    row, _created = MemberRelation.objects.update_or_create(scope=scope, member=member, of=of,
+                                                            defaults={"relation": key})
     return row
 
 
