@@ -54,6 +54,8 @@ INSTALLED_APPS = [
     "guardian",
     "axes",
     "django_htmx",
+    # The OAuth 2.1 authorization server hosted assistants connect through (memory_site/oauth).
+    "oauth2_provider",
     "scopes",
     "cards",
     "review",
@@ -155,6 +157,41 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
 ANONYMOUS_USER_NAME = None  # no guardian anonymous user: anonymous sees nothing
+
+# --- OAuth 2.1 for hosted assistants (memory_site/oauth, scopes/connections.py) ---
+# What a connection may do is what its person chose on the consent page; these
+# OAuth scopes only carry that choice to the client (scopes.connections.ACCESS_SCOPES).
+OAUTH2_PROVIDER = {
+    "SCOPES": {"read": "Read the memory you choose", "write": "Write to it",
+               "propose": "Propose memories for your review"},
+    "DEFAULT_SCOPES": ["read", "write"],
+    # Short-lived access, rotated refresh tokens that work once (a replayed one
+    # revokes its whole family), codes that live a minute.
+    "ACCESS_TOKEN_EXPIRE_SECONDS": 3600,
+    "REFRESH_TOKEN_EXPIRE_SECONDS": 30 * 24 * 3600,
+    "ROTATE_REFRESH_TOKEN": True,
+    "REFRESH_TOKEN_REUSE_PROTECTION": True,
+    "AUTHORIZATION_CODE_EXPIRE_SECONDS": 60,
+    "PKCE_REQUIRED": True,
+    # OAuth 2.1 / RFC 9700: S256 only, no implicit or password grant, tokens only
+    # in the header, `iss` in the authorization response, tokens hashed at rest.
+    "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,
+    "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_ACCESS_TOKEN_TRANSPORT": True,
+    "COMPLIANT_BCP_RFC9700_AUTHZ_RESPONSE_ISS": True,
+    "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,
+    "OAUTH2_RESPONSE_TYPES_SUPPORTED": ["code"],
+    "OAUTH2_GRANT_TYPES_SUPPORTED": ["authorization_code", "refresh_token"],
+    "OAUTH2_TOKEN_ENDPOINT_AUTH_METHODS_SUPPORTED": ["none", "client_secret_post", "client_secret_basic"],
+    # A connector registers itself (RFC 7591); what it may register is narrowed
+    # in memory_site/oauth/registration.py. Nothing is granted until a person consents.
+    "DCR_ENABLED": True,
+    "DCR_REGISTRATION_PERMISSION_CLASSES": ("oauth2_provider.dcr.AllowAllDCRPermission",),
+    "REQUEST_APPROVAL_PROMPT": "force",
+}
+# Named so a connection (scopes.AgentToken.application) can point at it.
+OAUTH2_PROVIDER_APPLICATION_MODEL = "oauth2_provider.Application"
 
 LANGUAGE_CODE = "en"
 # The dashboard's languages (scopes.models.Language). Simplified Chinese is converted

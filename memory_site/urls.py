@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.http import JsonResponse
 from django.urls import include, path
 
-from memory_site.mcp_server.http import mcp_view, protected_resource
+from memory_site.mcp_server.http import mcp_view
 
 
 def healthz(request):
@@ -13,9 +13,9 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", healthz),
     path("api/v1/", include("memory_site.api.urls")),
-    # The MCP server (streamable HTTP), and where a client without a token learns how to get one.
+    # The MCP server (streamable HTTP); its OAuth authorization server and discovery documents.
     path("mcp/", mcp_view, name="mcp"),
-    path(".well-known/oauth-protected-resource", protected_resource, name="oauth-protected-resource"),
+    path("", include("memory_site.oauth.urls")),
     path("", include("memory_site.web_urls")),
 ]
 

@@ -1,4 +1,5 @@
-"""`Authorization: Bearer memsite_…` for agents."""
+"""`Authorization: Bearer memsite_…` for agents (and, inside the MCP server's
+own calls, a connection's OAuth access token: scopes/connections.py)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,9 @@ from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 from rest_framework.permissions import BasePermission
 
+from .connections import MCP_RESOURCE_KEY, bearer_authenticate
 from .models import AgentToken
-from .tokens import TokenRefused, token_authenticate
+from .tokens import TokenRefused
 
 
 class AgentTokenAuthentication(authentication.BaseAuthentication):
@@ -24,7 +26,8 @@ class AgentTokenAuthentication(authentication.BaseAuthentication):
         except UnicodeDecodeError:
             raise exceptions.AuthenticationFailed("The token is malformed.", code="invalid_token") from None
         try:
-            token = token_authenticate(raw)
+            # A connection's OAuth token only through the MCP server, which says so in the environ.
+            token = bearer_authenticate(raw, resource=request._request.META.get(MCP_RESOURCE_KEY))
         except TokenRefused as refused:
             raise exceptions.AuthenticationFailed(refused.detail, code=refused.code) from None
         return token.user, token

@@ -82,14 +82,18 @@ class MemberChangeForm(forms.Form):
                                help_text=_("What they are to you."))
 
 
+# What a token or a connection may do (scopes.principals.TOKEN_ACCESS), as the forms offer it.
+ACCESS_CHOICES = [("read", pgettext_lazy("token access", "read")), ("read+write", _("read and write")),
+                  ("propose", _("propose only: its writes wait for your review"))]
+
+
 class TokenForm(forms.Form):
     name = forms.CharField(max_length=100, label=_("Name"),
                            help_text=_("Which agent uses it, e.g. \"kitchen assistant\"."))
     scopes = forms.TypedMultipleChoiceField(coerce=int, widget=forms.CheckboxSelectMultiple, label=_("Scopes"),
                                             help_text=_("The agent sees only these, and never more than you."))
     access = forms.ChoiceField(
-        choices=[("read", pgettext_lazy("token access", "read")), ("read+write", _("read and write")),
-                 ("propose", _("propose only: its writes wait for your review"))], initial="read", label=_("Access"),
+        choices=ACCESS_CHOICES, initial="read", label=_("Access"),
         help_text=_("Propose only is for an agent you do not yet trust: whatever it asks to remember waits in your "
                     "review queue until you approve it, so a wrong or planted memory (memory poisoning) never "
                     "reaches your facts unseen. It can read, but never correct, verify or forget."))

@@ -22,7 +22,9 @@ from core.pages import back_to
 
 from .people import person_settings_set
 
-AGENT_PATHS = ("/api/", "/mcp/", "/.well-known/")
+# What machines read: the agent API, the MCP server, discovery and the OAuth
+# endpoints a connector calls (the consent page, /oauth/authorize/, is a page).
+AGENT_PATHS = ("/api/", "/mcp/", "/.well-known/", "/oauth/token/", "/oauth/revoke/", "/oauth/register/")
 _REMEMBERED = dt.timedelta(days=365)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
@@ -337,7 +338,12 @@ class MemberRelation(models.Model):
 class AgentToken(models.Model):
     """An agent's credential. It acts for one user, on some of that user's
     scopes, never beyond what the user may do at the moment of the request.
-    Only a SHA-256 of the token is stored; the secret is shown once."""
+    Only a SHA-256 of the token is stored; the secret is shown once.
+
+    A *connection* is an agent token granted to a hosted assistant on the OAuth
+    consent page (`application` set): its secret is never shown, and the
+    assistant presents OAuth access tokens instead, which act as this row
+    (scopes/connections.py). One row, one set of rights, two ways to hold them."""
 
     user = models.ForeignKey("scopes.User", on_delete=models.CASCADE, related_name="agent_tokens")
     name = models.CharField(max_length=100)
@@ -353,11 +359,18 @@ class AgentToken(models.Model):
     expires_at = models.DateTimeField()
     revoked_at = models.DateTimeField(null=True, blank=True)
     last_used_at = models.DateTimeField(null=True, blank=True)
+    application = models.ForeignKey(settings.OAUTH2_PROVIDER_APPLICATION_MODEL, null=True, blank=True,
+                                    on_delete=models.CASCADE, related_name="+",
+                                    help_text="For a connection: the OAuth client it was granted to.")
 
     class Meta:
         indexes = [models.Index(fields=["user", "created_at"], name="token_by_user")]
         constraints = [models.CheckConstraint(name="token_writes_or_proposes",
-                                              condition=~models.Q(can_write=True, proposes=True))]
+                                              condition=~models.Q(can_write=True, proposes=True)),
+                       # A person grants an assistant one connection at a time; consenting again changes it.
+                       models.UniqueConstraint(fields=["user", "application"], name="one_live_connection",
+                                               condition=models.Q(application__isnull=False,
+                                                                  revoked_at__isnull=True))]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.prefix}…)"

@@ -72,7 +72,7 @@ def _token_query(*, prefix: str):
 _TOKEN = Compiled(_token_query, "prefix", text=("prefix",))
 
 
-def _token_with_user(prefix: str) -> AgentToken | None:
+def token_with_user(prefix: str) -> AgentToken | None:
     """The token, its user and the user's one-to-one companions (their own
     entity), from one prepared statement."""
     rows = _TOKEN.rows({"prefix": prefix})
@@ -102,13 +102,11 @@ def token_access_flags(access: str) -> dict[str, bool]:
     return {"can_write": access == "read+write", "proposes": access == "propose"}
 
 
-@transaction.atomic
-def token_create(*, user: User, name: str, can_write: bool = False, proposes: bool = False,
-                 scopes: list[Scope] | None = None, all_scopes: bool = False,
-                 days: int = DEFAULT_DAYS) -> tuple[AgentToken, str]:
-    """Returns the token row and the raw token, which is shown once and never again.
-    A propose-only token (`proposes`) never writes: its writes wait in the
-    person's review queue. Minors make no tokens (scopes/guardians.py)."""
+def token_rights_check(*, user: User, can_write: bool, proposes: bool, scopes: list[Scope] | None,
+                       all_scopes: bool, days: int, name: str) -> None:
+    """What every token and connection must be (scopes/connections.py grants
+    through it too): one access, a lifetime, scopes the person sees, a name.
+    Minors hold neither (scopes/guardians.py)."""
     minor_check(user, "agent tokens")
     problems: dict[str, list[str]] = {}
     if can_write and proposes:
@@ -127,6 +125,18 @@ def token_create(*, user: User, name: str, can_write: bool = False, proposes: bo
         problems["name"] = [_("must be a non-empty text of at most 100 characters")]
     if problems:
         raise InvalidInput(_("The token request has invalid fields; see `fields`."), fields=problems)
+
+
+@transaction.atomic
+def token_create(*, user: User, name: str, can_write: bool = False, proposes: bool = False,
+                 scopes: list[Scope] | None = None, all_scopes: bool = False,
+                 days: int = DEFAULT_DAYS, application=None) -> tuple[AgentToken, str]:
+    """Returns the token row and the raw token, which is shown once and never again.
+    A propose-only token (`proposes`) never writes: its writes wait in the
+    person's review queue. With `application`, the row is a connection
+    (scopes/connections.py) and the raw token is never shown to anyone."""
+    token_rights_check(user=user, can_write=can_write, proposes=proposes, scopes=scopes, all_scopes=all_scopes,
+                       days=days, name=name)
     for _attempt in range(5):
         prefix = secrets.token_hex(4)
         raw = f"{TOKEN_PREFIX}_{prefix}_{secrets.token_urlsafe(32)}"
@@ -134,7 +144,8 @@ def token_create(*, user: User, name: str, can_write: bool = False, proposes: bo
             with transaction.atomic():
                 token = AgentToken.objects.create(
                     user=user, name=name.strip(), prefix=prefix, secret_hash=_digest(raw), can_write=can_write,
-                    proposes=proposes, all_scopes=all_scopes, expires_at=timezone.now() + dt.timedelta(days=days))
+                    proposes=proposes, all_scopes=all_scopes, expires_at=timezone.now() + dt.timedelta(days=days),
+                    application=application)
             break
         except IntegrityError:  # an id collision: draw again
             continue
@@ -161,10 +172,17 @@ def token_get(*, person: User, token_id: int) -> AgentToken:
     return token
 
 
+@transaction.atomic
 def token_revoke(*, token: AgentToken) -> AgentToken:
+    """Stops the token at once; for a connection, its assistant's OAuth tokens
+    and codes go too, so nothing it holds can be refreshed into a new one."""
     if token.revoked_at is None:
         token.revoked_at = timezone.now()
         AgentToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(revoked_at=token.revoked_at)
+    if token.application_id is not None:
+        from .connections import connection_credentials_delete
+
+        connection_credentials_delete(user_id=token.user_id, application_id=token.application_id)
     return token
 
 
@@ -173,10 +191,17 @@ def token_authenticate(raw: str) -> AgentToken:
     if len(parts) != 3 or parts[0] != TOKEN_PREFIX or len(parts[1]) != 8 or len(raw) > 200:
         raise TokenRefused("invalid_token", "The token is malformed; it looks like memsite_<id>_<secret>.")
     # The user's own entity comes along: every card read and write asks for it ("me").
-    token = _token_with_user(parts[1])
+    token = token_with_user(parts[1])
     # Compare digests in constant time; an unknown id still pays for a digest.
     if token is None or not hmac.compare_digest(token.secret_hash, _digest(raw)):
         raise TokenRefused("invalid_token", "The token is not valid.")
+    return token_admitted(token)
+
+
+def token_admitted(token: AgentToken) -> AgentToken:
+    """The checks every credential passes at every request, whichever way it was
+    presented (an agent token, or a connection's OAuth access token): revoked,
+    expired, an inactive person; then its last use is noted."""
     now = timezone.now()
     if token.revoked_at is not None:
         raise TokenRefused("token_revoked", "The token was revoked; create a new one.")

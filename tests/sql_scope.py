@@ -29,7 +29,7 @@ WRITERS = ("*/services/*", "*/services.py", "*/tasks.py", "*/management/*", "sco
 PASS_THROUGH = ("core/compiled.py",)
 # Reads that stand outside the primitive at run time, beyond the static walk's ALLOWED.
 RUNTIME_ALLOWED = {
-    ("scopes/tokens.py", "_token_with_user"): "authenticating a token brings its own user and their own entity",
+    ("scopes/tokens.py", "token_with_user"): "authenticating a token brings its own user and their own entity",
     ("cards/selectors/shape.py", "cards_shown"): "runs _cards_by_id_query (allowed in the static walk) through Compiled",
 }
 # Statement shapes restricted another way, whoever runs them.

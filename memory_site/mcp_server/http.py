@@ -19,7 +19,8 @@ from django.views.decorators.csrf import csrf_exempt
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 
-from scopes.tokens import TokenRefused, token_authenticate
+from scopes.connections import bearer_authenticate
+from scopes.tokens import TokenRefused
 
 from .rest import Caller
 from .server import lowlevel_server
@@ -31,7 +32,7 @@ _SECURITY = TransportSecuritySettings(enable_dns_rebinding_protection=False)
 
 
 def protected_resource_url(request: HttpRequest) -> str:
-    return request.build_absolute_uri(reverse("oauth-protected-resource"))
+    return request.build_absolute_uri(reverse("oauth2_provider:resource-metadata"))
 
 
 def _unauthorized(request: HttpRequest, code: str, detail: str) -> JsonResponse:
@@ -45,14 +46,16 @@ def _caller(request: HttpRequest) -> Caller | JsonResponse:
     scheme, _, raw = request.headers.get("Authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not raw.strip():
         return _unauthorized(request, "not_authenticated",
-                             "Send an agent token as `Authorization: Bearer <token>`; create one in the dashboard "
-                             "under Agent tokens.")
+                             "Send an agent token as `Authorization: Bearer <token>` (create one in the dashboard "
+                             "under Agent tokens), or connect through OAuth: the authorization server is named "
+                             "in the resource metadata this challenge points to.")
+    resource = request.build_absolute_uri(reverse("mcp"))
     try:
-        token_authenticate(raw.strip())
+        bearer_authenticate(raw.strip(), resource=resource)
     except TokenRefused as refused:
         return _unauthorized(request, refused.code, refused.detail)
     return Caller(token=raw.strip(), host=request.get_host(), scheme=request.scheme,
-                  remote_addr=request.META.get("REMOTE_ADDR", ""))
+                  remote_addr=request.META.get("REMOTE_ADDR", ""), resource=resource)
 
 
 def _asgi_scope(request: HttpRequest, caller: Caller) -> dict:
@@ -118,18 +121,3 @@ def mcp_view(request: HttpRequest) -> HttpResponse:
         if name.lower() not in ("content-length",):
             response[name] = value.decode("latin-1")
     return response
-
-
-def protected_resource(request: HttpRequest) -> JsonResponse:
-    """RFC 9728 metadata: what this resource is and how a client gets a token for it."""
-    base = request.build_absolute_uri("/")
-    return JsonResponse({
-        "resource": request.build_absolute_uri(reverse("mcp")),
-        "resource_name": "memory-site",
-        "bearer_methods_supported": ["header"],
-        "authorization_servers": [],
-        "resource_documentation": request.build_absolute_uri(reverse("tokens")),
-        "description": "Create an agent token in the dashboard (Agent tokens) and send it as "
-                       "`Authorization: Bearer <token>`.",
-        "api": base + "api/v1/docs/",
-    })

@@ -18,6 +18,8 @@ import orjson
 from django.core.handlers.wsgi import WSGIRequest
 from django.urls import Resolver404, resolve
 
+from scopes.connections import MCP_RESOURCE_KEY
+
 API_ROOT = "/api/v1/"
 
 
@@ -30,6 +32,9 @@ class Caller:
     host: str = "localhost"
     scheme: str = "http"
     remote_addr: str = "127.0.0.1"
+    # The MCP server's URL when the call came over HTTP: a connection's OAuth
+    # token is accepted only for the resource it was issued for.
+    resource: str | None = None
 
 
 @dataclass(frozen=True)
@@ -62,6 +67,7 @@ def call(caller: Caller, method: str, route: str, *, body: dict | None = None, q
         "REMOTE_ADDR": caller.remote_addr,
         "wsgi.input": io.BytesIO(content),
         "wsgi.url_scheme": caller.scheme,
+        MCP_RESOURCE_KEY: caller.resource,
     }
     request = WSGIRequest(environ)
     try:

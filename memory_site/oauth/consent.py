@@ -1,0 +1,150 @@
+"""The consent page (`/oauth/authorize/`): a person decides what a hosted
+assistant may do, on django-oauth-toolkit's authorization endpoint.
+
+The person chooses the scopes (their personal scope first) and the access
+(read, read and write, propose only); the grant is a connection
+(scopes/connections.py), and the code the assistant gets carries that choice
+as OAuth scopes. Every token is bound to this site's MCP server (RFC 8707):
+an authorization request naming another resource is refused with
+`invalid_target`, and one naming none is bound to the MCP server.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs, urlsplit
+
+from django import forms
+from django.db import transaction
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from oauth2_provider.exceptions import OAuthToolkitError
+from oauth2_provider.forms import AllowForm
+from oauth2_provider.models import get_application_model
+from oauth2_provider.oauth2_validators import validate_resource_as_url_prefix
+from oauth2_provider.views import AuthorizationView
+from oauthlib.oauth2.rfc6749.errors import CustomOAuth2Error
+
+from core.errors import DomainError
+from core.pages import error_fields
+from scopes.connections import ACCESS_SCOPES, access_requested, connection_grant, connection_name
+from scopes.forms import ACCESS_CHOICES
+from scopes.guardians import is_minor
+from scopes.models import Scope, ScopeKind
+from scopes.principals import Principal
+from scopes.selectors import scope_list
+
+
+class ConsentForm(AllowForm):
+    """DOT's hidden fields (client, redirect, PKCE, state, resource), plus the person's choice."""
+
+    scopes = forms.TypedMultipleChoiceField(
+        coerce=int, required=False, widget=forms.CheckboxSelectMultiple, label=gettext_lazy("Scopes"),
+        help_text=gettext_lazy("The assistant sees only these, and never more than you."))
+    access = forms.ChoiceField(choices=ACCESS_CHOICES, initial="read", widget=forms.RadioSelect,
+                               label=gettext_lazy("Access"))
+
+    def __init__(self, *args, scopes=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["scopes"].choices = [(s.id, s.shown_with_kind) for s in scopes]
+
+
+def mcp_resource(request) -> str:
+    """The one resource this authorization server issues tokens for: the MCP server."""
+    return request.build_absolute_uri(reverse("mcp"))
+
+
+def _granted(response) -> bool:
+    """Whether the authorization response hands the assistant a code (and not an error)."""
+    location = response.get("Location", "") if response.status_code in (301, 302, 303, 307) else ""
+    return "code" in parse_qs(urlsplit(location).query)
+
+
+class ConsentView(AuthorizationView):
+    template_name = "oauth/consent.html"
+    form_class = ConsentForm
+
+    def _scopes(self) -> list[Scope]:
+        return [scope for scope in scope_list(principal=Principal(self.request.user), archived=False)
+                if scope.kind != ScopeKind.GLOBAL]
+
+    def get_form_kwargs(self):
+        kwargs = super().get_form_kwargs()
+        kwargs["scopes"] = self._scopes()
+        return kwargs
+
+    def get_initial(self):
+        initial = super().get_initial()
+        personal = self.request.user.personal_scope
+        initial["scopes"] = [personal.pk] if personal else []
+        initial["access"] = access_requested(self.oauth2_data.get("scopes", []))
+        # Bound to the MCP server when the assistant named no resource.
+        initial["resource"] = initial.get("resource") or mcp_resource(self.request)
+        return initial
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        application = context.get("application")
+        if application is None and self.request.method == "POST":
+            application = get_application_model().objects.filter(
+                client_id=self.request.POST.get("client_id", "")).first()
+            context["application"] = application
+        if application is not None:
+            context["assistant"] = connection_name(application)
+            redirect = self.request.POST.get("redirect_uri") or context.get("redirect_uri") or ""
+            context["returns_to"] = urlsplit(redirect).hostname
+        context["minor"] = is_minor(self.request.user)
+        return context
+
+    def _foreign_resource(self, resources: list[str]) -> str | None:
+        ours = mcp_resource(self.request)
+        return next((uri for uri in resources if not validate_resource_as_url_prefix(ours, [uri])), None)
+
+    def _invalid_target(self, resource: str, credentials: dict, application):
+        error = CustomOAuth2Error(error="invalid_target", state=credentials.get("state"),
+                                  description=f"This server issues tokens for {mcp_resource(self.request)} "
+                                              f"only, not {resource}.")
+        return self.error_response(OAuthToolkitError(error=error, redirect_uri=credentials["redirect_uri"]),
+                                   application)
+
+    def get(self, request, *args, **kwargs):
+        foreign = self._foreign_resource(request.GET.getlist("resource"))
+        if foreign is not None:
+            try:
+                _scopes, credentials = self.validate_authorization_request(request)
+            except OAuthToolkitError as error:
+                return self.error_response(error, application=None)
+            application = get_application_model().objects.get(client_id=credentials["client_id"])
+            return self._invalid_target(foreign, credentials, application)
+        return super().get(request, *args, **kwargs)
+
+    def form_valid(self, form):
+        data = form.cleaned_data
+        application = get_application_model().objects.filter(client_id=data["client_id"]).first()
+        if application is None:  # a tampered form: nobody to answer but the person
+            form.add_error(None, _("This assistant is not registered here any more; connect it again."))
+            return self.form_invalid(form)
+        if not data.get("allow"):
+            return super().form_valid(form)  # declined: the assistant hears access_denied
+        resources = (data.get("resource") or "").split() or [mcp_resource(self.request)]
+        foreign = self._foreign_resource(resources)
+        if foreign is not None:
+            return self._invalid_target(foreign, {"state": data.get("state"), "redirect_uri": data["redirect_uri"]},
+                                        application)
+        chosen = [scope for scope in self._scopes() if scope.pk in set(data["scopes"])]
+        if not chosen:
+            form.add_error("scopes", _("Choose at least one scope."))
+            return self.form_invalid(form)
+        data["scope"], data["resource"] = ACCESS_SCOPES[data["access"]], " ".join(resources)
+        with transaction.atomic():
+            try:
+                connection_grant(user=self.request.user, application=application, scopes=chosen,
+                                 access=data["access"])
+            except DomainError as refused:  # a minor, or a scope they lost meanwhile
+                for field, problems in error_fields(refused).items():
+                    form.add_error(field if field in form.fields else None, problems)
+                return self.form_invalid(form)
+            response = super().form_valid(form)
+            if not _granted(response):  # the request itself was refused: no connection without a code
+                transaction.set_rollback(True)
+        return response
