@@ -284,8 +284,12 @@ def _tokens_context(request, *, form=None) -> dict:
     """Tokens are a person's own: the page lists only theirs, and offers only
     scopes they see; a guardian also sees the tokens of the minors they look after."""
     scopes = list(scope_list(principal=principal_of_page(request)))
-    tokens = AgentToken.objects.filter(user=request.user).prefetch_related("scopes").order_by("-id")
-    return {"form": form or TokenForm(scopes=scopes), "tokens": tokens,
+    tokens = list(AgentToken.objects.filter(user=request.user).select_related("application")
+                  .prefetch_related("scopes").order_by("-id"))
+    # Connections (granted to hosted assistants on the consent page) beside the tokens made here.
+    return {"form": form or TokenForm(scopes=scopes), "tokens": [t for t in tokens if t.application_id is None],
+            "connections": [t for t in tokens if t.application_id is not None],
+            "mcp_url": request.build_absolute_uri(reverse("mcp")),
             "minor": is_minor(request.user), "ward_tokens": list(tokens_of_wards(guardian=request.user))}
 
 

@@ -96,27 +96,45 @@ class ConsentView(AuthorizationView):
         context["minor"] = is_minor(self.request.user)
         return context
 
+    def render_to_response(self, context, **kwargs):
+        response = super().render_to_response(context, **kwargs)
+        # Allowing or denying posts here and is redirected to the assistant: the
+        # page's form-action must admit that origin too (browsers check redirects).
+        uri = self.request.POST.get("redirect_uri") or context.get("redirect_uri") or ""
+        application, redirect = context.get("application"), urlsplit(uri)
+        if application is not None and application.redirect_uri_allowed(uri) and redirect.netloc:
+            response._csp_update = {"form-action": [f"{redirect.scheme}://{redirect.netloc}"]}
+        return response
+
     def _foreign_resource(self, resources: list[str]) -> str | None:
         ours = mcp_resource(self.request)
         return next((uri for uri in resources if not validate_resource_as_url_prefix(ours, [uri])), None)
 
-    def _invalid_target(self, resource: str, credentials: dict, application):
-        error = CustomOAuth2Error(error="invalid_target", state=credentials.get("state"),
-                                  description=f"This server issues tokens for {mcp_resource(self.request)} "
-                                              f"only, not {resource}.")
-        return self.error_response(OAuthToolkitError(error=error, redirect_uri=credentials["redirect_uri"]),
+    def _refused(self, error: str, description: str, credentials: dict, application):
+        refusal = CustomOAuth2Error(error=error, state=credentials.get("state"), description=description)
+        return self.error_response(OAuthToolkitError(error=refusal, redirect_uri=credentials["redirect_uri"]),
                                    application)
 
-    def get(self, request, *args, **kwargs):
+    def _problem(self, request) -> tuple[str, str] | None:
+        """What this server refuses before a person is asked, though the library would ask."""
         foreign = self._foreign_resource(request.GET.getlist("resource"))
         if foreign is not None:
-            try:
-                _scopes, credentials = self.validate_authorization_request(request)
-            except OAuthToolkitError as error:
-                return self.error_response(error, application=None)
-            application = get_application_model().objects.get(client_id=credentials["client_id"])
-            return self._invalid_target(foreign, credentials, application)
-        return super().get(request, *args, **kwargs)
+            return "invalid_target", f"This server issues tokens for {mcp_resource(request)} only, not {foreign}."
+        if request.GET.get("code_challenge") and request.GET.get("code_challenge_method") != "S256":
+            # OAuth 2.1: S256 only (a missing method means "plain").
+            return "invalid_request", "PKCE must use code_challenge_method=S256."
+        return None
+
+    def get(self, request, *args, **kwargs):
+        problem = self._problem(request)
+        if problem is None:
+            return super().get(request, *args, **kwargs)
+        try:  # the client and its redirect URI first: a refusal goes back only to a registered one
+            _scopes, credentials = self.validate_authorization_request(request)
+        except OAuthToolkitError as error:
+            return self.error_response(error, application=None)
+        application = get_application_model().objects.get(client_id=credentials["client_id"])
+        return self._refused(*problem, credentials, application)
 
     def form_valid(self, form):
         data = form.cleaned_data
@@ -128,9 +146,9 @@ class ConsentView(AuthorizationView):
             return super().form_valid(form)  # declined: the assistant hears access_denied
         resources = (data.get("resource") or "").split() or [mcp_resource(self.request)]
         foreign = self._foreign_resource(resources)
-        if foreign is not None:
-            return self._invalid_target(foreign, {"state": data.get("state"), "redirect_uri": data["redirect_uri"]},
-                                        application)
+        if foreign is not None:  # a tampered form: the page itself never offers another resource
+            return self._refused("invalid_target", f"This server issues tokens for {mcp_resource(self.request)} "
+                                 f"only, not {foreign}.", data, application)
         chosen = [scope for scope in self._scopes() if scope.pk in set(data["scopes"])]
         if not chosen:
             form.add_error("scopes", _("Choose at least one scope."))
