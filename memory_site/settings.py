@@ -317,6 +317,8 @@ CELERY_BEAT_SCHEDULE = {
     "upkeep-weekly": {"task": "review.tasks.upkeep_weekly", "schedule": crontab(day_of_week="sun", hour=4, minute=0)},
     # No vector is lost: cards committed without one (a crash before embedding)
     # get it within minutes. `expires`: runs a stopped worker missed are dropped, not piled up.
+    # Expired OAuth tokens and codes, and connector registrations nobody consented to.
+    "connections-tidy": {"task": "scopes.tasks.connections_tidy_nightly", "schedule": crontab(hour=4, minute=15)},
     "cards-embed-sweep": {"task": "cards.tasks.cards_embed_sweep", "schedule": crontab(minute="*/5"),
                           "options": {"expires": 240}},
 }

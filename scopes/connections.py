@@ -17,7 +17,8 @@ from urllib.parse import urlsplit
 
 from django.db import transaction
 from django.utils import timezone
-from oauth2_provider.models import get_access_token_model, get_grant_model, get_refresh_token_model
+from oauth2_provider.models import (clear_expired, get_access_token_model, get_application_model, get_grant_model,
+                                    get_refresh_token_model)
 
 from .models import AgentToken, Scope, User
 from .tokens import (MAX_DAYS, TOKEN_PREFIX, TokenRefused, token_access_flags, token_admitted, token_authenticate,
@@ -115,3 +116,19 @@ def bearer_authenticate(raw: str, *, resource: str | None = None) -> AgentToken:
     if len(raw) > 512:
         raise TokenRefused("invalid_token", "The token is malformed.")
     return connection_authenticate(raw, resource=resource)
+
+
+# A registration nobody consented to within this many days is dropped: a
+# connector that registers on every attempt would otherwise pile them up.
+UNUSED_REGISTRATION_DAYS = 30
+
+
+def connections_tidy() -> dict:
+    """Expired OAuth tokens and codes (django-oauth-toolkit's own sweep), and
+    registrations that never became a connection (beat: nightly)."""
+    clear_expired()
+    unused = (get_application_model().objects
+              .filter(created__lt=timezone.now() - dt.timedelta(days=UNUSED_REGISTRATION_DAYS))
+              .exclude(pk__in=AgentToken.objects.filter(application__isnull=False).values("application_id")))
+    _rows, by_model = unused.delete()
+    return {"registrations_dropped": by_model.get(get_application_model()._meta.label, 0)}

@@ -385,6 +385,10 @@ class AgentToken(models.Model):
         """The access in the page's language."""
         return ACCESS_NAMES[self.access]
 
+    @property
+    def is_connection(self) -> bool:
+        return self.application_id is not None
+
 
 # A token's access as pages say it (the API and the command keep `access` itself).
 ACCESS_NAMES = {

@@ -179,7 +179,7 @@ def token_revoke(*, token: AgentToken) -> AgentToken:
     if token.revoked_at is None:
         token.revoked_at = timezone.now()
         AgentToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(revoked_at=token.revoked_at)
-    if token.application_id is not None:
+    if token.is_connection:
         from .connections import connection_credentials_delete
 
         connection_credentials_delete(user_id=token.user_id, application_id=token.application_id)

@@ -287,8 +287,8 @@ def _tokens_context(request, *, form=None) -> dict:
     tokens = list(AgentToken.objects.filter(user=request.user).select_related("application")
                   .prefetch_related("scopes").order_by("-id"))
     # Connections (granted to hosted assistants on the consent page) beside the tokens made here.
-    return {"form": form or TokenForm(scopes=scopes), "tokens": [t for t in tokens if t.application_id is None],
-            "connections": [t for t in tokens if t.application_id is not None],
+    return {"form": form or TokenForm(scopes=scopes), "tokens": [t for t in tokens if not t.is_connection],
+            "connections": [t for t in tokens if t.is_connection],
             "mcp_url": request.build_absolute_uri(reverse("mcp")),
             "minor": is_minor(request.user), "ward_tokens": list(tokens_of_wards(guardian=request.user))}
 

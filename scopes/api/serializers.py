@@ -131,6 +131,9 @@ class TokenOut(serializers.Serializer):
     expires_at = serializers.DateTimeField()
     revoked_at = serializers.DateTimeField(allow_null=True)
     last_used_at = serializers.DateTimeField(allow_null=True)
+    connection = serializers.BooleanField(
+        source="is_connection", help_text="A connection: granted to a hosted assistant on the OAuth consent page "
+                                          "(its `name` is the assistant's); it holds OAuth tokens, not a secret.")
 
     def get_scopes(self, token) -> list[int]:
         return sorted(scope.pk for scope in token.scopes.all())
