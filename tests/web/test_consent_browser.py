@@ -15,22 +15,13 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from scopes.models import AgentToken
-from tests.factories import UserFactory, family_scope
 from tests.oauth.connector import Connector
 from tests.web.browser_languages import CJK, LOCALES, WIDTHS, page_in, speaks  # noqa: F401  (page_in: a fixture)
 from tests.web.test_accessibility_browser import _blocking, _none_found
 from tests.web.test_browser import PASSWORD, browser_type_launch_args, shot  # noqa: F401  (a fixture)
+from tests.web.test_connect_browser import dana  # noqa: F401  (a fixture: dana owns The Parks)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
-
-
-@pytest.fixture
-def dana(db):
-    person = UserFactory(username="dana", time_zone="Europe/Lisbon")
-    person.set_password(PASSWORD)
-    person.save()
-    family_scope(owner=person, name="The Parks")
-    return person
 
 
 @pytest.mark.parametrize("language", LOCALES)
