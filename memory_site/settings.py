@@ -190,6 +190,10 @@ OAUTH2_PROVIDER = {
     "DCR_REGISTRATION_PERMISSION_CLASSES": ("oauth2_provider.dcr.AllowAllDCRPermission",),
     "REQUEST_APPROVAL_PROMPT": "force",
 }
+# The library's deploy check warns that `http` redirect URIs are allowed at all; RFC 9700
+# §2.1 and RFC 8252 allow them to a loopback address, and registration here admits http
+# for nothing else (memory_site/oauth/registration.py; tests/oauth/test_registration.py).
+SILENCED_SYSTEM_CHECKS = ["oauth2_provider.W008"]
 # Named so a connection (scopes.AgentToken.application) can point at it.
 OAUTH2_PROVIDER_APPLICATION_MODEL = "oauth2_provider.Application"
 
