@@ -60,6 +60,12 @@ def parse_args(argv=None):
     p.add_argument("--owners", type=int, default=50)
     p.add_argument("--base-texts", type=int, default=4000, help="distinct card texts embedded with the model")
     p.add_argument("--noise", type=float, default=0.01, help="σ of the Gaussian noise per dimension")
+    p.add_argument("--texts", choices=["distinct", "near-copies"], default="distinct",
+                   help="distinct: each card a base text mentioned with a second one (its own words and vector); "
+                        "near-copies: the earlier worst case, each base text copied with noise only")
+    p.add_argument("--scope-sizes", choices=["skewed", "uniform"], default="skewed",
+                   help="skewed: log-normal households and a long tail of busy teams; uniform: every scope alike "
+                        "(the earlier worst case). The caller's five scopes keep the mean size either way")
     p.add_argument("--queries", type=int, default=300, help="queries per route in the service phase")
     p.add_argument("--warmup", type=int, default=20)
     p.add_argument("--single-queries", type=int, default=200, help="single-query embeddings timed")
@@ -530,7 +536,8 @@ def main() -> int:
             if not ARGS.reuse:
                 log(f"seeding {n:,} cards …")
                 size["load_average_before_seed"] = load_average()
-                size["seed"] = seeding.seed_cards(world, bases, base_vectors, n, ARGS.noise, ARGS.seed)
+                size["seed"] = seeding.seed_cards(world, bases, base_vectors, n, ARGS.noise, ARGS.seed,
+                                                  texts=ARGS.texts, sizes=ARGS.scope_sizes)
                 size["load_average_after_seed"] = load_average()
                 log(f"  {size['seed']}")
             log("  service …")

@@ -187,11 +187,36 @@ def _unit(x: np.ndarray) -> np.ndarray:
     return x / np.linalg.norm(x, axis=1, keepdims=True)
 
 
+# How big a scope is, relative to the rest (`--scope-sizes skewed`): a log-normal spread, so most
+# households are small and a few large, and a long tail of busy teams ten to forty times the median.
+SIZE_SIGMA = 1.0
+BUSY_SHARE, BUSY_FACTOR = 0.03, (10, 40)
+# `--texts distinct`: each card is one base text mentioned with a second one (its words carry both, and its
+# vector leans a random 20-60 % towards the second): nearly every card is a text of its own, not one of
+# `--base-texts` near-copies.
+COMPANION_WEIGHT = (0.2, 0.6)
+
+
+def scope_weights(rng: np.random.Generator, world: World, sizes: str) -> np.ndarray:
+    """The chance that a card falls in each scope of `world.scope_ids`. The caller's five
+    scopes keep the mean share, so their household read is the same size in both modes."""
+    count = len(world.scope_ids)
+    if sizes == "uniform":
+        return np.full(count, 1 / count)
+    weights = rng.lognormal(0.0, SIZE_SIGMA, count)
+    busy = rng.random(count) < BUSY_SHARE
+    weights[busy] *= rng.uniform(*BUSY_FACTOR, busy.sum())
+    mine = np.isin(np.array(world.scope_ids), world.caller_scope_ids)
+    weights[mine] = weights[~mine].mean()
+    return weights / weights.sum()
+
+
 def seed_cards(world: World, bases: list[Base], base_vectors: np.ndarray, n: int, noise: float,
-               seed: int, chunk: int = 50_000) -> dict:
+               seed: int, chunk: int = 50_000, *, texts: str = "distinct", sizes: str = "skewed") -> dict:
     """Replace every card with `n` new ones: drop the HNSW index, TRUNCATE, one binary COPY
     (ids from the sequence, triggers and foreign keys checked), CREATE the index as the
-    migration defines it, VACUUM ANALYZE."""
+    migration defines it, VACUUM ANALYZE. `texts` "near-copies" and `sizes` "uniform" are the
+    earlier bench, kept as the named worst case (every scope alike, 4,000 texts each copied ~250 times)."""
     rng = np.random.default_rng(seed + n)
     now = dt.datetime.now(dt.timezone.utc).replace(microsecond=0)
     t = {}
@@ -203,8 +228,11 @@ def seed_cards(world: World, bases: list[Base], base_vectors: np.ndarray, n: int
         cursor.execute("TRUNCATE cards_card CASCADE")
     # Who, what and when, as arrays.
     scopes = np.array(world.scope_ids)
-    s_idx = rng.integers(0, len(scopes), n)
+    s_idx = rng.choice(len(scopes), n, p=scope_weights(rng, world, sizes))
     b_idx = rng.integers(0, len(bases), n)
+    # The companion text of each card (`texts` "distinct"), and how far its vector leans towards it.
+    c_idx = rng.integers(0, len(bases), n)
+    lean = rng.uniform(*COMPANION_WEIGHT, n).astype(np.float32)
     eff = now.timestamp() - rng.uniform(2, DAYS_BACK, n) * 86400
     labels = world.labels
     b_kind = np.array([labels[b.label].kind == "event" for b in bases])
@@ -215,6 +243,7 @@ def seed_cards(world: World, bases: list[Base], base_vectors: np.ndarray, n: int
     recorded = np.floor(np.maximum(recorded, eff))
     order = np.argsort(recorded, kind="stable")                        # ids follow record time
     s_idx, b_idx, eff, recorded, is_event = s_idx[order], b_idx[order], eff[order], recorded[order], is_event[order]
+    c_idx, lean = c_idx[order], lean[order]
     with connection.cursor() as cursor:
         cursor.execute("SELECT nextval(pg_get_serial_sequence('cards_card', 'id'))")
         first = cursor.fetchone()[0]
@@ -259,12 +288,18 @@ def seed_cards(world: World, bases: list[Base], base_vectors: np.ndarray, n: int
             copy.set_types(types)
             for lo in range(0, n, chunk):
                 hi = min(n, lo + chunk)
-                vectors = _unit(base_vectors[b_idx[lo:hi]]
-                                + rng.normal(0, noise, (hi - lo, base_vectors.shape[1])).astype(np.float32))
+                mixed = base_vectors[b_idx[lo:hi]]
+                if texts == "distinct":
+                    mixed = mixed + lean[lo:hi, None] * base_vectors[c_idx[lo:hi]]
+                vectors = _unit(mixed + rng.normal(0, noise, (hi - lo, base_vectors.shape[1])).astype(np.float32))
                 raw = vectors.astype(">f4")
                 for j in range(lo, hi):
                     scope_id = int(scopes[s_idx[j]])
                     label_id, kind, cardinality, value, value_norm, text, tag, who, words = base_rows[b_idx[j]]
+                    if texts == "distinct":
+                        companion = base_rows[c_idx[j]]
+                        text = f"{text}; also {companion[5]}"
+                        words = sorted(set(words) | set(companion[8]))
                     user_id, me = world.writer[scope_id]
                     e = ts(eff[j], utc)
                     event = kind == "event"
@@ -298,6 +333,11 @@ def seed_cards(world: World, bases: list[Base], base_vectors: np.ndarray, n: int
                        " pg_size_pretty(pg_table_size('cards_card')), pg_size_pretty(pg_relation_size(%s::regclass))"
                        " FROM cards_card", [world.caller_scope_ids, HNSW_NAME])
         rows, current, visible, events, table_size, index_size = cursor.fetchone()
-    return {"rows": rows, "current_rows": current, "events": events, "caller_candidates": visible,
+        cursor.execute("SELECT count(*) FROM cards_card WHERE superseded_at IS NULL GROUP BY scope_id")
+        per_scope = sorted(row[0] for row in cursor.fetchall())
+    spread = {"min": per_scope[0], "median": per_scope[len(per_scope) // 2],
+              "p99": per_scope[int(len(per_scope) * 0.99)], "max": per_scope[-1]} if per_scope else {}
+    return {"texts": texts, "scope_sizes": sizes, "current_per_scope": spread,
+            "rows": rows, "current_rows": current, "events": events, "caller_candidates": visible,
             "table_size": table_size, "hnsw_size": index_size, **t,
             "seconds": round(time.perf_counter() - started, 1)}

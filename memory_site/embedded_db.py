@@ -77,8 +77,55 @@ def handle_pids_repair(pgdata: Path) -> list[int]:
     return alive
 
 
+def server_settings(total_memory: int) -> dict[str, str]:
+    """What the embedded server gets beyond PostgreSQL's defaults, sized to the machine:
+    the defaults (128 MB of shared buffers) are for a small one, and at a million cards the
+    table and its HNSW graph are about 2 GB each (bench/README "recall.py")."""
+    mb = total_memory // 2**20
+    return {"shared_buffers": f"{min(max(mb // 4, 128), 4096)}MB",
+            "effective_cache_size": f"{max(mb // 2, 512)}MB",
+            # The data lives in memory or on flash: a random page costs about a sequential one.
+            "random_page_cost": "1.1",
+            "work_mem": "32MB",
+            "maintenance_work_mem": "512MB"}
+
+
+def _total_memory() -> int:
+    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+
+
+def embedded_tune(server, pgdata: Path) -> bool:
+    """Sets `server_settings` once (ALTER SYSTEM, kept in postgresql.auto.conf) and reloads: all
+    but shared_buffers hold at once; shared_buffers holds from the server's next start
+    (`embedded_restart`; never restarted here, where another process may be starting against
+    it). Returns whether anything changed. EMBEDDED_DB_TUNE=false leaves PostgreSQL's defaults."""
+    if os.environ.get("EMBEDDED_DB_TUNE", "true").lower() in ("0", "false", "no", "off"):
+        return False
+    wanted = server_settings(_total_memory())
+    try:
+        kept = (pgdata / "postgresql.auto.conf").read_text()
+    except FileNotFoundError:
+        kept = ""
+    missing = {name: value for name, value in wanted.items() if f"{name} = '{value}'" not in kept}
+    if not missing:
+        return False
+    server.psql("".join(f"ALTER SYSTEM SET {name} = '{value}';" for name, value in missing.items())
+                + "SELECT pg_reload_conf();")
+    return True
+
+
+def embedded_restart(data_dir: Path) -> None:
+    """Restart the embedded server so every setting holds (the bench does, before measuring);
+    connections open at that moment are ended."""
+    from pgserver._commands import pg_ctl
+
+    server = embedded_server(data_dir)
+    pg_ctl(["-w", "restart", "-m", "fast"], pgdata=data_dir / "postgres", user=server.system_user)
+
+
 def embedded_database_settings(data_dir: Path) -> dict:
     server = embedded_server(data_dir)
+    embedded_tune(server, data_dir / "postgres")
     info = server.get_postmaster_info()
     exists = server.psql(
         f"SELECT 1 FROM pg_database WHERE datname = '{DATABASE_NAME}';"

@@ -59,6 +59,8 @@ def connection_grant(*, user: User, application, scopes: list[Scope], access: st
     the assistant already holds follows the new choice at once."""
     flags = token_access_flags(access)
     name = connection_name(application)
+    # Two consents at once (two tabs) take turns on the person's row: the second finds the first's connection.
+    list(User.objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True))
     existing = (AgentToken.objects.select_for_update()
                 .filter(user=user, application=application, revoked_at__isnull=True).first())
     if existing is None:

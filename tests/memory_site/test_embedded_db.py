@@ -24,8 +24,10 @@ db = embedded_database_settings(Path(sys.argv[1]))
 with psycopg.connect(dbname=db["NAME"], user=db["USER"], host=db["HOST"], port=db["PORT"]) as conn:
     row = conn.execute("SELECT current_setting('server_version_num')::int, current_setting('data_directory'),"
                        " (SELECT array_agg(name ORDER BY name) FROM pg_available_extensions"
-                       "   WHERE name IN ('vector', 'pg_trgm', 'btree_gist'))").fetchone()
-print(json.dumps({"version": row[0], "data_directory": row[1], "extensions": row[2]}))
+                       "   WHERE name IN ('vector', 'pg_trgm', 'btree_gist')), current_setting('work_mem'),"
+                       " current_setting('random_page_cost')").fetchone()
+print(json.dumps({"version": row[0], "data_directory": row[1], "extensions": row[2], "work_mem": row[3],
+                  "random_page_cost": row[4]}))
 """
 
 
@@ -55,6 +57,16 @@ def test_embedded_postgres_starts_from_an_empty_folder_even_when_two_processes_r
             assert probe["version"] >= 180000
             assert Path(probe["data_directory"]).resolve() == (data_dir / "postgres").resolve()
             assert probe["extensions"] == ["btree_gist", "pg_trgm", "vector"]
+            # Tuned for the machine (embedded_db.server_settings); shared_buffers waits for a restart.
+            assert (probe["work_mem"], probe["random_page_cost"]) == ("32MB", "1.1")
+        restarted = run(["-c", "from pathlib import Path; import sys; from memory_site.embedded_db import "
+                               "embedded_restart, server_settings, _total_memory; embedded_restart(Path(sys.argv[1]));"
+                               "print(server_settings(_total_memory())['shared_buffers'])", str(data_dir)], env)
+        assert restarted.returncode == 0, restarted.stderr
+        shown = run(["manage.py", "shell", "-v", "0", "-c", "from django.db import connection; c = connection.cursor();"
+                     " c.execute(\"SELECT setting::bigint * 8 / 1024 FROM pg_settings WHERE name = 'shared_buffers'\");"
+                     " print(c.fetchone()[0])"], env)
+        assert shown.stdout.strip().splitlines()[-1] + "MB" == restarted.stdout.strip().splitlines()[-1]
         migrate = run(["manage.py", "migrate", "--noinput"], env)
         assert migrate.returncode == 0, migrate.stderr
         check = run(["manage.py", "shell", "-v", "0", "-c",
@@ -107,3 +119,13 @@ def test_tests_run_on_real_postgresql_with_pgvector():
     with connection.cursor() as cursor:
         cursor.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'")
         assert cursor.fetchone() is not None
+
+
+def test_the_servers_memory_follows_the_machine():
+    from memory_site.embedded_db import server_settings
+
+    gib = 2**30
+    assert server_settings(24 * gib)["shared_buffers"] == "4096MB"       # a quarter, at most 4 GB
+    assert server_settings(8 * gib)["shared_buffers"] == "2048MB"
+    assert server_settings(256 * 2**20)["shared_buffers"] == "128MB"      # never below the default
+    assert server_settings(24 * gib)["effective_cache_size"] == "12288MB"
