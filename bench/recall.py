@@ -105,6 +105,11 @@ for _key, _value in {**SERVER_ENV, "DJANGO_SSL_REDIRECT": "false"}.items():
 
 from django.conf import settings  # noqa: E402
 
+if not os.environ.get("DATABASE_URL"):
+    # The embedded server takes its shared buffers at a start (memory_site/embedded_db.py): restarted
+    # here so the run measures the server as configured, whatever started it before.
+    from memory_site.embedded_db import embedded_restart  # noqa: E402
+    embedded_restart(Path(settings.DATA_DIR))
 ADMIN_DB = dict(settings.DATABASES["default"])     # reading settings starts the embedded server if needed
 settings.DATABASES["default"]["NAME"] = ARGS.database
 
