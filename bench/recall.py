@@ -77,6 +77,8 @@ def parse_args(argv=None):
     p.add_argument("--k", type=int, default=10)
     p.add_argument("--broad-scopes", type=int, default=80,
                    help="scopes of the broad read (at 1M cards ~53k candidates: the index route)")
+    p.add_argument("--cluster", action="store_true",
+                   help="rewrite the cards in scope order before measuring (manage.py cards_cluster), and time it")
     p.add_argument("--database", default="memory_site_bench_recall")
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--keep", action="store_true", help="keep the bench database")
@@ -545,6 +547,11 @@ def main() -> int:
                                                   texts=ARGS.texts, sizes=ARGS.scope_sizes)
                 size["load_average_after_seed"] = load_average()
                 log(f"  {size['seed']}")
+            if ARGS.cluster:
+                from cards.management.commands.cards_cluster import cards_cluster
+                log("  clustering by scope …")
+                size["cluster"] = cards_cluster()
+                log(f"  {size['cluster']}")
             log("  service …")
             size["service"] = service_phase(world, queries)
             size["quality"] = quality_phase(world, queries, min(ARGS.queries, 100))

@@ -11,11 +11,11 @@ EXACT_LIMIT candidates — almost every household — every candidate is scored
 exactly behind the B-tree on scope, which is complete. Above that, the HNSW
 index is walked with iterative scans (so the scope filter cannot starve the
 top-k), over-fetching k × OVERFETCH by similarity, joined with as many of the
-most recently confirmed candidates (by the B-tree on verified_at), and the
-union is re-ranked by score. That route is approximate: decay can lift cards
-that are neither among the most similar nor the freshest (bench/README
-"recall.py", broad read), so the exact route is kept as long as it costs about
-what the index route does.
+lexically most relevant (their share taken over every candidate holding a
+query word, as the exact route does) and of the cards about an entity the query
+names, and the union is ranked by relevance. That route is approximate where
+the HNSW walk misses a similar card (bench/README "recall.py", broad read), so
+the exact route is kept as long as it costs about what the index route does.
 """
 
 from __future__ import annotations
@@ -272,23 +272,23 @@ def recall(*, scope_ids: list[int], query: str, k: int = 10, as_of: dt.datetime 
         # connection's next user, and no prepared plan predates them.
         cursor.execute(f"SET LOCAL hnsw.iterative_scan = relaxed_order; SET LOCAL hnsw.ef_search = {EF_SEARCH};"
                        f" SET LOCAL hnsw.max_scan_tuples = {MAX_SCAN_TUPLES}")
-        # Two kinds of candidate can win similarity × decay: the most similar,
-        # and the freshest (decay can lift a moderately similar card above an
-        # old, closer one). Both sets are fetched by index and scored exactly.
-        # And a third: cards holding the query's words (names, rare nouns, Chinese: what
-        # the model knows badly), by the GIN index; their idf is taken over the union.
-        nearest = (f"(SELECT c.id FROM cards_card c WHERE {valid} AND c.embedding IS NOT NULL"
-                   " ORDER BY c.embedding <=> %(q)s::vector LIMIT %(fetch)s)"
-                   f" UNION (SELECT c.id FROM cards_card c WHERE {valid} AND c.embedding IS NOT NULL"
-                   " ORDER BY c.verified_at DESC LIMIT %(fetch)s)"
-                   f" UNION (SELECT c.id FROM cards_card c WHERE {valid} AND c.embedding IS NOT NULL"
-                   " AND c.lexemes && %(terms)s::text[] LIMIT %(fetch)s)")
+        # The k most relevant (relevance chooses, decay only orders them) come from three
+        # arms, each read by its own index and scored exactly: the most similar (HNSW), the
+        # most lexically relevant (GIN), and those about an entity the query names
+        # (B-tree on scope, subject). The lexical share is taken over every candidate
+        # holding a query word, as the exact route takes it, so the arms rank alike.
+        arms = (f"(SELECT c.id FROM cards_card c WHERE {valid} AND c.embedding IS NOT NULL"
+                " ORDER BY c.embedding <=> %(q)s::vector LIMIT %(fetch)s)"
+                " UNION (SELECT x.id FROM lexical x ORDER BY x.lexical DESC, x.id DESC LIMIT %(fetch)s)"
+                f" UNION (SELECT c.id FROM cards_card c WHERE {valid} AND c.embedding IS NOT NULL"
+                " AND c.subject_id IN (SELECT id FROM named)"
+                " ORDER BY c.embedding <=> %(q)s::vector LIMIT %(fetch)s)")
         lexical = _LEXICAL.format(
-            matched="SELECT c.id, c.lexemes FROM nearest JOIN cards_card c ON c.id = nearest.id"
-                    " WHERE c.lexemes && %(terms)s::text[]", n="%(limit)s")
+            matched=f"SELECT c.id, c.lexemes FROM cards_card c WHERE {valid} AND c.embedding IS NOT NULL"
+                    " AND c.lexemes && %(terms)s::text[]", n="%(limit)s")
         relevance = _RELEVANCE.format(sim="s.similarity", lex="COALESCE(x.lexical, 0)", named=_is_named("o"))
         cursor.execute(
-            f"WITH nearest AS MATERIALIZED ({nearest}), {lexical}, {_NAMED}"
+            f"WITH {lexical}, {_NAMED}, nearest AS MATERIALIZED ({arms})"
             f" SELECT s.id, s.similarity, COALESCE(x.lexical, 0), s.decay, s.days, {_is_named('o')}"
             f" FROM ({_SCORED.format(source='nearest JOIN cards_card c ON c.id = nearest.id')}) AS s"
             " JOIN cards_card o ON o.id = s.id"

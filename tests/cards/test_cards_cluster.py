@@ -1,0 +1,45 @@
+"""`manage.py cards_cluster`: the table rewritten in scope order, every card and
+index kept (the HNSW graph answers as before)."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.db import connection
+
+from cards.drafts import CardDraft
+from cards.models import Card
+from cards.retrieval import recall
+from cards.services import card_remember
+from tests.factories import family_scope
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _pages_by_scope() -> list[int]:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT scope_id FROM cards_card ORDER BY ctid")
+        return [row[0] for row in cursor.fetchall()]
+
+
+def test_the_cards_of_a_scope_end_up_together(alice, t0):
+    home = family_scope(owner=alice, name="Home")
+    for i in range(6):  # written interleaved, as tenants write
+        for scope in (alice.personal_scope, home):
+            card_remember(scope=scope, actor=alice, draft=CardDraft(
+                kind="state", label="skill", subject="me", value=f"skill {scope.pk}-{i}", reference_time=t0))
+    before = _pages_by_scope()
+    assert sum(a != b for a, b in zip(before, before[1:])) > 2
+    found_before = [r.card_id for r in recall(scope_ids=[home.pk], query="skill", route="index").results]
+
+    call_command("cards_cluster", maintenance_work_mem="64MB", stdout=open("/dev/null", "w"))
+
+    after = _pages_by_scope()
+    assert sum(a != b for a, b in zip(after, after[1:])) == 1 and sorted(after) == sorted(before)
+    assert Card.objects.count() == 12
+    assert [r.card_id for r in recall(scope_ids=[home.pk], query="skill", route="index").results] == found_before
+
+
+def test_a_size_that_is_not_one_is_refused():
+    with pytest.raises(CommandError):
+        call_command("cards_cluster", maintenance_work_mem="1GB; DROP TABLE cards_card")
