@@ -18,8 +18,15 @@ after a crash or Ctrl-C) unless ``--keep``. The dev database is not touched.
    of the owners. A read in the ladder's project sees those 5 scopes.
 3. Per size in ``--cards``: every card replaced (recall_seed.seed_cards: HNSW
    index dropped, one binary COPY, index rebuilt as the migration defines it,
-   VACUUM ANALYZE). A card takes one of the base texts and that text's vector
-   plus Gaussian noise (σ ``--noise`` per dimension), re-normalised.
+   VACUUM ANALYZE). With ``--texts distinct`` (the default) a card is one base
+   text mentioned with a second one: its text and words hold both, and its
+   vector is the first's leaning 20-60 % towards the second's, plus Gaussian
+   noise (σ ``--noise``), re-normalised. ``--texts near-copies`` is the earlier
+   worst case: a base text's vector plus noise only. ``--scope-sizes skewed``
+   (default) draws scope sizes log-normally with a long tail of busy teams;
+   ``uniform`` makes every scope alike. The caller's five scopes keep the mean
+   size either way. ``--cluster`` rewrites the table in scope order first
+   (manage.py cards_cluster) and times it.
 4. Service, in process: for each of ``--queries`` distinct queries the routes
    exact, index and auto (None) in rotating order; before each call the query
    cache is cleared, so every latency includes embedding the query. SQL time per

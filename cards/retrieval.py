@@ -45,8 +45,8 @@ AGING_DAYS = 180
 EXACT_LIMIT = 20_000
 OVERFETCH = 20
 EF_SEARCH = 100
-# k × OVERFETCH from each side: at 1M cards, 100 similar + 100 fresh kept 0.81 of
-# the exact top 10, 200 + 200 kept 0.98 (bench/README "recall.py").
+# k × OVERFETCH from each arm (similar, lexically relevant, about a named entity):
+# bench/README "recall.py" has what each kept of the exact top 10 at 1M cards.
 # MAX_SCAN_TUPLES bounds the worst case of an iterative scan over a tiny filter
 # (PERFORMANCE: 42 ms at 100k rows unbounded) while still finding 200 matches
 # in a filter holding 0.3 % of the rows; the exact route serves small filters anyway.
