@@ -129,8 +129,9 @@ def connections_tidy() -> dict:
     """Expired OAuth tokens and codes (django-oauth-toolkit's own sweep), and
     registrations that never became a connection (beat: nightly)."""
     clear_expired()
-    unused = (get_application_model().objects
-              .filter(created__lt=timezone.now() - dt.timedelta(days=UNUSED_REGISTRATION_DAYS))
+    model = get_application_model()
+    unused = (model.objects.filter(registration_source=model.RegistrationSource.DCR,
+                                   created__lt=timezone.now() - dt.timedelta(days=UNUSED_REGISTRATION_DAYS))
               .exclude(pk__in=AgentToken.objects.filter(application__isnull=False).values("application_id")))
     _rows, by_model = unused.delete()
-    return {"registrations_dropped": by_model.get(get_application_model()._meta.label, 0)}
+    return {"registrations_dropped": by_model.get(model._meta.label, 0)}

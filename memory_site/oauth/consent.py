@@ -54,10 +54,19 @@ def mcp_resource(request) -> str:
     return request.build_absolute_uri(reverse("mcp"))
 
 
+def _parts(uri: str):
+    """A URI's parts, or None for one that is not a URI (a tampered form field)."""
+    try:
+        return urlsplit(uri)
+    except ValueError:
+        return None
+
+
 def _granted(response) -> bool:
     """Whether the authorization response hands the assistant a code (and not an error)."""
-    location = response.get("Location", "") if response.status_code in (301, 302, 303, 307) else ""
-    return "code" in parse_qs(urlsplit(location).query)
+    location = _parts(response.get("Location", "") if response.status_code in (301, 302, 303, 307) else "")
+    answer = parse_qs(location.query) if location else {}
+    return "code" in answer and "error" not in answer
 
 
 class ConsentView(AuthorizationView):
@@ -91,8 +100,8 @@ class ConsentView(AuthorizationView):
             context["application"] = application
         if application is not None:
             context["assistant"] = connection_name(application)
-            redirect = self.request.POST.get("redirect_uri") or context.get("redirect_uri") or ""
-            context["returns_to"] = urlsplit(redirect).hostname
+            redirect = _parts(self.request.POST.get("redirect_uri") or context.get("redirect_uri") or "")
+            context["returns_to"] = redirect.hostname if redirect else None
         context["minor"] = is_minor(self.request.user)
         return context
 
@@ -101,8 +110,8 @@ class ConsentView(AuthorizationView):
         # Allowing or denying posts here and is redirected to the assistant: the
         # page's form-action must admit that origin too (browsers check redirects).
         uri = self.request.POST.get("redirect_uri") or context.get("redirect_uri") or ""
-        application, redirect = context.get("application"), urlsplit(uri)
-        if application is not None and application.redirect_uri_allowed(uri) and redirect.netloc:
+        application, redirect = context.get("application"), _parts(uri)
+        if application is not None and redirect and redirect.netloc and application.redirect_uri_allowed(uri):
             response._csp_update = {"form-action": [f"{redirect.scheme}://{redirect.netloc}"]}
         return response
 
@@ -126,6 +135,10 @@ class ConsentView(AuthorizationView):
         return None
 
     def get(self, request, *args, **kwargs):
+        if "approval_prompt" in request.GET:
+            # Every grant is asked for (REQUEST_APPROVAL_PROMPT "force"); a client cannot waive it.
+            request.GET = request.GET.copy()
+            del request.GET["approval_prompt"]
         problem = self._problem(request)
         if problem is None:
             return super().get(request, *args, **kwargs)

@@ -13,10 +13,16 @@ from __future__ import annotations
 import json
 from urllib.parse import urlsplit
 
-from django.http import JsonResponse
+from django.db import transaction
+from django.http import HttpResponse, JsonResponse
 from django.utils.decorators import method_decorator
 from django.views.decorators.csrf import csrf_exempt
-from oauth2_provider.views import DynamicClientRegistrationView
+from oauth2_provider.models import get_access_token_model
+from oauth2_provider.settings import oauth2_settings
+from oauth2_provider.views import DynamicClientRegistrationManagementView, DynamicClientRegistrationView
+
+from scopes.models import AgentToken
+from scopes.tokens import token_revoke
 
 GRANT_TYPES = {"authorization_code", "refresh_token"}
 LOOPBACK = {"127.0.0.1", "::1", "localhost"}
@@ -30,7 +36,11 @@ def _refusal(description: str) -> JsonResponse:
 def _redirect_problem(uri: object) -> str | None:
     if not isinstance(uri, str) or len(uri) > 2000:
         return "each redirect URI must be a string of at most 2000 characters"
-    parts = urlsplit(uri)
+    try:
+        parts = urlsplit(uri)
+        parts.port  # noqa: B018  (a port out of range raises here)
+    except ValueError:
+        return f"{uri}: not a URI"
     if parts.fragment:
         return f"{uri}: a redirect URI has no fragment"
     if parts.scheme == "https" and parts.hostname:
@@ -45,7 +55,8 @@ def metadata_problem(metadata: object) -> str | None:
     if not isinstance(metadata, dict):
         return None  # the library answers a body that is not a JSON object
     grant_types = metadata.get("grant_types", ["authorization_code"])
-    if not isinstance(grant_types, list) or not set(grant_types) <= GRANT_TYPES:
+    if (not isinstance(grant_types, list) or not all(isinstance(g, str) for g in grant_types)
+            or not set(grant_types) <= GRANT_TYPES):
         return "grant_types may only be authorization_code and refresh_token"
     if metadata.get("response_types", ["code"]) != ["code"]:
         return 'response_types may only be ["code"]'
@@ -61,14 +72,44 @@ def metadata_problem(metadata: object) -> str | None:
     return None
 
 
+def _problem_in(request) -> JsonResponse | None:
+    try:
+        metadata = json.loads(request.body or b"null")
+    except ValueError:
+        return None  # the library answers malformed JSON itself
+    problem = metadata_problem(metadata)
+    return _refusal(problem) if problem else None
+
+
 @method_decorator(csrf_exempt, name="dispatch")
 class ConnectorRegistrationView(DynamicClientRegistrationView):
     def post(self, request, *args, **kwargs):
-        try:
-            metadata = json.loads(request.body or b"null")
-        except ValueError:
-            metadata = None  # the library answers malformed JSON itself
-        problem = metadata_problem(metadata)
-        if problem:
-            return _refusal(problem)
-        return super().post(request, *args, **kwargs)
+        return _problem_in(request) or super().post(request, *args, **kwargs)
+
+
+@method_decorator(csrf_exempt, name="dispatch")
+class ConnectorManagementView(DynamicClientRegistrationManagementView):
+    """RFC 7592 for a registered connector: it reads and updates itself within the same
+    narrowing, and deleting itself ends every person's connection to it (revoked, kept as
+    history on their tokens page) and makes its client id unusable, never erasing their rows."""
+
+    def put(self, request, client_id: str, *args, **kwargs):
+        auth = self._authenticate_registration_request(request, client_id)
+        if isinstance(auth, HttpResponse):
+            return auth
+        return _problem_in(request) or super().put(request, client_id, *args, **kwargs)
+
+    def delete(self, request, client_id: str, *args, **kwargs):
+        auth = self._authenticate_registration_request(request, client_id)
+        if isinstance(auth, HttpResponse):
+            return auth
+        application = auth.application
+        with transaction.atomic():
+            for connection in AgentToken.objects.filter(application=application, revoked_at__isnull=True):
+                token_revoke(token=connection)
+            # No redirect URI left: no authorization can be asked for it again.
+            application.redirect_uris = ""
+            application.save(update_fields=["redirect_uris"])
+            get_access_token_model().objects.filter(application=application,
+                                                    scope=oauth2_settings.DCR_REGISTRATION_SCOPE).delete()
+        return HttpResponse(status=204)

@@ -7,7 +7,7 @@ from oauth2_provider import views as oauth_views
 
 from .consent import ConsentView
 from .metadata import ResourceMetadataView
-from .registration import ConnectorRegistrationView
+from .registration import ConnectorManagementView, ConnectorRegistrationView
 
 app_name = "oauth2_provider"
 
@@ -22,6 +22,5 @@ urlpatterns = [
     path("oauth/token/", oauth_views.TokenView.as_view(), name="token"),
     path("oauth/revoke/", oauth_views.RevokeTokenView.as_view(), name="revoke-token"),
     path("oauth/register/", ConnectorRegistrationView.as_view(), name="dcr-register"),
-    path("oauth/register/<str:client_id>/", oauth_views.DynamicClientRegistrationManagementView.as_view(),
-         name="dcr-register-management"),
+    path("oauth/register/<str:client_id>/", ConnectorManagementView.as_view(), name="dcr-register-management"),
 ]

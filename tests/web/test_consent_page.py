@@ -141,3 +141,11 @@ def test_a_guardian_sees_and_revokes_a_wards_connection(household, pages, alice,
     assert pages(alice).post(f"/tokens/{connection.pk}/revoke/").status_code == 302
     connection.refresh_from_db()
     assert connection.revoked_at is not None
+
+
+def test_a_client_cannot_waive_the_consent_page(household, pages, alice, assistant):
+    connection_grant(user=alice, application=assistant, scopes=[alice.personal_scope], access="read")
+    AccessToken.objects.create(user=alice, application=assistant, token="held", scope="read",
+                               expires="2099-01-01T00:00:00Z")
+    page = pages(alice).get(authorize(assistant, approval_prompt="auto"))
+    assert page.status_code == 200 and b'name="allow"' in page.content
