@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test migrate seed bench clean-data vendor messages
+.PHONY: install run test migrate seed bench clean-data vendor messages citus citus-stop
 
 # PyICU (TR39 skeletons of names, cards/text.py) builds against Debian's ICU: installed here when missing.
 $(STAMP): pyproject.toml clients/python/pyproject.toml
@@ -67,6 +67,17 @@ vendor:
 
 bench: migrate
 	$(BIN)/python bench/ingest.py
+
+# A local Citus cluster (a coordinator and two workers) on the embedded PostgreSQL, for the scale-out work:
+# Citus 14.0.1 is compiled once from ../shared/vendor/ into the venv's PostgreSQL, the nodes keep their data in
+# .data/citus/ and are reused on the next run. The last line printed is the coordinator's DATABASE_URL.
+CITUS_JOBS ?= 2
+citus: install
+	$(BIN)/python scripts/citus_cluster.py build --jobs $(CITUS_JOBS)
+	$(BIN)/python scripts/citus_cluster.py start
+
+citus-stop:
+	$(BIN)/python scripts/citus_cluster.py stop
 
 # Stops the embedded PostgreSQL and deletes its data folder.
 clean-data:
