@@ -291,7 +291,8 @@ class Card(models.Model):
         indexes = [
             models.Index(fields=["scope", "subject", "label", "effective_at"], name="card_timeline"),
             models.Index(fields=["scope", "label", "occurred_at"], name="card_occurred"),
-            # Recall's index route: the freshest candidates beside the most similar.
+            # Once recall's index route's freshest arm (gone: relevance chooses the top k now). Kept
+            # until its cost on writes and its use by other reads is measured (bench/README, issue 25).
             models.Index(fields=["-verified_at"], condition=Q(superseded_at__isnull=True), name="card_current_recent"),
             models.Index(fields=["scope", "kind"], condition=Q(superseded_at__isnull=True),
                          name="card_current_by_scope"),

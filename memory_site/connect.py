@@ -20,6 +20,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from core.pages import page
+from memory_site.mcp_server import http as mcp_http
 from scopes.principals import principal_of_page
 from scopes.selectors import scope_list
 from scopes.tokens import TOKEN_PREFIX, TOKEN_SHOWN_ONCE, token_get
@@ -84,7 +85,7 @@ def token_connect_page(request: HttpRequest, token_id: int) -> HttpResponse:
     return render(request, "scopes/connect.html", {
         "token": token, "secret": secret, "scopes": scopes, "base": base,
         "token_shape": f"{TOKEN_PREFIX}_…",  # the empty field's hint: how a token starts, the same in every language
-        "mcp_url": request.build_absolute_uri(reverse("mcp")),
+        "mcp_url": mcp_http.mcp_url(request),
         "docs_url": request.build_absolute_uri(reverse("docs")),
         "snippets": [{"key": key, "title": title, "help": help, "text": texts[key],
                       "rows": texts[key].count("\n") + 2} for key, title, help in _SNIPPETS],

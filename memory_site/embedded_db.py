@@ -117,10 +117,7 @@ def embedded_tune(server, pgdata: Path) -> bool:
 def embedded_restart(data_dir: Path) -> None:
     """Restart the embedded server so every setting holds (the bench does, before measuring);
     connections open at that moment are ended."""
-    from pgserver._commands import pg_ctl
-
-    server = embedded_server(data_dir)
-    pg_ctl(["-w", "restart", "-m", "fast"], pgdata=data_dir / "postgres", user=server.system_user)
+    _pg_ctl(data_dir / "postgres", "restart")
 
 
 def embedded_database_settings(data_dir: Path) -> dict:
@@ -145,10 +142,15 @@ def embedded_database_settings(data_dir: Path) -> dict:
 
 def embedded_stop(data_dir: Path | None = None) -> None:
     """Stop the embedded server (used by `make clean-data` and by tests that start their own)."""
-    from pgserver._commands import pg_ctl
-
     base = Path(__file__).resolve().parent.parent
     pgdata = (data_dir or data_dir_default(base)) / "postgres"
     if (pgdata / "postmaster.pid").exists():
-        server = embedded_server(pgdata.parent)
-        pg_ctl(["-w", "stop", "-m", "fast"], pgdata=pgdata, user=server.system_user)
+        _pg_ctl(pgdata, "stop")
+
+
+def _pg_ctl(pgdata: Path, action: str) -> None:
+    """`pg_ctl <action>` as the user the server runs as, waiting, fast (open connections end)."""
+    from pgserver._commands import pg_ctl
+
+    server = embedded_server(pgdata.parent)
+    pg_ctl(["-w", action, "-m", "fast"], pgdata=pgdata, user=server.system_user)

@@ -12,7 +12,6 @@ deletes every OAuth token and code the assistant holds for that person.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 from urllib.parse import urlsplit
 
 from django.db import transaction
@@ -21,8 +20,8 @@ from oauth2_provider.models import (clear_expired, get_access_token_model, get_a
                                     get_refresh_token_model)
 
 from .models import AgentToken, Scope, User
-from .tokens import (MAX_DAYS, TOKEN_PREFIX, TokenRefused, token_access_flags, token_admitted, token_authenticate,
-                     token_create, token_rights_check, token_with_user)
+from .tokens import (MAX_DAYS, TOKEN_PREFIX, TokenRefused, secret_digest, token_access_flags, token_admitted,
+                     token_authenticate, token_create, token_rights_check, token_with_user)
 
 # How long a person's grant lasts before they consent again (tokens always expire).
 CONNECTION_DAYS = MAX_DAYS
@@ -46,10 +45,6 @@ def connection_name(application) -> str:
         first_uri = (application.redirect_uris or "").split()
         name = urlsplit(first_uri[0]).hostname or "" if first_uri else ""
     return (name or application.client_id)[:100]
-
-
-def connection_live(*, user: User, application) -> AgentToken | None:
-    return AgentToken.objects.filter(user=user, application=application, revoked_at__isnull=True).first()
 
 
 @transaction.atomic
@@ -82,15 +77,11 @@ def connection_credentials_delete(*, user_id: int, application_id: int) -> None:
         model.objects.filter(user_id=user_id, application_id=application_id).delete()
 
 
-def _digest(raw: str) -> str:
-    return hashlib.sha256(raw.encode()).hexdigest()
-
-
 def connection_authenticate(raw: str, *, resource: str) -> AgentToken:
     """The connection an OAuth access token acts as, presented to `resource`
     (the MCP server's URL). A token issued for another resource, or none, is
     refused: registration tokens and codes' leftovers never act for anyone."""
-    access = (get_access_token_model().objects.filter(token_checksum=_digest(raw))
+    access = (get_access_token_model().objects.filter(token_checksum=secret_digest(raw))
               .only("user_id", "application_id", "expires", "resource").first())
     if access is None or access.user_id is None or access.application_id is None:
         raise TokenRefused("invalid_token", "The token is not valid.")

@@ -13,7 +13,6 @@ Both join through `_join`, so a relation given when inviting is applied the same
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import secrets
 
 from django.db import transaction
@@ -28,6 +27,7 @@ from .members import owner_change_check, shared_scope_check
 from .models import Invitation, InvitationStatus, Invite, Membership, Role, Scope, User
 from .relations import RELATIONS, relation_key
 from .services import membership_set
+from .tokens import secret_digest
 
 INVITE_DAYS = 7
 # An invite never makes an owner: ownership is handed over by an owner, in person.
@@ -59,10 +59,6 @@ def _join(*, scope: Scope, user: User, role: str, relation: str, inviter: User) 
     return membership_set(scope=scope, user=user, role=role, relation=relation, relation_of=inviter)
 
 
-def _digest(raw: str) -> str:
-    return hashlib.sha256(raw.encode()).hexdigest()
-
-
 @transaction.atomic
 def invite_create(*, scope: Scope, role: str, created_by: User, relation: str = "",
                   days: int = INVITE_DAYS) -> tuple[Invite, str]:
@@ -73,7 +69,7 @@ def invite_create(*, scope: Scope, role: str, created_by: User, relation: str = 
                            fields={"role": [_("must be one of %(roles)s") % {"roles": ", ".join(INVITE_ROLES)}]})
     _relation_checked(relation)
     raw = secrets.token_urlsafe(32)
-    invite = Invite.objects.create(scope=scope, role=role, relation=relation[:100], token_hash=_digest(raw),
+    invite = Invite.objects.create(scope=scope, role=role, relation=relation[:100], token_hash=secret_digest(raw),
                                    created_by=created_by, expires_at=timezone.now() + dt.timedelta(days=days))
     return invite, raw
 
@@ -81,7 +77,7 @@ def invite_create(*, scope: Scope, role: str, created_by: User, relation: str = 
 def invite_open(raw: str) -> Invite:
     """The unused, unexpired invite behind a link; the same refusal for every other case."""
     invite = (Invite.objects.select_related("scope", "created_by")
-              .filter(token_hash=_digest(raw), used_at__isnull=True, expires_at__gt=timezone.now()).first())
+              .filter(token_hash=secret_digest(raw), used_at__isnull=True, expires_at__gt=timezone.now()).first())
     if invite is None:
         raise InviteRefused(_("This invite link is not valid: it was used, it expired, or it never existed."))
     return invite

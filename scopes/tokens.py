@@ -42,7 +42,8 @@ class TokenRefused(DomainError):
         self.code = code
 
 
-def _digest(raw: str) -> str:
+def secret_digest(raw: str) -> str:
+    """What is stored of a secret shown once (a token, an invite link) and looked up by: its SHA-256."""
     return hashlib.sha256(raw.encode()).hexdigest()
 
 
@@ -143,7 +144,7 @@ def token_create(*, user: User, name: str, can_write: bool = False, proposes: bo
         try:
             with transaction.atomic():
                 token = AgentToken.objects.create(
-                    user=user, name=name.strip(), prefix=prefix, secret_hash=_digest(raw), can_write=can_write,
+                    user=user, name=name.strip(), prefix=prefix, secret_hash=secret_digest(raw), can_write=can_write,
                     proposes=proposes, all_scopes=all_scopes, expires_at=timezone.now() + dt.timedelta(days=days),
                     application=application)
             break
@@ -193,7 +194,7 @@ def token_authenticate(raw: str) -> AgentToken:
     # The user's own entity comes along: every card read and write asks for it ("me").
     token = token_with_user(parts[1])
     # Compare digests in constant time; an unknown id still pays for a digest.
-    if token is None or not hmac.compare_digest(token.secret_hash, _digest(raw)):
+    if token is None or not hmac.compare_digest(token.secret_hash, secret_digest(raw)):
         raise TokenRefused("invalid_token", "The token is not valid.")
     return token_admitted(token)
 

@@ -31,6 +31,11 @@ from .tools import CALLER_KEY
 _SECURITY = TransportSecuritySettings(enable_dns_rebinding_protection=False)
 
 
+def mcp_url(request: HttpRequest) -> str:
+    """The MCP server's URL: what agents are given, and the one resource OAuth tokens are issued for."""
+    return request.build_absolute_uri(reverse("mcp"))
+
+
 def protected_resource_url(request: HttpRequest) -> str:
     return request.build_absolute_uri(reverse("oauth2_provider:resource-metadata"))
 
@@ -49,7 +54,7 @@ def _caller(request: HttpRequest) -> Caller | JsonResponse:
                              "Send an agent token as `Authorization: Bearer <token>` (create one in the dashboard "
                              "under Agent tokens), or connect through OAuth: the authorization server is named "
                              "in the resource metadata this challenge points to.")
-    resource = request.build_absolute_uri(reverse("mcp"))
+    resource = mcp_url(request)
     try:
         bearer_authenticate(raw.strip(), resource=resource)
     except TokenRefused as refused:

@@ -15,7 +15,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from django import forms
 from django.db import transaction
-from django.urls import reverse
+from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from oauth2_provider.exceptions import OAuthToolkitError
@@ -27,12 +27,12 @@ from oauthlib.oauth2.rfc6749.errors import CustomOAuth2Error
 
 from core.errors import DomainError
 from core.pages import error_fields
+from memory_site.mcp_server.http import mcp_url
 from scopes.connections import ACCESS_SCOPES, access_requested, connection_grant, connection_name
 from scopes.forms import ACCESS_CHOICES
 from scopes.guardians import is_minor
 from scopes.models import Scope, ScopeKind
 from scopes.principals import Principal
-from scopes.selectors import scope_list
 
 
 class ConsentForm(AllowForm):
@@ -47,11 +47,6 @@ class ConsentForm(AllowForm):
     def __init__(self, *args, scopes=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["scopes"].choices = [(s.id, s.shown_with_kind) for s in scopes]
-
-
-def mcp_resource(request) -> str:
-    """The one resource this authorization server issues tokens for: the MCP server."""
-    return request.build_absolute_uri(reverse("mcp"))
 
 
 def _parts(uri: str):
@@ -73,13 +68,15 @@ class ConsentView(AuthorizationView):
     template_name = "oauth/consent.html"
     form_class = ConsentForm
 
+    @cached_property
     def _scopes(self) -> list[Scope]:
-        return [scope for scope in scope_list(principal=Principal(self.request.user), archived=False)
-                if scope.kind != ScopeKind.GLOBAL]
+        """What may be granted: the person's active scopes, once per request (the form and the grant)."""
+        return list(Scope.objects.visible_to(Principal(self.request.user), "view")
+                    .filter(archived_at__isnull=True).exclude(kind=ScopeKind.GLOBAL).order_by("id"))
 
     def get_form_kwargs(self):
         kwargs = super().get_form_kwargs()
-        kwargs["scopes"] = self._scopes()
+        kwargs["scopes"] = self._scopes
         return kwargs
 
     def get_initial(self):
@@ -88,7 +85,7 @@ class ConsentView(AuthorizationView):
         initial["scopes"] = [personal.pk] if personal else []
         initial["access"] = access_requested(self.oauth2_data.get("scopes", []))
         # Bound to the MCP server when the assistant named no resource.
-        initial["resource"] = initial.get("resource") or mcp_resource(self.request)
+        initial["resource"] = initial.get("resource") or mcp_url(self.request)
         return initial
 
     def get_context_data(self, **kwargs):
@@ -116,7 +113,7 @@ class ConsentView(AuthorizationView):
         return response
 
     def _foreign_resource(self, resources: list[str]) -> str | None:
-        ours = mcp_resource(self.request)
+        ours = mcp_url(self.request)
         return next((uri for uri in resources if not validate_resource_as_url_prefix(ours, [uri])), None)
 
     def _refused(self, error: str, description: str, credentials: dict, application):
@@ -128,7 +125,7 @@ class ConsentView(AuthorizationView):
         """What this server refuses before a person is asked, though the library would ask."""
         foreign = self._foreign_resource(request.GET.getlist("resource"))
         if foreign is not None:
-            return "invalid_target", f"This server issues tokens for {mcp_resource(request)} only, not {foreign}."
+            return "invalid_target", f"This server issues tokens for {mcp_url(request)} only, not {foreign}."
         if request.GET.get("code_challenge") and request.GET.get("code_challenge_method") != "S256":
             # OAuth 2.1: S256 only (a missing method means "plain").
             return "invalid_request", "PKCE must use code_challenge_method=S256."
@@ -157,12 +154,12 @@ class ConsentView(AuthorizationView):
             return self.form_invalid(form)
         if not data.get("allow"):
             return super().form_valid(form)  # declined: the assistant hears access_denied
-        resources = (data.get("resource") or "").split() or [mcp_resource(self.request)]
+        resources = (data.get("resource") or "").split() or [mcp_url(self.request)]
         foreign = self._foreign_resource(resources)
         if foreign is not None:  # a tampered form: the page itself never offers another resource
-            return self._refused("invalid_target", f"This server issues tokens for {mcp_resource(self.request)} "
+            return self._refused("invalid_target", f"This server issues tokens for {mcp_url(self.request)} "
                                  f"only, not {foreign}.", data, application)
-        chosen = [scope for scope in self._scopes() if scope.pk in set(data["scopes"])]
+        chosen = [scope for scope in self._scopes if scope.pk in set(data["scopes"])]
         if not chosen:
             form.add_error("scopes", _("Choose at least one scope."))
             return self.form_invalid(form)

@@ -8,20 +8,15 @@ import json
 from django.urls import reverse
 from oauth2_provider.views import OAuthProtectedResourceMetadataView
 
-from .consent import mcp_resource
-
-
-def issuer(request) -> str:
-    """This site's origin: the authorization server's issuer (its metadata is at the origin's /.well-known/)."""
-    return request.build_absolute_uri("/").rstrip("/")
+from memory_site.mcp_server.http import mcp_url
 
 
 class ResourceMetadataView(OAuthProtectedResourceMetadataView):
-    def get_resource(self, request):
-        return mcp_resource(request)
+    """The library names the authorization server itself (this site's origin, from its own
+    metadata route); the resource is the MCP server, not the document's own path."""
 
-    def get_authorization_servers(self, request):
-        return [issuer(request)]
+    def get_resource(self, request):
+        return mcp_url(request)
 
     def get_resource_name(self):
         return "memory-site"
