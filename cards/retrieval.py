@@ -150,9 +150,13 @@ class Recall:
 # Δt counts from when the card was last made true or verified, as known at
 # %(at)s: for states the start, the latest statement and the latest check; for
 # events when they happened (or were recorded, if undated).
+# The latest statement is read without a subquery when there are none or one (most cards): a
+# subquery per candidate cost 1 µs of the 6 µs each at 1M cards (bench/README "recall.py").
+_LATEST_STATED = """CASE cardinality(c.stated_at) WHEN 0 THEN NULL
+    WHEN 1 THEN CASE WHEN c.stated_at[1] <= %(at)s THEN c.stated_at[1] END
+    ELSE (SELECT max(t) FROM unnest(c.stated_at) AS t WHERE t <= %(at)s) END"""
 _ANCHOR = f"""CASE WHEN c.kind = '{CardKind.EVENT}' THEN COALESCE(c.occurred_at, c.recorded_at)
-    ELSE GREATEST(c.effective_at, CASE WHEN c.verified_at <= %(at)s THEN c.verified_at END,
-                  (SELECT max(t) FROM unnest(c.stated_at) AS t WHERE t <= %(at)s)) END"""
+    ELSE GREATEST(c.effective_at, CASE WHEN c.verified_at <= %(at)s THEN c.verified_at END, {_LATEST_STATED}) END"""
 # date_part, not EXTRACT: float8 arithmetic instead of numeric (1 ms per 3,000 candidates).
 _DAYS = f"GREATEST(0, date_part('epoch', %(at)s - ({_ANCHOR})) / 86400.0)"
 _SIMILARITY = "(1 - (c.embedding <=> %(q)s::vector))::float8"
@@ -162,10 +166,11 @@ _SCORED = f"""SELECT c.id, {_SIMILARITY} AS similarity, exp(-l.decay_lambda * {_
 # the cards holding any of the query's words (`matched`, through the GIN index
 # on lexemes), each word's idf is taken over {n} cards, and a card's score is
 # the idf-weighted share of the query's words it holds — BM25 with every word
-# counted once and no length norm: cards are a sentence long.
+# counted once and no length norm: cards are a sentence long. In float8: numeric
+# arithmetic on every candidate's relevance cost more than the scoring around it.
 _LEXICAL = """lex AS MATERIALIZED ({matched}),
 idf AS MATERIALIZED (
-    SELECT t.term, ln(1 + (GREATEST({n}, count(l.id)) - count(l.id) + 0.5) / (count(l.id) + 0.5)) AS idf
+    SELECT t.term, ln(1 + (GREATEST({n}, count(l.id)) - count(l.id) + 0.5) / (count(l.id) + 0.5))::float8 AS idf
     FROM unnest(%(terms)s::text[]) AS t(term) LEFT JOIN lex l ON t.term = ANY(l.lexemes) GROUP BY t.term),
 lexical AS MATERIALIZED (
     SELECT l.id, (SELECT sum(i.idf) FROM idf i WHERE i.term = ANY(l.lexemes)) / (SELECT sum(i.idf) FROM idf i)
@@ -404,12 +409,14 @@ cand AS MATERIALIZED (
     -- Δt once per card: the decay is taken from it outside (a LATERAL computing
     -- both once cost more than computing Δt twice). No vector: similarity NULL.
     SELECT c.id, c.kind, c.cardinality, c.tag, c.subject_id, c.label_id, c.value_norm, c.object_id, c.effective_at,
-           c.verified_at, {_SIMILARITY} AS similarity, {_DAYS} AS days, l.decay_lambda, c.lexemes
+           c.verified_at, {_SIMILARITY} AS similarity, {_DAYS} AS days, l.decay_lambda,
+           -- Only the few holding a query word carry their words on: the rest would be copied for nothing.
+           CASE WHEN c.lexemes && %(terms)s::text[] THEN c.lexemes END AS lexemes
     FROM cards_card c JOIN cards_label l ON l.id = c.label_id
     WHERE {{valid}} AND (SELECT n FROM n) <= %(exact_limit)s),
 -- The words are matched among the candidates in hand: the GIN index would find every card in
 -- the database holding a word (17k of 100k for a common one: 2.3 ms) to keep the few hundred here.
-{_LEXICAL.format(matched="SELECT id, lexemes FROM cand WHERE lexemes && %(terms)s::text[]", n="(SELECT n FROM n)")
+{_LEXICAL.format(matched="SELECT id, lexemes FROM cand WHERE lexemes IS NOT NULL", n="(SELECT n FROM n)")
          .replace("{", "{{").replace("}", "}}")},
 {_NAMED},
 -- The few aged candidates, each looked up once in the caller's asked questions.

@@ -23,16 +23,19 @@ ORDER_INDEX = "card_timeline"   # (scope, subject, label, effective_at): a scope
 
 
 def cards_cluster(*, maintenance_work_mem: str = "2GB") -> dict:
-    """CLUSTER and ANALYZE the cards table; returns the seconds each took."""
+    """CLUSTER and VACUUM (ANALYZE) the cards table; returns the seconds each took."""
     started = time.perf_counter()
     with connection.cursor() as cursor:
         # The HNSW graph is rebuilt as part of the rewrite: in memory it takes minutes, spilled far longer.
         cursor.execute(f"SET maintenance_work_mem = '{maintenance_work_mem}'")
         cursor.execute(f"CLUSTER cards_card USING {ORDER_INDEX}")
         clustered = time.perf_counter()
-        cursor.execute("ANALYZE cards_card")
+        # VACUUM, not ANALYZE alone: the rewrite leaves the visibility map empty, and until it is
+        # set again every index-only scan reads the heap (recall's count of a household's
+        # candidates: 0.5 against 4 ms at 1M cards).
+        cursor.execute("VACUUM (ANALYZE) cards_card")
         cursor.execute("RESET maintenance_work_mem")
-    return {"cluster_s": round(clustered - started, 1), "analyze_s": round(time.perf_counter() - clustered, 1)}
+    return {"cluster_s": round(clustered - started, 1), "vacuum_s": round(time.perf_counter() - clustered, 1)}
 
 
 class Command(BaseCommand):
@@ -47,4 +50,4 @@ class Command(BaseCommand):
             raise CommandError("--maintenance-work-mem is a size such as 512MB or 2GB.")
         took = cards_cluster(maintenance_work_mem=maintenance_work_mem)
         self.stdout.write(f"Clustered cards_card by scope in {took['cluster_s']} s "
-                          f"(ANALYZE {took['analyze_s']} s).")
+                          f"(VACUUM ANALYZE {took['vacuum_s']} s).")
