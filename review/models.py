@@ -74,7 +74,10 @@ class Candidate(models.Model):
     """A card an extractor proposed, waiting for a person: never a fact until approved."""
 
     scope = models.ForeignKey("scopes.Scope", on_delete=models.CASCADE, related_name="+")
-    job = models.ForeignKey(IngestJob, null=True, blank=True, on_delete=models.SET_NULL, related_name="candidates")
+    # The database's key is (job_id, scope_id) → the job's (id, scope_id) (core/scope_keys.py): a job's candidates
+    # are in its scope, and Citus keeps them on its shard.
+    job = models.ForeignKey(IngestJob, null=True, blank=True, on_delete=models.SET_NULL, related_name="candidates",
+                            db_constraint=False)
     author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+",
                                help_text="Whose conversation it came from (the card's actor on approval).")
     kind = models.CharField(max_length=16)
@@ -218,7 +221,9 @@ class UpkeepProposal(models.Model):
     # sessions | impact | stale | contradicted | same_name | merged | alias | idle | replaced (review/upkeep/why.py).
     why = models.CharField(max_length=16)
     evidence_at = ArrayField(models.DateTimeField(), default=list, blank=True)
-    run = models.ForeignKey("UpkeepRun", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    # Enforced as (run_id, scope_id) → the run's (id, scope_id) (core/scope_keys.py): a run is of one scope.
+    run = models.ForeignKey("UpkeepRun", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+                            db_constraint=False)
     status = models.CharField(max_length=8, choices=UpkeepStatus.choices, default=UpkeepStatus.OPEN)
     decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                    related_name="+")

@@ -1,0 +1,96 @@
+"""`manage.py distribute`: on one PostgreSQL it has nothing to do; what it would do on a coordinator is
+worked out from what the cluster already holds, so a second run does nothing; and the catalogue check
+names what Citus would refuse, in the words Citus uses (docs/distributed.md)."""
+
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+
+from memory_site.distribution import (DISTRIBUTED, LOCAL, blockers, citus_coordinator, parents_first, plan,
+                                      reference_tables)
+
+
+@pytest.mark.django_db
+def test_plain_postgresql_has_nothing_to_do():
+    out = StringIO()
+    call_command("distribute", stdout=out)
+    assert out.getvalue().startswith("not a Citus coordinator: nothing to do")
+    with connection.cursor() as cursor:
+        assert not citus_coordinator(cursor)
+
+
+def test_first_run_plans_everything_and_second_nothing():
+    reference, distributed = ["scopes_scope", "scopes_user"], ["cards_entity", "cards_card"]
+    first = plan({}, reference, distributed)
+    assert (first.reference, first.distributed, first.already, first.wrong) == (reference, distributed, [], [])
+
+    done = {"scopes_scope": "reference", "scopes_user": "reference",
+            "cards_entity": "distributed", "cards_card": "distributed"}
+    second = plan(done, reference, distributed)
+    assert (second.reference, second.distributed, second.wrong) == ([], [], [])
+    assert second.already == ["scopes_scope: reference", "scopes_user: reference",
+                              "cards_entity: distributed", "cards_card: distributed"]
+
+
+def test_a_run_cut_short_resumes_and_citus_local_tables_are_taken_over():
+    # Replicating a table makes the local tables tied to it Citus-local: they are still to do.
+    kinds = {"scopes_scope": "reference", "scopes_user": "citus-local", "cards_entity": "distributed"}
+    resumed = plan(kinds, ["scopes_scope", "scopes_user"], ["cards_entity", "cards_card"])
+    assert resumed.reference == ["scopes_user"]
+    assert resumed.distributed == ["cards_card"]
+    assert resumed.wrong == []
+
+
+def test_a_table_distributed_the_other_way_is_reported_not_changed():
+    wrong = plan({"cards_card": "reference"}, [], ["cards_card"])
+    assert wrong.distributed == [] and wrong.wrong == ["cards_card: reference, wanted distributed"]
+
+
+def test_referenced_tables_are_distributed_first():
+    edges = [("cards_card", "cards_entity"), ("cards_entity", "cards_entity"), ("cards_alias", "cards_entity"),
+             ("review_candidate", "cards_card"), ("review_candidate", "review_ingestjob")]
+    order = parents_first(["review_candidate", "cards_card", "cards_alias", "review_ingestjob", "cards_entity"],
+                          edges)
+    assert order.index("cards_entity") < order.index("cards_card") < order.index("review_candidate")
+    assert order.index("review_ingestjob") < order.index("review_candidate")
+    assert sorted(order) == sorted(set(order))
+
+
+def test_every_model_table_has_one_place():
+    reference = reference_tables()
+    assert {"scopes_user", "scopes_scope", "scopes_membership", "cards_label", "cards_rule", "scopes_agenttoken",
+            "scopes_agenttoken_scopes", "django_content_type"} <= set(reference)
+    assert not set(reference) & (set(DISTRIBUTED) | set(LOCAL))
+
+
+@pytest.mark.django_db
+def test_the_keyed_review_tables_no_longer_block():
+    """review 0010: ingest jobs, upkeep runs and signals are keyed by (id, scope_id), and the keys into them
+    go through scope_id: nothing of theirs is left for Citus to refuse."""
+    with connection.cursor() as cursor:
+        found = blockers(cursor)
+    for table in ("review_ingestjob", "review_upkeeprun", "review_signal"):
+        assert not [line for line in found if line.startswith(f"{table}:")], table
+    assert not [line for line in found if "job_id" in line or "run_id" in line]
+    # What is left is named as Citus would name it (docs/distributed.md has the full list).
+    assert "cards_card: primary key cards_card_pkey (id) lacks scope_id" in found
+    assert "cards_entity: unique constraint cards_entity_user_id_key (user_id) lacks scope_id" in found
+    assert "cards_cardrevision: no scope_id column" in found
+
+
+@pytest.mark.django_db
+def test_a_key_through_scope_refuses_a_row_of_another_scope(alice):
+    """The composite key says more than the old one did: a job's candidates live in the job's scope."""
+    from django.db import IntegrityError, transaction
+
+    from review.models import Candidate, IngestJob
+    from tests.factories import UserFactory
+
+    bob = UserFactory(username="bob")
+    job = IngestJob.objects.create(scope=alice.personal_scope, session="s", created_by=alice, extractor="x")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Candidate.objects.create(scope=bob.personal_scope, job=job, author=alice, kind="state", label="likes",
+                                 subject="me", quote="q", message_at=job.created_at, extractor="x")
+        connection.check_constraints()
