@@ -15,14 +15,17 @@ DISTRIBUTION_COLUMN = "scope_id"
 # Rows that live in a scope, colocated by scope_id: a read of a household's scopes reaches only their shards.
 DISTRIBUTED = (
     "cards_entity", "cards_alias", "cards_card", "cards_cardrevision", "cards_cardperspective", "cards_cardasked",
-    "cards_possibleduplicate", "cards_auditevent",
+    "cards_possibleduplicate",
     "review_ingestjob", "review_candidate", "review_decision", "review_probe", "review_signal",
     "review_upkeeprun", "review_upkeepproposal",
 )
 
-# Never joined with anything, read by the coordinator alone: they stay plain tables there.
+# Never joined with a distributed table, read by the coordinator alone: they stay on it. The audit log is
+# written rarely and read by the admin; its events keep no content and may outlive their scope (scope_id
+# null), which a distributed row could not. Tied to the reference tables by foreign keys, Citus makes it a
+# Citus-local table by itself.
 LOCAL = ("django_session", "axes_accessattempt", "axes_accessattemptexpiration", "axes_accessfailurelog",
-         "axes_accesslog")
+         "axes_accesslog", "cards_auditevent")
 
 
 def reference_tables() -> list[str]:

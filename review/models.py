@@ -135,7 +135,8 @@ class Candidate(models.Model):
 class Decision(models.Model):
     """Every review decision: who, when, what and why (DESIGN §8)."""
 
-    scope = models.ForeignKey("scopes.Scope", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    # A rule's decision is in the global scope, where rules live.
+    scope = models.ForeignKey("scopes.Scope", on_delete=models.CASCADE, related_name="+")
     reviewer = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                  related_name="+")
     at = models.DateTimeField(auto_now_add=True)

@@ -67,17 +67,32 @@ def test_every_model_table_has_one_place():
 
 @pytest.mark.django_db
 def test_the_keyed_review_tables_no_longer_block():
-    """review 0010: ingest jobs, upkeep runs and signals are keyed by (id, scope_id), and the keys into them
-    go through scope_id: nothing of theirs is left for Citus to refuse."""
+    """review 0010 and 0011: ingest jobs, upkeep runs, signals and decisions are keyed by (id, scope_id), the
+    keys into them go through scope_id, and every decision has a scope: nothing of theirs is left for Citus
+    to refuse. The audit log stays on the coordinator and is not checked."""
     with connection.cursor() as cursor:
         found = blockers(cursor)
-    for table in ("review_ingestjob", "review_upkeeprun", "review_signal"):
+    for table in ("review_ingestjob", "review_upkeeprun", "review_signal", "review_decision"):
         assert not [line for line in found if line.startswith(f"{table}:")], table
     assert not [line for line in found if "job_id" in line or "run_id" in line]
     # What is left is named as Citus would name it (docs/distributed.md has the full list).
     assert "cards_card: primary key cards_card_pkey (id) lacks scope_id" in found
     assert "cards_entity: unique constraint cards_entity_user_id_key (user_id) lacks scope_id" in found
     assert "cards_cardrevision: no scope_id column" in found
+    assert not [line for line in found if line.startswith("cards_auditevent:")]
+
+
+@pytest.mark.django_db
+def test_a_rule_decision_is_in_the_global_scope(alice):
+    from cards.models import Rule
+    from review.models import Decision
+    from review.services.queue import rule_decide
+    from scopes.models import ScopeKind
+
+    rule = Rule.objects.create(name="club diet", premises=[["?x", "member_of", "?g"], ["?g", "diet", "?d"]],
+                               conclusion=["?x", "diet", "?d"])
+    rule_decide(rule=rule, reviewer=alice, approve=True)
+    assert Decision.objects.get(item="rule", item_id=rule.pk).scope.kind == ScopeKind.GLOBAL
 
 
 @pytest.mark.django_db
