@@ -5,7 +5,7 @@ Usage, from the repository root with the project's venv (or `make citus` / `make
     .venv/bin/python scripts/citus_cluster.py build [--jobs N]  # compile and install Citus once
     .venv/bin/python scripts/citus_cluster.py start             # create (once) and start the nodes
     .venv/bin/python scripts/citus_cluster.py stop              # stop the three nodes
-    .venv/bin/python scripts/citus_cluster.py database NAME     # another database on every node (tests)
+    .venv/bin/python scripts/citus_cluster.py database NAME [--fresh]  # another database on every node
 
 `build` compiles ../shared/vendor/citus-14.0.1.tar.gz (the upstream tag v14.0.1 of citusdata/citus) in
 .data/citus-build/ and installs it into the wheel's own pginstall/, next to its pgvector. A pginstall that
@@ -187,12 +187,16 @@ def register_workers(coordinator: int, workers: list[int], name: str = DB_NAME) 
             sql(coordinator, f"SELECT citus_add_node('{HOST}', {port})", database=name)
 
 
-def cluster_database(name: str) -> None:
+def cluster_database(name: str, fresh: bool = False) -> None:
     """Another database of the running cluster (a test database): Citus does not propagate CREATE DATABASE,
-    so it is made on every node, with the extensions, and the nodes registered in it. Prints its URL."""
-    if not re.fullmatch(r"[a-z_][a-z0-9_]*", name):
-        fail(f"{name!r}: a database name here is lower-case letters, digits and underscores.")
+    so it is made on every node, with the extensions, and the nodes registered in it; `fresh` drops it
+    everywhere first. Prints its URL."""
+    if not re.fullmatch(r"[a-z_][a-z0-9_]*", name) or name == DB_NAME:
+        fail(f"{name!r}: a database name here is lower-case letters, digits and underscores, not {DB_NAME}.")
     coordinator, *workers = NODES.values()
+    if fresh:
+        for port in [coordinator, *workers]:
+            sql(port, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)", database="postgres")
     for port in [*workers, coordinator]:
         prepare_database(port, name)
     register_workers(coordinator, workers, name)
@@ -227,6 +231,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description="A local Citus cluster on the embedded PostgreSQL.")
     parser.add_argument("action", choices=("build", "start", "stop", "database"))
     parser.add_argument("name", nargs="?", help="for `database`: the database to make on every node")
+    parser.add_argument("--fresh", action="store_true", help="for `database`: drop it on every node first")
     parser.add_argument("--jobs", type=int, default=2, help="parallel compile jobs for `build`")
     args = parser.parse_args()
     if args.action == "build":
@@ -236,7 +241,7 @@ def main() -> None:
     elif args.action == "database":
         if not args.name:
             fail("`database` needs a name.")
-        cluster_database(args.name)
+        cluster_database(args.name, fresh=args.fresh)
     else:
         stop()
 

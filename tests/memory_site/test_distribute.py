@@ -5,20 +5,43 @@ names what Citus would refuse, in the words Citus uses (docs/distributed.md)."""
 from io import StringIO
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.db import connection
 
 from memory_site.distribution import (DISTRIBUTED, LOCAL, blockers, citus_coordinator, parents_first, plan,
                                       reference_tables)
 
 
+def on_coordinator() -> bool:
+    with connection.cursor() as cursor:
+        return citus_coordinator(cursor)
+
+
 @pytest.mark.django_db
 def test_plain_postgresql_has_nothing_to_do():
+    if on_coordinator():
+        pytest.skip("a Citus coordinator (pytest --cluster)")
     out = StringIO()
     call_command("distribute", stdout=out)
     assert out.getvalue().startswith("not a Citus coordinator: nothing to do")
+
+
+@pytest.mark.django_db
+def test_a_coordinator_refuses_while_a_key_blocks_and_changes_nothing():
+    """On the cluster (pytest --cluster=local): the keys still to change are named, and no table moved."""
+    if not on_coordinator():
+        pytest.skip("plain PostgreSQL")
     with connection.cursor() as cursor:
-        assert not citus_coordinator(cursor)
+        found = blockers(cursor)
+    if not found:
+        pytest.skip("nothing blocks: the run distributed the tables")
+    with pytest.raises(CommandError) as refused:
+        call_command("distribute")
+    assert "nothing changed" in str(refused.value) and found[0] in str(refused.value)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_dist_partition WHERE logicalrelid::text = ANY(%s)",
+                       [list(DISTRIBUTED)])
+        assert cursor.fetchone()[0] == 0
 
 
 def test_first_run_plans_everything_and_second_nothing():
