@@ -205,6 +205,25 @@ def database_settings(cursor) -> dict[str, str]:
     return dict(row[0].split("=", 1) for row in cursor.fetchall())
 
 
+def identity_sequences_past_rows(cursor, tables: list[str]) -> list[str]:
+    """Citus rebuilds a Citus-local table it makes a reference table, and its identity sequence starts over
+    at 1: the next row would take the id of the first (seen: `duplicate key … scopes_scope_pkey … Key (id)=(1)`).
+    Each sequence of `tables` is moved past the table's rows; one already past is left."""
+    moved = []
+    cursor.execute("""SELECT c.relname, a.attname, pg_get_serial_sequence(c.relname, a.attname)
+                        FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+                       WHERE c.relname = ANY(%s) AND a.attidentity <> '' ORDER BY c.relname""", [tables])
+    for table, column, sequence in cursor.fetchall():
+        cursor.execute(f'SELECT max("{column}") FROM {table}')
+        highest = cursor.fetchone()[0]
+        cursor.execute("SELECT pg_sequence_last_value(%s::regclass)", [sequence])
+        last = cursor.fetchone()[0]
+        if highest is not None and (last is None or last < highest):
+            cursor.execute("SELECT setval(%s, %s)", [sequence, highest])
+            moved.append(f"sequence of {table}.{column} moved past {highest}")
+    return moved
+
+
 def distribute(cursor) -> list[str]:
     """Replicate the reference tables and distribute the scoped ones, colocated by scope_id; returns what it
     did and found, one line each. Refuses (DistributeRefused) before changing anything when a table is
@@ -247,6 +266,7 @@ def distribute(cursor) -> list[str]:
     finally:
         for key in keys:
             cursor.execute(f'ALTER TABLE {key.table} ADD CONSTRAINT "{key.name}" {key.definition}')
+    report += identity_sequences_past_rows(cursor, [*todo.reference, *todo.distributed])
     present = database_settings(cursor)
     for name, value in SESSION_SETTINGS.items():
         if present.get(name) == value:
