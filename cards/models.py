@@ -368,7 +368,24 @@ class Card(models.Model):
         return is_valid_at(self, timezone.now())
 
 
-class CardRevision(models.Model):
+class InParentScope(models.Model):
+    """A row that hangs off a card (or an entity) and keeps its scope beside it: Citus distributes the row by
+    scope_id, onto the shard of what it hangs off (docs/distributed.md). Derived on save, like an entity's
+    normalized name; a bulk insert or a raw one sets it itself."""
+
+    parent_field = "card"
+    scope = models.ForeignKey("scopes.Scope", on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args, **kwargs):
+        if self.scope_id is None:
+            self.scope_id = getattr(self, self.parent_field).scope_id
+        super().save(*args, **kwargs)
+
+
+class CardRevision(InParentScope):
     """One correction of a card's description (or a knowledge rename/merge), kept forever with the card."""
 
     card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="revisions")
@@ -390,7 +407,7 @@ class CardRevision(models.Model):
         return f"card {self.card_id}, {self.field}: “{self.before[:40]}” → “{self.after[:40]}”"
 
 
-class CardPerspective(models.Model):
+class CardPerspective(InParentScope):
     """How one member of a shared scope phrases a card ("wife's birthday — prepare a gift")."""
 
     card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="perspectives")
@@ -403,7 +420,7 @@ class CardPerspective(models.Model):
         constraints = [models.UniqueConstraint(fields=["card", "user"], name="one_perspective_per_member")]
 
 
-class CardAsked(models.Model):
+class CardAsked(InParentScope):
     """The person's agent said it put this card's check-in question to them (is
     it still accurate? which of two values holds?): it is not asked again while
     the card stands as it was then. `card_verified_at` is that version — a
@@ -486,9 +503,12 @@ class DuplicateStatus(models.TextChoices):
     KEPT_APART = "kept_apart"
 
 
-class PossibleDuplicate(models.Model):
+class PossibleDuplicate(InParentScope):
     """A new entity whose name looks like an existing one ("Ana" / "Anna"):
-    never merged by itself — a reviewer merges through an alias or keeps them apart."""
+    never merged by itself — a reviewer merges through an alias or keeps them apart.
+    It lives in the new entity's scope."""
+
+    parent_field = "entity"
 
     entity = models.ForeignKey(Entity, on_delete=models.CASCADE, related_name="+")
     similar_to = models.ForeignKey(Entity, on_delete=models.CASCADE, related_name="+")

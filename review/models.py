@@ -9,7 +9,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_noop
 
-from cards.models import InScope, OnCard
+from cards.models import InParentScope, InScope, OnCard
 
 
 class JobStatus(models.TextChoices):
@@ -153,7 +153,7 @@ class Decision(models.Model):
         indexes = [models.Index(fields=["scope", "at"], name="decision_by_scope")]
 
 
-class Probe(models.Model):
+class Probe(InParentScope):
     """A hypothesis offered to a person for confirmation: never asked twice."""
 
     card = models.ForeignKey("cards.Card", on_delete=models.CASCADE, related_name="+")

@@ -101,7 +101,8 @@ def test_the_keyed_review_tables_no_longer_block():
     # What is left is named as Citus would name it (docs/distributed.md has the full list).
     assert "cards_card: primary key cards_card_pkey (id) lacks scope_id" in found
     assert "cards_entity: unique constraint cards_entity_user_id_key (user_id) lacks scope_id" in found
-    assert "cards_cardrevision: no scope_id column" in found
+    # cards 0025, review 0012: what hangs off a card or an entity keeps its scope.
+    assert not [line for line in found if line.endswith("no scope_id column")]
     assert not [line for line in found if line.startswith("cards_auditevent:")]
 
 
@@ -132,3 +133,25 @@ def test_a_key_through_scope_refuses_a_row_of_another_scope(alice):
         Candidate.objects.create(scope=bob.personal_scope, job=job, author=alice, kind="state", label="likes",
                                  subject="me", quote="q", message_at=job.created_at, extractor="x")
         connection.check_constraints()
+
+
+@pytest.mark.django_db
+def test_what_hangs_off_a_card_or_an_entity_keeps_its_scope(alice):
+    from cards.models import CardRevision, Entity, PossibleDuplicate
+    from tests.factories import UserFactory
+
+    family = UserFactory(username="bob").personal_scope
+    card = _a_card(family)
+    revision = CardRevision.objects.create(card=card, at=card.recorded_at, field="text", before="a", after="b")
+    assert revision.scope_id == family.pk
+    duplicate = PossibleDuplicate.objects.create(entity=Entity.objects.create(scope=family, name="Mía"),
+                                                 similar_to=Entity.objects.create(scope=family, name="Mia"), score=.9)
+    assert duplicate.scope_id == family.pk
+
+
+def _a_card(scope):
+    from cards.drafts import CardDraft
+    from cards.services import card_remember
+
+    return card_remember(scope=scope, actor=scope.owner,
+                         draft=CardDraft(kind="state", subject="me", label="hobby", value="chess")).card
