@@ -236,12 +236,14 @@ class Card(models.Model):
 
     effective_at = models.DateTimeField(help_text="Valid time: when this became true.")
     superseded_at = models.DateTimeField(null=True, blank=True, help_text="Valid time: when it stopped being true.")
+    # This and `disputes` are enforced as (x_id, scope_id) → (id, scope_id) (core/scope_keys.py): a timeline is
+    # in one scope, and Citus keeps it on one shard.
     superseded_by = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL,
-                                      related_name="supersedes")
+                                      related_name="supersedes", db_constraint=False)
     # Another person's statement about a member that disagrees with the member's
     # own: it stands beside their card, outside the timeline, until they settle it.
     disputes = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL,
-                                 related_name="disputed_by")
+                                 related_name="disputed_by", db_constraint=False)
     recorded_at = models.DateTimeField(help_text="Record time: when we learned it.")
     verified_at = models.DateTimeField(help_text="Last time someone confirmed it.")
     # Valid times at which this value was stated true (the latest STATED_AT_KEEP):
@@ -378,6 +380,8 @@ class InParentScope(models.Model):
 
     class Meta:
         abstract = True
+    # The key to the card (`card`, db_constraint=False) is enforced as (card_id, scope_id) → the card's
+    # (id, scope_id) (core/scope_keys.py).
 
     def save(self, *args, **kwargs):
         if self.scope_id is None:
@@ -388,7 +392,7 @@ class InParentScope(models.Model):
 class CardRevision(InParentScope):
     """One correction of a card's description (or a knowledge rename/merge), kept forever with the card."""
 
-    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="revisions")
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="revisions", db_constraint=False)
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                               related_name="+")
     at = models.DateTimeField()
@@ -410,14 +414,14 @@ class CardRevision(InParentScope):
 class CardPerspective(InParentScope):
     """How one member of a shared scope phrases a card ("wife's birthday — prepare a gift")."""
 
-    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="perspectives")
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="perspectives", db_constraint=False)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     text = models.TextField()
 
     objects = OnCard.as_manager()
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["card", "user"], name="one_perspective_per_member")]
+        constraints = [models.UniqueConstraint(fields=["scope", "card", "user"], name="one_perspective_per_member")]
 
 
 class CardAsked(InParentScope):
@@ -428,7 +432,7 @@ class CardAsked(InParentScope):
     either brings the question back once the card ages again. A contradiction's
     question is recorded on its newest card (retrieval decides which)."""
 
-    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="questions_asked")
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="questions_asked", db_constraint=False)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     asked_at = models.DateTimeField()
     card_verified_at = models.DateTimeField()
@@ -436,7 +440,8 @@ class CardAsked(InParentScope):
     objects = OnCard.as_manager()
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["card", "user"], name="one_question_record_per_person")]
+        constraints = [models.UniqueConstraint(fields=["scope", "card", "user"],
+                                               name="one_question_record_per_person")]
 
 
 class AuditEvent(models.Model):
@@ -523,4 +528,4 @@ class PossibleDuplicate(InParentScope):
     objects = OnEntity.as_manager()
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["entity", "similar_to"], name="one_duplicate_proposal")]
+        constraints = [models.UniqueConstraint(fields=["scope", "entity", "similar_to"], name="one_duplicate_proposal")]

@@ -118,7 +118,9 @@ class Candidate(models.Model):
     perspectives = models.JSONField(default=dict, blank=True)
     problem = models.CharField(max_length=300, blank=True, help_text="Why it cannot be approved as is.")
     status = models.CharField(max_length=16, choices=CandidateStatus.choices, default=CandidateStatus.PENDING)
-    card = models.ForeignKey("cards.Card", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    # Enforced as (card_id, scope_id) → the card's (id, scope_id) (core/scope_keys.py): approved in its scope.
+    card = models.ForeignKey("cards.Card", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+                             db_constraint=False)
     decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                    related_name="+")
     decided_at = models.DateTimeField(null=True, blank=True)
@@ -156,7 +158,7 @@ class Decision(models.Model):
 class Probe(InParentScope):
     """A hypothesis offered to a person for confirmation: never asked twice."""
 
-    card = models.ForeignKey("cards.Card", on_delete=models.CASCADE, related_name="+")
+    card = models.ForeignKey("cards.Card", on_delete=models.CASCADE, related_name="+", db_constraint=False)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     asked_at = models.DateTimeField(auto_now_add=True)
     answer = models.CharField(max_length=16, blank=True)  # "", confirmed, rejected
@@ -165,7 +167,7 @@ class Probe(InParentScope):
     objects = OnCard.as_manager()
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["card", "user"], name="one_probe_per_card_and_person")]
+        constraints = [models.UniqueConstraint(fields=["scope", "card", "user"], name="one_probe_per_card_and_person")]
 
 
 class SignalKind(models.TextChoices):
@@ -215,10 +217,14 @@ class UpkeepProposal(models.Model):
     scope = models.ForeignKey("scopes.Scope", on_delete=models.CASCADE, related_name="+")
     kind = models.CharField(max_length=8, choices=UpkeepKind.choices)
     # The card promoted or demoted; for a merge, the card the other is folded into; none to archive a project.
-    card = models.ForeignKey("cards.Card", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    # Enforced as (card_id, scope_id) → the card's (id, scope_id) (core/scope_keys.py).
+    card = models.ForeignKey("cards.Card", null=True, blank=True, on_delete=models.CASCADE, related_name="+",
+                             db_constraint=False)
     # A merge: the card folded in. A contradicted demotion: the later card that says otherwise. Archiving
-    # a project said to be replaced: the card that said so.
-    other = models.ForeignKey("cards.Card", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    # a project said to be replaced: the card that said so. The last two may be in a scope above this one
+    # (another shard on a cluster): no key in the database, Django's collector still deletes with the card.
+    other = models.ForeignKey("cards.Card", null=True, blank=True, on_delete=models.CASCADE, related_name="+",
+                              db_constraint=False)
     # sessions | impact | stale | contradicted | same_name | merged | alias | idle | replaced (review/upkeep/why.py).
     why = models.CharField(max_length=16)
     evidence_at = ArrayField(models.DateTimeField(), default=list, blank=True)
