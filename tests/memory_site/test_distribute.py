@@ -102,7 +102,6 @@ def test_the_keyed_review_tables_no_longer_block():
     # cards 0026/0027, review 0013/0014: the card is keyed by (id, scope_id), the keys into it go through it.
     assert not [line for line in found if line.startswith("cards_card: primary key") or "→ cards_card " in line]
     assert not [line for line in found if "superseded_by_id" in line or "disputes_id" in line]
-    assert "cards_entity: primary key cards_entity_pkey (id) lacks scope_id" in found
     # cards 0028, review 0015: what no key points at is keyed by (id, scope_id); only the entity's keys are left.
     assert {line.split(":")[0] for line in found} <= {"cards_entity", "cards_card", "cards_alias",
                                                       "cards_possibleduplicate"}
@@ -128,7 +127,10 @@ def test_a_rule_decision_is_in_the_global_scope(alice):
 
 @pytest.mark.django_db
 def test_a_key_through_scope_refuses_a_row_of_another_scope(alice):
-    """The composite key says more than the old one did: a job's candidates live in the job's scope."""
+    """The composite key says more than the old one did: a job's candidates live in the job's scope. On a
+    cluster Citus checks it at commit only (SET CONSTRAINTS does not reach the workers): one PostgreSQL here."""
+    if on_coordinator():
+        pytest.skip("a Citus coordinator: the key is checked when the transaction commits")
     from django.db import IntegrityError, transaction
 
     from review.models import Candidate, IngestJob
