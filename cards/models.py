@@ -236,12 +236,14 @@ class Card(models.Model):
 
     effective_at = models.DateTimeField(help_text="Valid time: when this became true.")
     superseded_at = models.DateTimeField(null=True, blank=True, help_text="Valid time: when it stopped being true.")
+    # This and `disputes` are enforced as (x_id, scope_id) → (id, scope_id) (core/scope_keys.py): a timeline is
+    # in one scope, and Citus keeps it on one shard.
     superseded_by = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL,
-                                      related_name="supersedes")
+                                      related_name="supersedes", db_constraint=False)
     # Another person's statement about a member that disagrees with the member's
     # own: it stands beside their card, outside the timeline, until they settle it.
     disputes = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL,
-                                 related_name="disputed_by")
+                                 related_name="disputed_by", db_constraint=False)
     recorded_at = models.DateTimeField(help_text="Record time: when we learned it.")
     verified_at = models.DateTimeField(help_text="Last time someone confirmed it.")
     # Valid times at which this value was stated true (the latest STATED_AT_KEEP):
@@ -368,10 +370,29 @@ class Card(models.Model):
         return is_valid_at(self, timezone.now())
 
 
-class CardRevision(models.Model):
+class InParentScope(models.Model):
+    """A row that hangs off a card (or an entity) and keeps its scope beside it: Citus distributes the row by
+    scope_id, onto the shard of what it hangs off (docs/distributed.md). Derived on save, like an entity's
+    normalized name; a bulk insert or a raw one sets it itself."""
+
+    parent_field = "card"
+    scope = models.ForeignKey("scopes.Scope", on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        abstract = True
+    # The key to the card (`card`, db_constraint=False) is enforced as (card_id, scope_id) → the card's
+    # (id, scope_id) (core/scope_keys.py).
+
+    def save(self, *args, **kwargs):
+        if self.scope_id is None:
+            self.scope_id = getattr(self, self.parent_field).scope_id
+        super().save(*args, **kwargs)
+
+
+class CardRevision(InParentScope):
     """One correction of a card's description (or a knowledge rename/merge), kept forever with the card."""
 
-    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="revisions")
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="revisions", db_constraint=False)
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                               related_name="+")
     at = models.DateTimeField()
@@ -390,20 +411,20 @@ class CardRevision(models.Model):
         return f"card {self.card_id}, {self.field}: “{self.before[:40]}” → “{self.after[:40]}”"
 
 
-class CardPerspective(models.Model):
+class CardPerspective(InParentScope):
     """How one member of a shared scope phrases a card ("wife's birthday — prepare a gift")."""
 
-    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="perspectives")
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="perspectives", db_constraint=False)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     text = models.TextField()
 
     objects = OnCard.as_manager()
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["card", "user"], name="one_perspective_per_member")]
+        constraints = [models.UniqueConstraint(fields=["scope", "card", "user"], name="one_perspective_per_member")]
 
 
-class CardAsked(models.Model):
+class CardAsked(InParentScope):
     """The person's agent said it put this card's check-in question to them (is
     it still accurate? which of two values holds?): it is not asked again while
     the card stands as it was then. `card_verified_at` is that version — a
@@ -411,7 +432,7 @@ class CardAsked(models.Model):
     either brings the question back once the card ages again. A contradiction's
     question is recorded on its newest card (retrieval decides which)."""
 
-    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="questions_asked")
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="questions_asked", db_constraint=False)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     asked_at = models.DateTimeField()
     card_verified_at = models.DateTimeField()
@@ -419,7 +440,8 @@ class CardAsked(models.Model):
     objects = OnCard.as_manager()
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["card", "user"], name="one_question_record_per_person")]
+        constraints = [models.UniqueConstraint(fields=["scope", "card", "user"],
+                                               name="one_question_record_per_person")]
 
 
 class AuditEvent(models.Model):
@@ -486,9 +508,12 @@ class DuplicateStatus(models.TextChoices):
     KEPT_APART = "kept_apart"
 
 
-class PossibleDuplicate(models.Model):
+class PossibleDuplicate(InParentScope):
     """A new entity whose name looks like an existing one ("Ana" / "Anna"):
-    never merged by itself — a reviewer merges through an alias or keeps them apart."""
+    never merged by itself — a reviewer merges through an alias or keeps them apart.
+    It lives in the new entity's scope."""
+
+    parent_field = "entity"
 
     entity = models.ForeignKey(Entity, on_delete=models.CASCADE, related_name="+")
     similar_to = models.ForeignKey(Entity, on_delete=models.CASCADE, related_name="+")
@@ -503,4 +528,4 @@ class PossibleDuplicate(models.Model):
     objects = OnEntity.as_manager()
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["entity", "similar_to"], name="one_duplicate_proposal")]
+        constraints = [models.UniqueConstraint(fields=["scope", "entity", "similar_to"], name="one_duplicate_proposal")]

@@ -9,7 +9,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_noop
 
-from cards.models import InScope, OnCard
+from cards.models import InParentScope, InScope, OnCard
 
 
 class JobStatus(models.TextChoices):
@@ -74,7 +74,10 @@ class Candidate(models.Model):
     """A card an extractor proposed, waiting for a person: never a fact until approved."""
 
     scope = models.ForeignKey("scopes.Scope", on_delete=models.CASCADE, related_name="+")
-    job = models.ForeignKey(IngestJob, null=True, blank=True, on_delete=models.SET_NULL, related_name="candidates")
+    # The database's key is (job_id, scope_id) → the job's (id, scope_id) (core/scope_keys.py): a job's candidates
+    # are in its scope, and Citus keeps them on its shard.
+    job = models.ForeignKey(IngestJob, null=True, blank=True, on_delete=models.SET_NULL, related_name="candidates",
+                            db_constraint=False)
     author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+",
                                help_text="Whose conversation it came from (the card's actor on approval).")
     kind = models.CharField(max_length=16)
@@ -115,7 +118,9 @@ class Candidate(models.Model):
     perspectives = models.JSONField(default=dict, blank=True)
     problem = models.CharField(max_length=300, blank=True, help_text="Why it cannot be approved as is.")
     status = models.CharField(max_length=16, choices=CandidateStatus.choices, default=CandidateStatus.PENDING)
-    card = models.ForeignKey("cards.Card", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    # Enforced as (card_id, scope_id) → the card's (id, scope_id) (core/scope_keys.py): approved in its scope.
+    card = models.ForeignKey("cards.Card", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+                             db_constraint=False)
     decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                    related_name="+")
     decided_at = models.DateTimeField(null=True, blank=True)
@@ -132,7 +137,8 @@ class Candidate(models.Model):
 class Decision(models.Model):
     """Every review decision: who, when, what and why (DESIGN §8)."""
 
-    scope = models.ForeignKey("scopes.Scope", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    # A rule's decision is in the global scope, where rules live.
+    scope = models.ForeignKey("scopes.Scope", on_delete=models.CASCADE, related_name="+")
     reviewer = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                  related_name="+")
     at = models.DateTimeField(auto_now_add=True)
@@ -149,10 +155,10 @@ class Decision(models.Model):
         indexes = [models.Index(fields=["scope", "at"], name="decision_by_scope")]
 
 
-class Probe(models.Model):
+class Probe(InParentScope):
     """A hypothesis offered to a person for confirmation: never asked twice."""
 
-    card = models.ForeignKey("cards.Card", on_delete=models.CASCADE, related_name="+")
+    card = models.ForeignKey("cards.Card", on_delete=models.CASCADE, related_name="+", db_constraint=False)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     asked_at = models.DateTimeField(auto_now_add=True)
     answer = models.CharField(max_length=16, blank=True)  # "", confirmed, rejected
@@ -161,7 +167,7 @@ class Probe(models.Model):
     objects = OnCard.as_manager()
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["card", "user"], name="one_probe_per_card_and_person")]
+        constraints = [models.UniqueConstraint(fields=["scope", "card", "user"], name="one_probe_per_card_and_person")]
 
 
 class SignalKind(models.TextChoices):
@@ -211,14 +217,20 @@ class UpkeepProposal(models.Model):
     scope = models.ForeignKey("scopes.Scope", on_delete=models.CASCADE, related_name="+")
     kind = models.CharField(max_length=8, choices=UpkeepKind.choices)
     # The card promoted or demoted; for a merge, the card the other is folded into; none to archive a project.
-    card = models.ForeignKey("cards.Card", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    # Enforced as (card_id, scope_id) → the card's (id, scope_id) (core/scope_keys.py).
+    card = models.ForeignKey("cards.Card", null=True, blank=True, on_delete=models.CASCADE, related_name="+",
+                             db_constraint=False)
     # A merge: the card folded in. A contradicted demotion: the later card that says otherwise. Archiving
-    # a project said to be replaced: the card that said so.
-    other = models.ForeignKey("cards.Card", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    # a project said to be replaced: the card that said so. The last two may be in a scope above this one
+    # (another shard on a cluster): no key in the database, Django's collector still deletes with the card.
+    other = models.ForeignKey("cards.Card", null=True, blank=True, on_delete=models.CASCADE, related_name="+",
+                              db_constraint=False)
     # sessions | impact | stale | contradicted | same_name | merged | alias | idle | replaced (review/upkeep/why.py).
     why = models.CharField(max_length=16)
     evidence_at = ArrayField(models.DateTimeField(), default=list, blank=True)
-    run = models.ForeignKey("UpkeepRun", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    # Enforced as (run_id, scope_id) → the run's (id, scope_id) (core/scope_keys.py): a run is of one scope.
+    run = models.ForeignKey("UpkeepRun", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+                            db_constraint=False)
     status = models.CharField(max_length=8, choices=UpkeepStatus.choices, default=UpkeepStatus.OPEN)
     decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                    related_name="+")

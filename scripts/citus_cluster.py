@@ -5,6 +5,7 @@ Usage, from the repository root with the project's venv (or `make citus` / `make
     .venv/bin/python scripts/citus_cluster.py build [--jobs N]  # compile and install Citus once
     .venv/bin/python scripts/citus_cluster.py start             # create (once) and start the nodes
     .venv/bin/python scripts/citus_cluster.py stop              # stop the three nodes
+    .venv/bin/python scripts/citus_cluster.py database NAME [--fresh]  # another database on every node
 
 `build` compiles ../shared/vendor/citus-14.0.1.tar.gz (the upstream tag v14.0.1 of citusdata/citus) in
 .data/citus-build/ and installs it into the wheel's own pginstall/, next to its pgvector. A pginstall that
@@ -24,6 +25,7 @@ The nodes trust every local connection, as the embedded server does: a cluster f
 
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -164,23 +166,41 @@ def sql(port: int, query: str, database: str = DB_NAME) -> str:
                     "-v", "ON_ERROR_STOP=1", "-c", query]).strip()
 
 
-def prepare_database(port: int) -> None:
-    """The database `memory_site` with the extensions the project needs, Citus among them."""
-    if not sql(port, f"SELECT 1 FROM pg_database WHERE datname = '{DB_NAME}'", database="postgres"):
-        sql(port, f"CREATE DATABASE {DB_NAME}", database="postgres")
+def prepare_database(port: int, name: str = DB_NAME) -> None:
+    """The database `name` with the extensions the project needs, Citus among them."""
+    if not sql(port, f"SELECT 1 FROM pg_database WHERE datname = '{name}'", database="postgres"):
+        sql(port, f"CREATE DATABASE {name}", database="postgres")
     # Only the missing ones: on a coordinator with workers, Citus forwards even a no-op CREATE EXTENSION to them.
     for extension in EXTENSIONS:
-        if not sql(port, f"SELECT 1 FROM pg_extension WHERE extname = '{extension}'"):
-            sql(port, f"CREATE EXTENSION {extension}")
+        if not sql(port, f"SELECT 1 FROM pg_extension WHERE extname = '{extension}'", database=name):
+            sql(port, f"CREATE EXTENSION {extension}", database=name)
 
 
-def register_workers(coordinator: int, workers: list[int]) -> None:
-    """Tell the coordinator where it and its workers are; nodes it already knows are left alone."""
-    if not sql(coordinator, "SELECT 1 FROM pg_dist_node WHERE groupid = 0"):
-        sql(coordinator, f"SELECT citus_set_coordinator_host('{HOST}', {coordinator})")
+def register_workers(coordinator: int, workers: list[int], name: str = DB_NAME) -> None:
+    """Tell the coordinator where it and its workers are; nodes it already knows are left alone.
+    Citus keeps its nodes per database: every database of the cluster registers them."""
+    if not sql(coordinator, "SELECT 1 FROM pg_dist_node WHERE groupid = 0", database=name):
+        sql(coordinator, f"SELECT citus_set_coordinator_host('{HOST}', {coordinator})", database=name)
     for port in workers:
-        if not sql(coordinator, f"SELECT 1 FROM pg_dist_node WHERE nodename = '{HOST}' AND nodeport = {port}"):
-            sql(coordinator, f"SELECT citus_add_node('{HOST}', {port})")
+        if not sql(coordinator, f"SELECT 1 FROM pg_dist_node WHERE nodename = '{HOST}' AND nodeport = {port}",
+                   database=name):
+            sql(coordinator, f"SELECT citus_add_node('{HOST}', {port})", database=name)
+
+
+def cluster_database(name: str, fresh: bool = False) -> None:
+    """Another database of the running cluster (a test database): Citus does not propagate CREATE DATABASE,
+    so it is made on every node, with the extensions, and the nodes registered in it; `fresh` drops it
+    everywhere first. Prints its URL."""
+    if not re.fullmatch(r"[a-z_][a-z0-9_]*", name) or name == DB_NAME:
+        fail(f"{name!r}: a database name here is lower-case letters, digits and underscores, not {DB_NAME}.")
+    coordinator, *workers = NODES.values()
+    if fresh:
+        for port in [coordinator, *workers]:
+            sql(port, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)", database="postgres")
+    for port in [*workers, coordinator]:
+        prepare_database(port, name)
+    register_workers(coordinator, workers, name)
+    print(f"postgresql://{DB_USER}@{HOST}:{coordinator}/{name}")
 
 
 def start() -> None:
@@ -209,13 +229,19 @@ def stop() -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description="A local Citus cluster on the embedded PostgreSQL.")
-    parser.add_argument("action", choices=("build", "start", "stop"))
+    parser.add_argument("action", choices=("build", "start", "stop", "database"))
+    parser.add_argument("name", nargs="?", help="for `database`: the database to make on every node")
+    parser.add_argument("--fresh", action="store_true", help="for `database`: drop it on every node first")
     parser.add_argument("--jobs", type=int, default=2, help="parallel compile jobs for `build`")
     args = parser.parse_args()
     if args.action == "build":
         build(args.jobs)
     elif args.action == "start":
         start()
+    elif args.action == "database":
+        if not args.name:
+            fail("`database` needs a name.")
+        cluster_database(args.name, fresh=args.fresh)
     else:
         stop()
 

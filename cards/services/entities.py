@@ -38,8 +38,8 @@ def member_look_alikes_propose(*, scope: Scope, user: User) -> None:
     of every membership (registered in CardsConfig.ready)."""
     with connection.cursor() as cursor:
         cursor.execute(
-            "INSERT INTO cards_possibleduplicate (entity_id, similar_to_id, score, status, created_at, reason)"
-            " SELECT e.id, p.id, similarity(e.name_norm, p.name_norm), 'open', now(), ''"
+            "INSERT INTO cards_possibleduplicate (scope_id, entity_id, similar_to_id, score, status, created_at,"
+            " reason) SELECT e.scope_id, e.id, p.id, similarity(e.name_norm, p.name_norm), 'open', now(), ''"
             "   FROM cards_entity e JOIN cards_entity p ON p.user_id = %(user)s"
             "  WHERE e.scope_id = %(scope)s AND e.user_id IS NULL AND e.merged_into_id IS NULL"
             "    AND e.name_norm %% p.name_norm AND similarity(e.name_norm, p.name_norm) >= %(threshold)s"
@@ -184,12 +184,14 @@ def _entity_insert_or_get(*, scope: Scope, name: str, kind: str) -> Entity:
             "  SELECT %s, %s, %s, %s, %s, NULL, %s WHERE NOT EXISTS (SELECT FROM alike)"
             "  ON CONFLICT (scope_id, name_norm) DO NOTHING RETURNING id),"
             " proposed AS ("
-            "  INSERT INTO cards_possibleduplicate (entity_id, similar_to_id, score, status, created_at, reason)"
-            f"  SELECT created.id, close.id, close.score, 'open', now(), '' FROM created, ({similar_sql}) AS close"
+            "  INSERT INTO cards_possibleduplicate (scope_id, entity_id, similar_to_id, score, status, created_at,"
+            "   reason)"
+            "  SELECT %s, created.id, close.id, close.score, 'open', now(), ''"
+            f"   FROM created, ({similar_sql}) AS close"
             "  ON CONFLICT DO NOTHING)"
             " SELECT id, NULL, NULL, NULL FROM created"
             " UNION ALL SELECT id, scope_id, name, kind FROM alike",
-            [*alike_params, scope.pk, name, norm, skeleton, kind, now, *similar_params])
+            [*alike_params, scope.pk, name, norm, skeleton, kind, now, scope.pk, *similar_params])
         rows = cursor.fetchall()
     look_alikes = [row for row in rows if row[2] is not None]
     if look_alikes:
@@ -226,9 +228,10 @@ def duplicates_propose(entity: Entity) -> None:
     sql, params = look_alikes_sql(entity.name_norm, eligible, exclude_id=entity.pk)
     with connection.cursor() as cursor:
         cursor.execute(
-            "INSERT INTO cards_possibleduplicate (entity_id, similar_to_id, score, status, created_at, reason)"
-            f" SELECT %s, alike.id, alike.score, 'open', now(), '' FROM ({sql}) AS alike ON CONFLICT DO NOTHING",
-            [entity.pk, *params])
+            "INSERT INTO cards_possibleduplicate (scope_id, entity_id, similar_to_id, score, status, created_at,"
+            " reason)"
+            f" SELECT %s, %s, alike.id, alike.score, 'open', now(), '' FROM ({sql}) AS alike ON CONFLICT DO NOTHING",
+            [entity.scope_id, entity.pk, *params])
 
 
 def look_alike_duplicates_propose(entity: Entity) -> None:
@@ -241,10 +244,11 @@ def look_alike_duplicates_propose(entity: Entity) -> None:
         {"scope_id": entity.scope_id, "skeleton": entity.name_skeleton, "norm": entity.name_norm})
     with connection.cursor() as cursor:
         cursor.execute(
-            "INSERT INTO cards_possibleduplicate (entity_id, similar_to_id, score, status, created_at, reason)"
-            f" SELECT %s, alike.id, 1.0, 'open', now(), '' FROM ({sql}) AS alike"
+            "INSERT INTO cards_possibleduplicate (scope_id, entity_id, similar_to_id, score, status, created_at,"
+            " reason)"
+            f" SELECT %s, %s, alike.id, 1.0, 'open', now(), '' FROM ({sql}) AS alike"
             " WHERE alike.id <> %s AND (alike.user_id IS NOT NULL OR alike.id < %s) ON CONFLICT DO NOTHING",
-            [entity.pk, *params, entity.pk, entity.pk])
+            [entity.scope_id, entity.pk, *params, entity.pk, entity.pk])
 
 
 @transaction.atomic

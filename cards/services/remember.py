@@ -123,19 +123,23 @@ def _neighbours(write: Write, effective: dt.datetime) -> tuple[Card | None, Card
 def _fork(write: Write, covering: Card, effective: dt.datetime) -> WriteOutcome:
     """Close `covering` at `effective` and start the new value there; if
     `covering`'s value was stated true again after `effective`, it resumes at
-    the first such statement. The closing UPDATE draws the new ids from the
-    sequence, so the closed card never stands without its superseded_by and the
-    unique index never sees two current cards (foreign keys are checked at commit)."""
+    the first such statement. The new ids are drawn from the sequence first, so
+    the closing UPDATE sets superseded_by with superseded_at: the closed card
+    never stands without it and the unique index never sees two current cards
+    (foreign keys are checked at commit). Drawn apart, not inside the UPDATE: Citus
+    refuses a volatile function in an UPDATE of a distributed table, and the
+    scope in the WHERE sends the UPDATE to the one shard holding the card."""
     earlier = [s for s in covering.stated_at if s < effective]
     later = [s for s in covering.stated_at if s > effective]
     with connection.cursor() as cursor:
-        cursor.execute(
-            "UPDATE cards_card SET superseded_at = %s, stated_at = %s, verified_at = %s,"
-            " superseded_by_id = nextval(pg_get_serial_sequence('cards_card', 'id'))"
-            " WHERE id = %s RETURNING superseded_by_id,"
-            " CASE WHEN %s THEN nextval(pg_get_serial_sequence('cards_card', 'id')) END",
-            [effective, earlier, max(earlier, default=covering.effective_at), covering.pk, bool(later)])
+        cursor.execute("SELECT nextval(pg_get_serial_sequence('cards_card', 'id')),"
+                       " CASE WHEN %s THEN nextval(pg_get_serial_sequence('cards_card', 'id')) END", [bool(later)])
         new_id, rest_id = cursor.fetchone()
+        cursor.execute(
+            "UPDATE cards_card SET superseded_at = %s, stated_at = %s, verified_at = %s, superseded_by_id = %s"
+            " WHERE id = %s AND scope_id = %s",
+            [effective, earlier, max(earlier, default=covering.effective_at), new_id, covering.pk,
+             covering.scope_id])
     card = write.new_card(
         id=new_id, effective_at=effective, verified_at=min(effective, write.now), stated_at=[effective],
         superseded_at=later[0] if later else covering.superseded_at,

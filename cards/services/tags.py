@@ -143,22 +143,24 @@ def tags_settle(outcomes: Iterable) -> dict[str, int]:
                      ORDER BY h.id, f.fact DESC)
                 UPDATE cards_card h SET superseded_at = %(now)s, superseded_by_id = hit.fact
                   FROM hit WHERE h.id = hit.id AND h.id = ANY(ARRAY(SELECT id FROM hit))
-             RETURNING h.id, hit.fact, hit.how, hit.tag""",
+             RETURNING h.id, h.scope_id, hit.fact, hit.how, hit.tag""",
             {"facts": [c.pk for c in facts], "now": now})
         closed = cursor.fetchall()
-    CardRevision.objects.bulk_create([_revision(pk, fact, how, tag, now) for pk, fact, how, tag in closed])
+    CardRevision.objects.bulk_create([_revision(pk, fact, how, tag, now, scope_id=scope_id)
+                                      for pk, scope_id, fact, how, tag in closed])
     counts = {"promoted": 0, "discarded": 0, "settled": 0}
     for row in closed:
-        counts[row[2]] += 1
+        counts[row[3]] += 1
     return counts
 
 
-def _revision(pk: int, fact: int, how: str, tag: str, now) -> CardRevision:
+def _revision(pk: int, fact: int, how: str, tag: str, now, *, scope_id: int) -> CardRevision:
     if how == "promoted":
-        return CardRevision(card_id=pk, at=now, field="hypothesis", before="hypothesis", after=f"promoted to {tag}",
+        return CardRevision(card_id=pk, scope_id=scope_id, at=now, field="hypothesis", before="hypothesis", after=f"promoted to {tag}",
                             reason=f"stated as {tag} in card #{fact}")
     if how == "discarded":
-        return CardRevision(card_id=pk, at=now, field="hypothesis", before="hypothesis", after="discarded",
+        return CardRevision(card_id=pk, scope_id=scope_id, at=now, field="hypothesis", before="hypothesis",
+                            after="discarded",
                             reason=f"contradicted by fact #{fact}")
-    return CardRevision(card_id=pk, at=now, field="dispute", before="disputed", after="settled",
+    return CardRevision(card_id=pk, scope_id=scope_id, at=now, field="dispute", before="disputed", after="settled",
                         reason=f"settled by the person's own statement, card #{fact}")

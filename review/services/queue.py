@@ -16,6 +16,7 @@ from cards.services.entities import entity_merge
 from cards.services.rules import rule_approve, rule_retire
 from core.errors import DomainError
 from scopes.models import Scope, User
+from scopes.services import global_scope_get
 
 from ..models import Decision
 
@@ -37,8 +38,9 @@ class MemberSettles(DomainError):
 @transaction.atomic
 def rule_decide(*, rule: Rule, reviewer: User, approve: bool, reason: str = "") -> Rule:
     rule = rule_approve(rule=rule, reviewer=reviewer) if approve else rule_retire(rule=rule, reviewer=reviewer)
-    Decision.objects.create(reviewer=reviewer, item="rule", item_id=rule.pk, action="approve" if approve else "retire",
-                            reason=reason[:300])
+    # In the global scope, where rules live: every decision has a scope, which Citus distributes it by.
+    Decision.objects.create(scope=global_scope_get(), reviewer=reviewer, item="rule", item_id=rule.pk,
+                            action="approve" if approve else "retire", reason=reason[:300])
     return rule
 
 

@@ -1,0 +1,28 @@
+"""Spread the database over a Citus cluster: `manage.py migrate` then `manage.py distribute` on the coordinator.
+
+The reference tables (users, the scope ladder and its grants, labels, rules, tokens) are replicated to every
+node; the rows that live in a scope are distributed by scope_id, colocated, so a read of some scopes runs on
+the shards holding them. Idempotent: a second run reports what is already in place. On plain PostgreSQL it
+says there is nothing to do. It refuses, changing nothing, while a key still stops Citus
+(memory_site/distribution.py lists them; docs/distributed.md says how each is handled)."""
+
+from __future__ import annotations
+
+from django.core.management.base import BaseCommand, CommandError
+from django.db import connection
+
+from memory_site.distribution import DistributeRefused, distribute
+
+
+class Command(BaseCommand):
+    help = "On a Citus coordinator: replicate the reference tables and distribute the scoped ones by scope_id."
+
+    def handle(self, *args, **options):
+        try:
+            with connection.cursor() as cursor:
+                lines = distribute(cursor)
+        except DistributeRefused as refused:
+            raise CommandError("Citus would refuse the schema; nothing changed:\n  "
+                               + "\n  ".join(refused.lines)) from None
+        for line in lines:
+            self.stdout.write(line)

@@ -1,0 +1,166 @@
+"""`manage.py distribute`: on one PostgreSQL it has nothing to do; what it would do on a coordinator is
+worked out from what the cluster already holds, so a second run does nothing; and the catalogue check
+names what Citus would refuse, in the words Citus uses (docs/distributed.md)."""
+
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.db import connection
+
+from memory_site.distribution import (DISTRIBUTED, LOCAL, blockers, citus_coordinator, parents_first, plan,
+                                      reference_tables)
+
+
+def on_coordinator() -> bool:
+    with connection.cursor() as cursor:
+        return citus_coordinator(cursor)
+
+
+@pytest.mark.django_db
+def test_plain_postgresql_has_nothing_to_do():
+    if on_coordinator():
+        pytest.skip("a Citus coordinator (pytest --cluster)")
+    out = StringIO()
+    call_command("distribute", stdout=out)
+    assert out.getvalue().startswith("not a Citus coordinator: nothing to do")
+
+
+@pytest.mark.django_db
+def test_a_coordinator_refuses_while_a_key_blocks_and_changes_nothing():
+    """On the cluster (pytest --cluster=local): the keys still to change are named, and no table moved."""
+    if not on_coordinator():
+        pytest.skip("plain PostgreSQL")
+    with connection.cursor() as cursor:
+        found = blockers(cursor)
+    if not found:
+        pytest.skip("nothing blocks: the run distributed the tables")
+    with pytest.raises(CommandError) as refused:
+        call_command("distribute")
+    assert "nothing changed" in str(refused.value) and found[0] in str(refused.value)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_dist_partition WHERE logicalrelid::text = ANY(%s)",
+                       [list(DISTRIBUTED)])
+        assert cursor.fetchone()[0] == 0
+
+
+def test_first_run_plans_everything_and_second_nothing():
+    reference, distributed = ["scopes_scope", "scopes_user"], ["cards_entity", "cards_card"]
+    first = plan({}, reference, distributed)
+    assert (first.reference, first.distributed, first.already, first.wrong) == (reference, distributed, [], [])
+
+    done = {"scopes_scope": "reference", "scopes_user": "reference",
+            "cards_entity": "distributed", "cards_card": "distributed"}
+    second = plan(done, reference, distributed)
+    assert (second.reference, second.distributed, second.wrong) == ([], [], [])
+    assert second.already == ["scopes_scope: reference", "scopes_user: reference",
+                              "cards_entity: distributed", "cards_card: distributed"]
+
+
+def test_a_run_cut_short_resumes_and_citus_local_tables_are_taken_over():
+    # Replicating a table makes the local tables tied to it Citus-local: they are still to do.
+    kinds = {"scopes_scope": "reference", "scopes_user": "citus-local", "cards_entity": "distributed"}
+    resumed = plan(kinds, ["scopes_scope", "scopes_user"], ["cards_entity", "cards_card"])
+    assert resumed.reference == ["scopes_user"]
+    assert resumed.distributed == ["cards_card"]
+    assert resumed.wrong == []
+
+
+def test_a_table_distributed_the_other_way_is_reported_not_changed():
+    wrong = plan({"cards_card": "reference"}, [], ["cards_card"])
+    assert wrong.distributed == [] and wrong.wrong == ["cards_card: reference, wanted distributed"]
+
+
+def test_referenced_tables_are_distributed_first():
+    edges = [("cards_card", "cards_entity"), ("cards_entity", "cards_entity"), ("cards_alias", "cards_entity"),
+             ("review_candidate", "cards_card"), ("review_candidate", "review_ingestjob")]
+    order = parents_first(["review_candidate", "cards_card", "cards_alias", "review_ingestjob", "cards_entity"],
+                          edges)
+    assert order.index("cards_entity") < order.index("cards_card") < order.index("review_candidate")
+    assert order.index("review_ingestjob") < order.index("review_candidate")
+    assert sorted(order) == sorted(set(order))
+
+
+def test_every_model_table_has_one_place():
+    reference = reference_tables()
+    assert {"scopes_user", "scopes_scope", "scopes_membership", "cards_label", "cards_rule", "scopes_agenttoken",
+            "scopes_agenttoken_scopes", "django_content_type"} <= set(reference)
+    assert not set(reference) & (set(DISTRIBUTED) | set(LOCAL))
+
+
+@pytest.mark.django_db
+def test_the_keyed_review_tables_no_longer_block():
+    """review 0010 and 0011: ingest jobs, upkeep runs, signals and decisions are keyed by (id, scope_id), the
+    keys into them go through scope_id, and every decision has a scope: nothing of theirs is left for Citus
+    to refuse. The audit log stays on the coordinator and is not checked."""
+    with connection.cursor() as cursor:
+        found = blockers(cursor)
+    for table in ("review_ingestjob", "review_upkeeprun", "review_signal", "review_decision"):
+        assert not [line for line in found if line.startswith(f"{table}:")], table
+    assert not [line for line in found if "job_id" in line or "run_id" in line]
+    # What is left is named as Citus would name it (docs/distributed.md has the full list).
+    # cards 0026/0027, review 0013/0014: the card is keyed by (id, scope_id), the keys into it go through it.
+    assert not [line for line in found if line.startswith("cards_card: primary key") or "→ cards_card " in line]
+    assert not [line for line in found if "superseded_by_id" in line or "disputes_id" in line]
+    # cards 0028, review 0015: what no key points at is keyed by (id, scope_id); only the entity's keys are left.
+    assert {line.split(":")[0] for line in found} <= {"cards_entity", "cards_card", "cards_alias",
+                                                      "cards_possibleduplicate"}
+    assert all("cards_entity" in line for line in found)
+    assert "cards_entity: unique constraint cards_entity_user_id_key (user_id) lacks scope_id" in found
+    # cards 0025, review 0012: what hangs off a card or an entity keeps its scope.
+    assert not [line for line in found if line.endswith("no scope_id column")]
+    assert not [line for line in found if line.startswith("cards_auditevent:")]
+
+
+@pytest.mark.django_db
+def test_a_rule_decision_is_in_the_global_scope(alice):
+    from cards.models import Rule
+    from review.models import Decision
+    from review.services.queue import rule_decide
+    from scopes.models import ScopeKind
+
+    rule = Rule.objects.create(name="club diet", premises=[["?x", "member_of", "?g"], ["?g", "diet", "?d"]],
+                               conclusion=["?x", "diet", "?d"])
+    rule_decide(rule=rule, reviewer=alice, approve=True)
+    assert Decision.objects.get(item="rule", item_id=rule.pk).scope.kind == ScopeKind.GLOBAL
+
+
+@pytest.mark.django_db
+def test_a_key_through_scope_refuses_a_row_of_another_scope(alice):
+    """The composite key says more than the old one did: a job's candidates live in the job's scope. On a
+    cluster Citus checks it at commit only (SET CONSTRAINTS does not reach the workers): one PostgreSQL here."""
+    if on_coordinator():
+        pytest.skip("a Citus coordinator: the key is checked when the transaction commits")
+    from django.db import IntegrityError, transaction
+
+    from review.models import Candidate, IngestJob
+    from tests.factories import UserFactory
+
+    bob = UserFactory(username="bob")
+    job = IngestJob.objects.create(scope=alice.personal_scope, session="s", created_by=alice, extractor="x")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Candidate.objects.create(scope=bob.personal_scope, job=job, author=alice, kind="state", label="likes",
+                                 subject="me", quote="q", message_at=job.created_at, extractor="x")
+        connection.check_constraints()
+
+
+@pytest.mark.django_db
+def test_what_hangs_off_a_card_or_an_entity_keeps_its_scope(alice):
+    from cards.models import CardRevision, Entity, PossibleDuplicate
+    from tests.factories import UserFactory
+
+    family = UserFactory(username="bob").personal_scope
+    card = _a_card(family)
+    revision = CardRevision.objects.create(card=card, at=card.recorded_at, field="text", before="a", after="b")
+    assert revision.scope_id == family.pk
+    duplicate = PossibleDuplicate.objects.create(entity=Entity.objects.create(scope=family, name="Mía"),
+                                                 similar_to=Entity.objects.create(scope=family, name="Mia"), score=.9)
+    assert duplicate.scope_id == family.pk
+
+
+def _a_card(scope):
+    from cards.drafts import CardDraft
+    from cards.services import card_remember
+
+    return card_remember(scope=scope, actor=scope.owner,
+                         draft=CardDraft(kind="state", subject="me", label="hobby", value="chess")).card
