@@ -156,11 +156,10 @@ def tags_settle(outcomes: Iterable) -> dict[str, int]:
 
 def _revision(pk: int, fact: int, how: str, tag: str, now, *, scope_id: int) -> CardRevision:
     if how == "promoted":
-        return CardRevision(card_id=pk, scope_id=scope_id, at=now, field="hypothesis", before="hypothesis", after=f"promoted to {tag}",
-                            reason=f"stated as {tag} in card #{fact}")
+        return CardRevision(card_id=pk, scope_id=scope_id, at=now, field="hypothesis", before="hypothesis",
+                            after=f"promoted to {tag}", reason=f"stated as {tag} in card #{fact}")
     if how == "discarded":
         return CardRevision(card_id=pk, scope_id=scope_id, at=now, field="hypothesis", before="hypothesis",
-                            after="discarded",
-                            reason=f"contradicted by fact #{fact}")
+                            after="discarded", reason=f"contradicted by fact #{fact}")
     return CardRevision(card_id=pk, scope_id=scope_id, at=now, field="dispute", before="disputed", after="settled",
                         reason=f"settled by the person's own statement, card #{fact}")
