@@ -6,9 +6,13 @@ distributed and only `blockers` means anything) and on a coordinator."""
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 
 from django.apps import apps
+from django.db import DatabaseError, transaction
+
+log = logging.getLogger(__name__)
 
 DISTRIBUTION_COLUMN = "scope_id"
 
@@ -224,6 +228,25 @@ def identity_sequences_past_rows(cursor, tables: list[str]) -> list[str]:
     return moved
 
 
+class KeysNotPutBack(Exception):
+    """Keys set aside while distributing that could not be added again: each line is the statement to run."""
+
+
+def keys_put_back(cursor, keys: list[ForeignKey]) -> None:
+    """Each key on its own (a savepoint each: one failing leaves the others to try); those that fail are
+    raised together with their statements, the error that stopped the run (if any) kept as the cause."""
+    failed = []
+    for key in keys:
+        statement = f'ALTER TABLE {key.table} ADD CONSTRAINT "{key.name}" {key.definition}'
+        try:
+            with transaction.atomic():
+                cursor.execute(statement)
+        except DatabaseError as error:
+            failed.append(f"{statement};  -- {error}".strip())
+    if failed:
+        raise KeysNotPutBack("\n".join(failed))
+
+
 def distribute(cursor) -> list[str]:
     """Replicate the reference tables and distribute the scoped ones, colocated by scope_id; returns what it
     did and found, one line each. Refuses (DistributeRefused) before changing anything when a table is
@@ -249,9 +272,14 @@ def distribute(cursor) -> list[str]:
     # distribute to the others are set aside while it happens, and put back once they are distributed.
     keys = [key for key in foreign_keys(cursor, todo.distributed)
             if key.table in todo.distributed and key.target not in distributed]
-    for key in keys:
-        cursor.execute(f'ALTER TABLE {key.table} DROP CONSTRAINT "{key.name}"')
+    dropped: list[ForeignKey] = []
     try:
+        for key in keys:
+            # Logged before it goes: should this process die before putting it back, the log has it.
+            log.warning("setting aside until the tables are distributed: ALTER TABLE %s ADD CONSTRAINT \"%s\" %s",
+                        key.table, key.name, key.definition)
+            cursor.execute(f'ALTER TABLE {key.table} DROP CONSTRAINT "{key.name}"')
+            dropped.append(key)
         for table in todo.reference:
             cursor.execute("SELECT create_reference_table(%s)", [table])
             report.append(f"reference {table}")
@@ -264,9 +292,11 @@ def distribute(cursor) -> list[str]:
             anchor = anchor or table
             report.append(f"distributed {table} by {DISTRIBUTION_COLUMN}")
     finally:
-        for key in keys:
-            cursor.execute(f'ALTER TABLE {key.table} ADD CONSTRAINT "{key.name}" {key.definition}')
-    report += identity_sequences_past_rows(cursor, [*todo.reference, *todo.distributed])
+        cursor.execute("RESET citus.multi_shard_modify_mode")
+        cursor.execute("RESET citus.enable_unsafe_triggers")
+        keys_put_back(cursor, dropped)
+    # Every table, every run: a run that failed after replicating some tables left their sequences behind.
+    report += identity_sequences_past_rows(cursor, [*reference, *distributed])
     present = database_settings(cursor)
     for name, value in SESSION_SETTINGS.items():
         if present.get(name) == value:

@@ -9,10 +9,12 @@ import datetime as dt
 
 from django.db import connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from scopes.models import Scope, User
 
 from ..drafts import CardDraft, occurrence_from
+from ..errors import CardGone
 from ..models import Card, CardKind, Cardinality, Tag
 from .embedding import embed_outcomes_after_commit
 from .perspectives import perspectives_set
@@ -140,6 +142,10 @@ def _fork(write: Write, covering: Card, effective: dt.datetime) -> WriteOutcome:
             " WHERE id = %s AND scope_id = %s",
             [effective, earlier, max(earlier, default=covering.effective_at), new_id, covering.pk,
              covering.scope_id])
+        if cursor.rowcount != 1:
+            # A forget committed since `covering` was read (it takes no timeline lock): the value is
+            # gone, and the part of its timeline after `effective` must not be written back from the copy.
+            raise CardGone(gettext("That card was forgotten meanwhile."))
     card = write.new_card(
         id=new_id, effective_at=effective, verified_at=min(effective, write.now), stated_at=[effective],
         superseded_at=later[0] if later else covering.superseded_at,

@@ -6,7 +6,7 @@ import pytest
 from django.db import IntegrityError, transaction
 
 from cards.drafts import CardDraft
-from cards.errors import LabelKindMismatch, UnknownLabel
+from cards.errors import CardGone, LabelKindMismatch, UnknownLabel
 from cards.models import Card
 from cards.selectors.cards import card_as_of, card_history
 from cards.services import card_remember
@@ -149,3 +149,26 @@ def test_object_valued_single_label_supersedes_on_other_entity(alice, scope, t0)
         kind="state", label="partner", subject="me", object="Robin", reference_time=t0 + dt.timedelta(days=2)))
     assert first.outcome == "inserted" and again.outcome == "reinforced"
     assert other.outcome == "superseded" and other.superseded == [first.card.pk]
+
+
+def test_a_value_forgotten_while_its_successor_is_written_never_comes_back(alice, scope, t0, monkeypatch):
+    """A forget that commits between reading the covering card and closing it: the
+    write is refused, and the forgotten value is not copied back as the part of its
+    timeline that resumes after the new one."""
+    import cards.services.remember as remember
+
+    first = card_remember(scope=scope, actor=alice, draft=address("Taipei", t0)).card
+    card_remember(scope=scope, actor=alice, draft=address("Taipei", t0 + dt.timedelta(days=20)))
+    read = remember._neighbours
+
+    def forgotten_meanwhile(write, effective):
+        found = read(write, effective)
+        Card.objects.filter(pk=first.pk).delete()
+        return found
+    monkeypatch.setattr(remember, "_neighbours", forgotten_meanwhile)
+    with pytest.raises(CardGone):
+        card_remember(scope=scope, actor=alice, draft=address(
+            "Kyoto", t0 + dt.timedelta(days=30), effective_at=t0 + dt.timedelta(days=10)))
+    # The write rolled back whole (here with the delete standing in for the other transaction's forget):
+    # no new value, and no copy of the forgotten one resuming after it.
+    assert list(Card.objects.filter(scope=scope).values_list("pk", flat=True)) == [first.pk]

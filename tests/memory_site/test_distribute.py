@@ -8,8 +8,8 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
 
-from memory_site.distribution import (DISTRIBUTED, LOCAL, blockers, citus_coordinator, parents_first, plan,
-                                      reference_tables)
+from memory_site.distribution import (DISTRIBUTED, LOCAL, ForeignKey, KeysNotPutBack, blockers, citus_coordinator,
+                                      keys_put_back, parents_first, plan, reference_tables)
 
 
 def on_coordinator() -> bool:
@@ -164,3 +164,22 @@ def _a_card(scope):
 
     return card_remember(scope=scope, actor=scope.owner,
                          draft=CardDraft(kind="state", subject="me", label="hobby", value="chess")).card
+
+
+@pytest.mark.django_db
+def test_keys_that_cannot_be_put_back_are_named_with_their_statements_and_the_others_are_restored():
+    """Distributing sets keys aside and puts each back on its own: one that fails does not keep the rest
+    away, and the run ends naming the statement to run by hand."""
+    with connection.cursor() as cursor:
+        cursor.execute("CREATE TABLE zz_parent (id int PRIMARY KEY)")
+        cursor.execute("CREATE TABLE zz_child (id int, parent_id int, other_id int)")
+        cursor.execute("INSERT INTO zz_child VALUES (1, 7, NULL)")   # no parent 7: its key cannot come back
+        broken = ForeignKey("zz_child", "zz_child_parent", "zz_parent", "a", ("parent_id",), ("id",),
+                            "FOREIGN KEY (parent_id) REFERENCES zz_parent(id)")
+        fine = ForeignKey("zz_child", "zz_child_other", "zz_parent", "a", ("other_id",), ("id",),
+                          "FOREIGN KEY (other_id) REFERENCES zz_parent(id)")
+        with pytest.raises(KeysNotPutBack) as lost:
+            keys_put_back(cursor, [broken, fine])
+        cursor.execute("SELECT conname FROM pg_constraint WHERE conrelid = 'zz_child'::regclass")
+        assert [row[0] for row in cursor.fetchall()] == ["zz_child_other"]
+    assert 'ALTER TABLE zz_child ADD CONSTRAINT "zz_child_parent" FOREIGN KEY (parent_id)' in str(lost.value)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 
-from memory_site.distribution import DistributeRefused, distribute
+from memory_site.distribution import DistributeRefused, KeysNotPutBack, distribute
 
 
 class Command(BaseCommand):
@@ -24,5 +24,7 @@ class Command(BaseCommand):
         except DistributeRefused as refused:
             raise CommandError("Citus would refuse the schema; nothing changed:\n  "
                                + "\n  ".join(refused.lines)) from None
+        except KeysNotPutBack as lost:
+            raise CommandError(f"Some keys set aside could not be put back; run these by hand:\n{lost}") from lost
         for line in lines:
             self.stdout.write(line)
