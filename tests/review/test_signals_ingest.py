@@ -23,8 +23,13 @@ from tests.factories import UserFactory
 pytestmark = pytest.mark.django_db
 
 
+# Alice's offset, sent with each message: an offset in the reference is the speaker's day, so a time sent
+# in UTC would fall on the day before hers from 16:00 UTC on.
+TAIPEI = dt.timezone(dt.timedelta(hours=8))
+
+
 def _days_ago(days: int) -> str:
-    return (timezone.now() - dt.timedelta(days=days)).isoformat()
+    return (timezone.now() - dt.timedelta(days=days)).astimezone(TAIPEI).isoformat()
 
 
 def _day_said(days: int) -> str:
