@@ -5,6 +5,7 @@ files the site reads are compiled from the committed .po files."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -33,9 +34,12 @@ def test_every_marked_string_has_its_translation(tmp_path):
         source = ROOT / name
         copy = shutil.copytree if source.is_dir() else shutil.copy2
         copy(source, tmp_path / name, **({"ignore": shutil.ignore_patterns("__pycache__")} if source.is_dir() else {}))
+    # makemessages never opens a connection; without a DATABASE_URL the copy's settings would start (and
+    # leave running) an embedded PostgreSQL of their own in tmp_path.
+    unused = {**os.environ, "DATABASE_URL": "postgres://unused@127.0.0.1:1/unused", "DATABASE_POOL": "false"}
     gathered = subprocess.run(
         [sys.executable, "manage.py", "makemessages", "-l", "zh_Hant", "--no-location", "--no-obsolete"],
-        cwd=tmp_path, capture_output=True, text=True, check=False)
+        cwd=tmp_path, capture_output=True, text=True, check=False, env=unused)
     assert gathered.returncode == 0, gathered.stderr
     statistics = _statistics(tmp_path / "locale" / "zh_Hant" / "LC_MESSAGES" / "django.po")
     assert "untranslated" not in statistics and "fuzzy" not in statistics, (
