@@ -51,7 +51,7 @@ def card_describe(*, card: Card, actor: User, text: str, reason: str = "", conse
                                 before=card.text, after=text, reason=reason[:300])
     card.text = text
     Card.objects.filter(pk=card.pk, scope_id=card.scope_id).update(text=text, lexemes=_lexemes(card))
-    embed_after_commit([card.pk])
+    embed_after_commit([(card.pk, card.scope_id)])
     return card
 
 
@@ -95,7 +95,7 @@ def knowledge_rename(*, card: Card, actor: User, value: str, reason: str = "", c
     card.value_norm = value_key(value, card.text, card.object_id)
     Card.objects.filter(pk=card.pk, scope_id=card.scope_id).update(value=card.value, value_norm=card.value_norm,
                                                                    lexemes=_lexemes(card))
-    embed_after_commit([card.pk])
+    embed_after_commit([(card.pk, card.scope_id)])
     return card
 
 
