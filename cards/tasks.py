@@ -14,11 +14,14 @@ RETRYABLE = (EmbeddingUnavailable, OperationalError, InterfaceError)
 
 
 # acks_late: a worker killed mid-batch leaves the message for another; rerunning is harmless.
+# `scope_ids` (the n-th card's scope) say where each card lives, so a cluster reads and writes only
+# their shards. A message queued before it carried them (waiting in the broker across a deploy) has
+# none: its cards are then looked for by id, and still embedded.
 @shared_task(bind=True, acks_late=True, max_retries=6)
-def cards_embed(self, card_ids: list[int]) -> int:
+def cards_embed(self, card_ids: list[int], scope_ids: list[int] | None = None) -> int:
     """Compute and store the vectors of these cards (missing ones are skipped)."""
     try:
-        return cards_embed_now(card_ids=card_ids)
+        return cards_embed_now(card_ids=card_ids, scope_ids=scope_ids or ())
     except RETRYABLE as error:
         if self.request.is_eager:
             # Eager Celery would retry at once, in the request, with no backoff.

@@ -13,7 +13,7 @@ from scopes.models import Scope
 from .extract.base import ExtractionFailed
 from .services.forget import candidates_retain
 from .services.hypotheses import hypotheses_decay
-from .services.ingest import ingest_fail, ingest_process, ingest_sweep
+from .services.ingest import ingest_fail, ingest_job_scope, ingest_process, ingest_sweep
 from .services.signals import signals_expire
 from .services.upkeep import upkeep_run, upkeep_scopes_run
 
@@ -30,11 +30,17 @@ def _retryable(error: Exception) -> bool:
 
 # acks_late: a worker killed mid-task leaves the message to be delivered again;
 # ingest_process is idempotent (a finished job is left alone, and everything a
-# run writes commits at once), so the job completes exactly once.
+# run writes commits at once), so the job completes exactly once. The job is a
+# row of its scope, found and locked by (id, scope_id): the message carries both.
+# `scope_id` may be missing from a message queued before it did (a task waiting
+# in the broker, or redelivered, across a deploy): its scope is then read once
+# from the job's id, so those tasks still run instead of failing.
 @shared_task(bind=True, acks_late=True, max_retries=MAX_RETRIES)
-def ingest_extract(self, job_id: int) -> str:
+def ingest_extract(self, job_id: int, scope_id: int | None = None) -> str:
     try:
-        return ingest_process(job_id=job_id).status
+        if scope_id is None:
+            scope_id = ingest_job_scope(job_id)
+        return ingest_process(job_id=job_id, scope_id=scope_id).status
     except Exception as error:  # noqa: BLE001 - every failure ends visible on the job, or is retried
         if _retryable(error) and not self.request.is_eager and self.request.retries < MAX_RETRIES:
             countdown = get_exponential_backoff_interval(factor=5, retries=self.request.retries,
@@ -42,7 +48,9 @@ def ingest_extract(self, job_id: int) -> str:
             raise self.retry(exc=error, countdown=countdown)
         if not isinstance(error, ExtractionFailed):
             log.exception("ingest job %s failed", job_id)
-        return ingest_fail(job_id=job_id, error=error).status
+        if scope_id is None:  # the job itself could not be read: nothing to mark failed
+            raise
+        return ingest_fail(job_id=job_id, scope_id=scope_id, error=error).status
 
 
 @shared_task(acks_late=True)

@@ -157,7 +157,7 @@ def test_ingest_drops_never_stored_and_holds_sensitive_candidates_for_consent(al
         response = agent.post("/api/v1/ingest/", {"scope": scope.pk, "session": "s-1", "messages": [
             {"role": "user", "text": said(text), "at": at.isoformat()}]}, format="json")
         assert response.status_code == 202, response.json()
-        job = ingest_process(job_id=IngestJob.objects.latest("id").pk)
+        job = ingest_process(job_id=IngestJob.objects.latest("id").pk, scope_id=scope.pk)
         candidates = list(Candidate.objects.filter(job=job))
         dropped = {d["rule"] for d in job.result["dropped"]}
         waiting = [c for c in candidates if c.status == CandidateStatus.NEEDS_CONSENT]

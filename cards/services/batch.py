@@ -13,11 +13,13 @@ import datetime as dt
 from dataclasses import dataclass, field
 
 from django.db import connection, transaction
+from django.utils.translation import gettext
 
 from core.errors import DomainError
 from scopes.models import Scope, User
 
 from ..drafts import CardDraft, occurrence_from
+from ..errors import CardGone
 from ..models import Card, CardKind, Cardinality
 from .embedding import embed_outcomes_after_commit
 from .perspectives import perspectives_set
@@ -239,7 +241,8 @@ def _decide_event(write: Write, timeline: _Timeline, plan: _Plan) -> tuple[str, 
 
 def _flush(plan: _Plan) -> None:
     """Ids first, then close, reinforce, insert: while an old card is current the
-    unique index would refuse its successor, and foreign keys wait for commit."""
+    unique index would refuse its successor, and foreign keys wait for commit.
+    Each UPDATE finds its cards by (id, scope_id), which a cluster routes to their shards."""
     with connection.cursor() as cursor:
         if plan.new:
             cursor.execute("SELECT nextval(pg_get_serial_sequence('cards_card', 'id'))"
@@ -250,15 +253,21 @@ def _flush(plan: _Plan) -> None:
             rows = list(plan.closed.values())
             cursor.execute(
                 "UPDATE cards_card c SET superseded_at = v.at, superseded_by_id = v.by"
-                " FROM unnest(%s::bigint[], %s::timestamptz[], %s::bigint[]) AS v(id, at, by) WHERE c.id = v.id",
-                [[c.pk for c in rows], [c.superseded_at for c in rows], [c.superseded_by.pk for c in rows]])
+                " FROM unnest(%s::bigint[], %s::bigint[], %s::timestamptz[], %s::bigint[]) AS v(id, scope, at, by)"
+                " WHERE c.id = v.id AND c.scope_id = v.scope",
+                [[c.pk for c in rows], [c.scope_id for c in rows], [c.superseded_at for c in rows],
+                 [c.superseded_by.pk for c in rows]])
+            if cursor.rowcount != len(rows):
+                # A forget committed since the timelines were read (it takes no timeline lock), as in the
+                # single path's _fork: a value that is gone is not closed into a successor that says it was.
+                raise CardGone(gettext("That card was forgotten meanwhile."))
         if plan.reinforced:
             rows = list(plan.reinforced.values())
             cursor.execute(
                 "UPDATE cards_card c SET verified_at = v.verified, stated_at = v.stated::timestamptz[]"
-                " FROM unnest(%s::bigint[], %s::timestamptz[], %s::text[]) AS v(id, verified, stated)"
-                " WHERE c.id = v.id",
-                [[c.pk for c in rows], [c.verified_at for c in rows],
+                " FROM unnest(%s::bigint[], %s::bigint[], %s::timestamptz[], %s::text[])"
+                " AS v(id, scope, verified, stated) WHERE c.id = v.id AND c.scope_id = v.scope",
+                [[c.pk for c in rows], [c.scope_id for c in rows], [c.verified_at for c in rows],
                  [timestamps_literal(c.stated_at) for c in rows]])
     for card in plan.new:
         if card.superseded_by is not None:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from django.db import connection, transaction
 
 from ..embeddings import card_embedding_text, embed_texts, embedding_setting
-from ..models import Card
+from ..models import Card, Entity
 
 if TYPE_CHECKING:
     from .write_plan import WriteOutcome
@@ -26,8 +26,9 @@ def embed_on_write() -> bool:
     return str(embedding_setting("EMBED_ON_WRITE", "true")).strip().lower() in {"1", "true", "yes", "on"}
 
 
-def embed_after_commit(card_ids: Iterable[int]) -> None:
-    """Queue `cards_embed` for these cards once the transaction commits.
+def embed_after_commit(cards: Iterable[tuple[int | None, int]]) -> None:
+    """Queue `cards_embed` for these cards, (id, scope_id) pairs, once the transaction commits. The task
+    carries both: a card is a row of its scope, which is how a cluster finds it.
 
     Every call inside one transaction adds to a single pending task, so a batch
     (or a request of many writes, or card_remember nested in the batch) makes one
@@ -36,14 +37,14 @@ def embed_after_commit(card_ids: Iterable[int]) -> None:
     call too; ids from a rolled-back inner savepoint are skipped as missing."""
     if not embed_on_write():
         return
-    ids = {pk for pk in card_ids if pk is not None}
+    ids = {pk: scope_id for pk, scope_id in cards if pk is not None}
     if not ids:
         return
     if connection.in_atomic_block:
         pending = next((func for _, func, _ in connection.run_on_commit
                         if isinstance(func, _EmbedOnCommit) and not func.ran), None)
         if pending is not None:
-            pending.card_ids |= ids
+            pending.cards.update(ids)
             return
     # robust: after the commit the card is safe; an embedder or broker failure is
     # logged (the backfill command catches up) instead of failing the request.
@@ -56,40 +57,66 @@ def embed_outcomes_after_commit(outcomes: Iterable[WriteOutcome]) -> None:
     resumes after it is a new row too (re-embedding an older successor is harmless)."""
     if not embed_on_write():
         return
-    embed_after_commit(pk for o in outcomes if o.outcome in _NEW_CARD_OUTCOMES
+    # A successor is in its card's scope (superseded_by is a key through the scope).
+    embed_after_commit((pk, o.card.scope_id) for o in outcomes if o.outcome in _NEW_CARD_OUTCOMES
                        for pk in (o.card.pk, o.card.superseded_by_id if o.outcome == "superseded" else None))
 
 
 class _EmbedOnCommit:
-    def __init__(self, card_ids: set[int]) -> None:
-        self.card_ids = card_ids
+    def __init__(self, cards: dict[int, int]) -> None:
+        self.cards = cards  # id → scope_id
         self.ran = False  # a callback that ran takes no more ids (test helpers keep it listed)
 
     def __call__(self) -> None:
         from ..tasks import cards_embed  # the task module imports this one
 
         self.ran = True
-        cards_embed.delay(card_ids=sorted(self.card_ids))
+        ids = sorted(self.cards)
+        cards_embed.delay(card_ids=ids, scope_ids=[self.cards[pk] for pk in ids])
 
 
-def cards_embed_now(*, card_ids: Iterable[int], batch_size: int = EMBED_BATCH) -> int:
+def cards_embed_now(*, card_ids: Iterable[int], scope_ids: Iterable[int] = (),
+                    batch_size: int = EMBED_BATCH) -> int:
     """Embed these cards and store the vectors; returns how many rows were written.
 
     Idempotent: the same content gives the same vector. Cards forgotten since
     are skipped. No transaction is held while the model runs; each batch is one
     UPDATE that only lands where value and text are still what was embedded,
     so a slow task cannot overwrite the vector of a newer description (that
-    change queued its own task)."""
+    change queued its own task).
+
+    `scope_ids`, when given, are the cards' scopes (the n-th the n-th card's): the read is restricted to
+    them, which a cluster sends to their shards only; without them (a task queued before it carried
+    them, a backfill by id) the read looks for the ids everywhere. The object's name is read apart: an
+    entity is a row of another table distributed by scope, not joined by its id alone."""
     written = 0
+    card_ids, scope_ids = list(card_ids), list(scope_ids)
+    scope_of = dict(zip(card_ids, scope_ids, strict=True)) if scope_ids else {}
     ids = iter(sorted(set(card_ids)))
     while chunk := list(islice(ids, batch_size)):
-        cards = list(Card.objects.filter(pk__in=chunk).select_related("label", "object")
-                     .only("id", "value", "text", "object", "label__key", "object__name"))
+        rows = Card.objects.filter(pk__in=chunk)
+        if scope_of:
+            rows = rows.filter(scope_id__in={scope_of[pk] for pk in chunk})
+        cards = list(rows.select_related("label").only("id", "scope", "value", "text", "object", "label__key"))
         if not cards:
             continue
+        cards = _objects_named(cards)
         vectors = embed_texts([card_embedding_text(card) for card in cards])
         written += _store(cards, vectors)
     return written
+
+
+def _objects_named(cards: list[Card]) -> list[Card]:
+    """The cards, each object with its name, in one read (none when no card has an object). A card whose
+    object is gone meanwhile went with it (a card protects its entities): it is skipped."""
+    object_ids = {card.object_id for card in cards if card.object_id is not None}
+    if not object_ids:
+        return cards
+    named = Entity.objects.only("id", "name").in_bulk(object_ids)
+    for card in cards:
+        if card.object_id in named:
+            card.object = named[card.object_id]
+    return [card for card in cards if card.object_id is None or card.object_id in named]
 
 
 def _store(cards: list[Card], vectors: list[list[float]]) -> int:
@@ -99,9 +126,11 @@ def _store(cards: list[Card], vectors: list[list[float]]) -> int:
     with connection.cursor() as cursor:
         cursor.execute(
             "UPDATE cards_card c SET embedding = v.embedding::vector"
-            " FROM unnest(%s::bigint[], %s::text[], %s::text[], %s::text[]) AS v(id, value, text, embedding)"
-            " WHERE c.id = v.id AND c.value = v.value AND c.text = v.text",
-            [[c.pk for c in cards], [c.value for c in cards], [c.text for c in cards], literals])
+            " FROM unnest(%s::bigint[], %s::bigint[], %s::text[], %s::text[], %s::text[])"
+            " AS v(id, scope, value, text, embedding)"
+            " WHERE c.id = v.id AND c.scope_id = v.scope AND c.value = v.value AND c.text = v.text",
+            [[c.pk for c in cards], [c.scope_id for c in cards], [c.value for c in cards],
+             [c.text for c in cards], literals])
         return cursor.rowcount
 
 
@@ -124,10 +153,12 @@ def cards_embed_missing(*, limit: int | None = SWEEP_LIMIT, batch_size: int = EM
     while limit is None or seen < limit:
         chunk = missing if below is None else missing.filter(id__lt=below)
         size = batch_size if limit is None else min(batch_size, limit - seen)
-        ids = list(chunk.order_by("-id").values_list("id", flat=True)[:size])
-        if not ids:
+        rows = list(chunk.order_by("-id").values_list("id", "scope_id")[:size])
+        if not rows:
             break
-        written += cards_embed_now(card_ids=ids, batch_size=batch_size)
+        ids = [pk for pk, _ in rows]
+        written += cards_embed_now(card_ids=ids, scope_ids=[scope_id for _, scope_id in rows],
+                                   batch_size=batch_size)
         seen += len(ids)
         below = ids[-1]
         if progress is not None:

@@ -113,17 +113,36 @@ def forget_participant_register(participant: ForgetParticipant) -> None:
         _PARTICIPANTS.append(participant)
 
 
-def _with_copies(card_ids: set[int]) -> set[int]:
-    """The cards and the guesses promoted into them (same label, same value)."""
-    found, frontier = set(card_ids), set(card_ids)
+def _with_copies(card_ids: set[int]) -> dict[int, int]:
+    """The cards still there and the guesses promoted into them (same label, same value), each with its
+    scope. A promoted guess is in its card's scope (superseded_by is a key through the scope): each step
+    joins by (id, scope_id), which a cluster can answer shard by shard."""
+    found = dict(Card.objects.filter(pk__in=card_ids).values_list("pk", "scope_id"))
+    frontier = dict(found)
     while frontier:
-        promoted = set(Card.objects.filter(superseded_by_id__in=frontier, tag=Tag.HYPOTHESIS,
-                                           label_id=F("superseded_by__label_id"),
-                                           value_norm=F("superseded_by__value_norm"))
-                       .values_list("pk", flat=True)) - found
-        found |= promoted
-        frontier = promoted
+        promoted = dict(Card.objects.filter(superseded_by_id__in=frontier, scope_id__in=set(frontier.values()),
+                                            scope_id=F("superseded_by__scope_id"), tag=Tag.HYPOTHESIS,
+                                            label_id=F("superseded_by__label_id"),
+                                            value_norm=F("superseded_by__value_norm"))
+                        .values_list("pk", "scope_id"))
+        frontier = {pk: scope_id for pk, scope_id in promoted.items() if pk not in found}
+        found.update(frontier)
     return found
+
+
+def _cards_lock(cards: dict[int, int]) -> list[int]:
+    """Lock these cards (id → scope) that are still there, and answer their ids: nothing can hang a new copy
+    on a card while it goes. Locked scope by scope, each statement by (id, scope_id) — on a cluster a locking
+    read must reach one shard, and an account's cards span many scopes — in one order (scope, then id), so
+    two forgets of overlapping cards cannot deadlock."""
+    by_scope: dict[int, list[int]] = {}
+    for pk, scope_id in cards.items():
+        by_scope.setdefault(scope_id, []).append(pk)
+    locked: list[int] = []
+    for scope_id in sorted(by_scope):
+        locked += (Card.objects.filter(scope_id=scope_id, pk__in=by_scope[scope_id]).order_by("pk")
+                   .select_for_update().values_list("pk", flat=True))
+    return locked
 
 
 def _store_copies(card_ids: list[int]) -> Receipt:
@@ -148,16 +167,17 @@ def admin_log_forget(model, ids: Iterable[int]) -> None:
 # member's own word, DESIGN §4 rule 7); with that word gone, the newest such
 # statement is the record and the older ones are closed into it. The forgotten
 # states are closed first, so the one that joins the timeline never meets them
-# in its one-current index (their rows go in the same transaction).
+# in its one-current index (their rows go in the same transaction). A dispute is in its card's scope (a key
+# through the scope): the closing UPDATE joins by (id, scope_id), as a cluster asks.
 _DISPUTES_JOIN = """
 WITH gone AS (UPDATE cards_card SET superseded_at = %(now)s
                WHERE id = ANY(%(ids)s) AND kind = 'state' AND superseded_at IS NULL RETURNING id),
-     d AS (SELECT c.id, row_number() OVER w AS n, first_value(c.id) OVER w AS newest
+     d AS (SELECT c.id, c.scope_id, row_number() OVER w AS n, first_value(c.id) OVER w AS newest
              FROM cards_card c
             WHERE c.disputes_id = ANY(%(ids)s) AND NOT c.id = ANY(%(ids)s) AND c.superseded_at IS NULL
            WINDOW w AS (PARTITION BY c.disputes_id ORDER BY c.effective_at DESC, c.id DESC))
 UPDATE cards_card c SET superseded_at = %(now)s, superseded_by_id = d.newest, disputes_id = NULL
-  FROM d WHERE c.id = d.id AND d.n > 1"""
+  FROM d WHERE c.id = d.id AND c.scope_id = d.scope_id AND d.n > 1"""
 
 
 def _cards_delete(card_ids: list[int], actor: User | None) -> int:
@@ -187,9 +207,7 @@ def cards_forget(*, card_ids: Iterable[int], actor: User | None, about: About | 
     A card they had superseded stays closed — a stale value is never revived —
     with its superseded_by cleared. The caller has decided that the principal
     may forget each card."""
-    # Locked, in one order: nothing can hang a new copy on a card while it goes.
-    ids = list(Card.objects.filter(pk__in=_with_copies(set(card_ids))).order_by("pk").select_for_update()
-               .values_list("pk", flat=True))
+    ids = _cards_lock(_with_copies(set(card_ids)))
     forgetting = Forgetting(actor=actor, card_ids=tuple(ids), about=about, scope_ids=tuple(scope_ids), user=user)
     receipt = Receipt()
     for participant in _PARTICIPANTS:

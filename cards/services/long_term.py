@@ -76,7 +76,7 @@ def card_demote(*, card: Card, actor: User, why: str, reason: str, at: dt.dateti
 
 
 def _set(card: Card, **state) -> Card:
-    Card.objects.filter(pk=card.pk).update(**state)
+    Card.objects.filter(pk=card.pk, scope_id=card.scope_id).update(**state)
     for name, value in state.items():
         setattr(card, name, value)
     return card

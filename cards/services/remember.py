@@ -59,10 +59,10 @@ def card_stated_again(card: Card, seen: dt.datetime) -> None:
         if seen not in card.stated_at:
             card.stated_at = sorted([*card.stated_at, seen])[-STATED_AT_KEEP:]
             card.verified_at = max(card.verified_at, verified)
-            card_update(card.pk, verified_at=card.verified_at, stated_at=card.stated_at)
+            card_update(card, verified_at=card.verified_at, stated_at=card.stated_at)
     elif seen > card.verified_at:
         card.verified_at = seen
-        card_update(card.pk, verified_at=seen)
+        card_update(card, verified_at=seen)
 
 
 # --- single-value states: Supersede-Fork --------------------------------------------

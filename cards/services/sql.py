@@ -79,9 +79,11 @@ def cards_insert_many(cards: list[Card]) -> None:
         card._state.adding, card._state.db = False, connection.alias
 
 
-def card_update(pk: int, **changes) -> None:
+def card_update(card: Card, **changes) -> None:
+    """Set these columns of `card`, found by (id, scope_id): on a cluster, the one shard that holds it."""
     fields = [Card._meta.get_field(name) for name in changes]
     assignments = ", ".join(f"{connection.ops.quote_name(f.column)} = %s" for f in fields)
     values = [f.get_db_prep_save(changes[f.name], connection) for f in fields]
     with connection.cursor() as cursor:
-        cursor.execute(f"UPDATE cards_card SET {assignments} WHERE id = %s", [*values, pk])
+        cursor.execute(f"UPDATE cards_card SET {assignments} WHERE id = %s AND scope_id = %s",
+                       [*values, card.pk, card.scope_id])

@@ -99,7 +99,11 @@ def _when_place(candidate: Candidate, interval: Interval | None) -> None:
 
 
 def _locked_open(candidate: Candidate) -> Candidate:
-    candidate = Candidate.objects.select_for_update().select_related("author", "scope").get(pk=candidate.pk)
+    # By (id, scope_id): one shard on a cluster, as a locking read must be. Only the candidate's row is
+    # locked: its author and scope (replicated tables) are read with it, and locking the scope's row would
+    # hold every other write in the scope until this decision commits.
+    candidate = (Candidate.objects.select_for_update(of=("self",)).select_related("author", "scope")
+                 .get(pk=candidate.pk, scope_id=candidate.scope_id))
     if candidate.status not in OPEN:
         raise NotOpen(_("Candidate %(id)s was already decided (%(status)s).")
                       % {"id": candidate.pk, "status": _(candidate.status)})

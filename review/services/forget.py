@@ -120,9 +120,13 @@ def candidates_retain(*, now: dt.datetime | None = None) -> dict[str, int]:
     due = (Q(status=CandidateStatus.REJECTED, decided_at__lt=cutoff)
            | Q(status__in=OPEN, created_at__lt=cutoff) | Q(status=CandidateStatus.EXPIRED))
     with transaction.atomic():
-        # skip_locked: a reviewer deciding one right now keeps it; the next night takes it.
-        ids = list(Candidate.objects.filter(due & worded).select_for_update(skip_locked=True)
-                   .values_list("pk", flat=True))
+        # skip_locked: a reviewer deciding one right now keeps it; the next night takes it. Scope by scope:
+        # on a cluster a locking read must reach one shard (Citus refuses FOR UPDATE across shards).
+        waiting = Candidate.objects.filter(due & worded)
+        ids = []
+        for scope_id in waiting.order_by("scope_id").values_list("scope_id", flat=True).distinct():
+            ids += (waiting.filter(scope_id=scope_id).order_by("pk").select_for_update(skip_locked=True)
+                    .values_list("pk", flat=True))
         expired = (Candidate.objects.filter(pk__in=ids, status__in=OPEN)
                    .update(status=CandidateStatus.EXPIRED, decided_at=now))
         Candidate.objects.filter(pk__in=ids).update(**{name: "" for name in CANDIDATE_TEXT}, perspectives={})

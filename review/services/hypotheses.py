@@ -88,17 +88,27 @@ def _sessions_since(cards: list[Card]) -> dict[int, int]:
 def hypothesis_discard(*, card: Card, reason: str, actor: User | None = None) -> None:
     """Closed, not deleted: the timeline keeps that it was guessed and why it went."""
     now = timezone.now()
-    card_update(card.pk, superseded_at=now)
+    card_update(card, superseded_at=now)
     CardRevision.objects.create(card=card, actor=actor, at=now, field="hypothesis", before=level_of(card.confidence),
                                 after="discarded", reason=reason[:300])
+
+
+def _hypotheses_lock() -> list[Card]:
+    """Every current hypothesis of the scopes not archived (a read-only project's guesses are left as they
+    are until it is restored), locked until commit. One locking statement per scope, scopes in order: on a
+    cluster a locking read must reach one shard (Citus refuses FOR UPDATE across shards)."""
+    live = hypotheses_current().filter(scope__archived_at__isnull=True)
+    cards: list[Card] = []
+    for scope_id in live.order_by("scope_id").values_list("scope_id", flat=True).distinct():
+        cards += live.filter(scope_id=scope_id).order_by("pk").select_for_update(of=("self",))
+    return cards
 
 
 @transaction.atomic
 def hypotheses_decay(now: dt.datetime | None = None) -> dict:
     now = now or timezone.now()
     counts = {"demoted": 0, "discarded": 0}
-    # An archived project is read-only: its guesses are left as they are until it is restored.
-    cards = list(hypotheses_current().filter(scope__archived_at__isnull=True).select_for_update(of=("self",)))
+    cards = _hypotheses_lock()
     since, sessions = _levels_since(cards), _sessions_since(cards)
     for card in cards:
         level = level_of(card.confidence)
@@ -111,7 +121,7 @@ def hypotheses_decay(now: dt.datetime | None = None) -> dict:
                 hypothesis_discard(card=card, reason=f"low for {DAYS_AT_LEVEL['low']} days without reinforcement")
                 counts["discarded"] += 1
             else:
-                card_update(card.pk, confidence=LEVELS[lower])
+                card_update(card, confidence=LEVELS[lower])
                 CardRevision.objects.create(card=card, at=now, field="confidence", before=level, after=lower,
                                             reason=f"not reinforced for {DAYS_AT_LEVEL[level]} days")
                 counts["demoted"] += 1
@@ -166,7 +176,7 @@ def probe_pending(*, user: User, scope_ids: list[int]) -> tuple[int | None, int]
 
 
 def _hypothesis(card: Card) -> Card:
-    card = Card.objects.select_for_update().get(pk=card.pk)
+    card = Card.objects.select_for_update().get(pk=card.pk, scope_id=card.scope_id)
     if card.tag != Tag.HYPOTHESIS or card.superseded_at is not None:
         raise NotAHypothesis(_("Only a current hypothesis can be confirmed or rejected."))
     return card

@@ -53,7 +53,7 @@ def ingest_create(*, scope: Scope, actor: User, session: str, messages: list[dic
 
     # robust: the job is committed either way; a broker that is down leaves it
     # queued, and ingest_sweep delivers it again (or fails it and wipes it).
-    transaction.on_commit(lambda: ingest_extract.delay(job_id=job.pk), robust=True)
+    transaction.on_commit(lambda: ingest_extract.delay(job_id=job.pk, scope_id=job.scope_id), robust=True)
     return job
 
 
@@ -78,13 +78,28 @@ def _check_messages(messages) -> dict:
     return {"messages": problems} if problems else {}
 
 
-def ingest_process(*, job_id: int) -> IngestJob:
+def ingest_job_scope(job_id: int) -> int:
+    """The scope of a job known by its id alone (a task queued before tasks carried the scope): one read
+    that a cluster sends to every shard, once, before the job is locked by (id, scope_id)."""
+    return IngestJob.objects.values_list("scope_id", flat=True).get(pk=job_id)
+
+
+def _job_locked(job_id: int, scope_id: int, *related: str) -> IngestJob:
+    """The job locked until commit, found by (id, scope_id): one shard on a cluster, where Citus refuses a
+    locking read that is not. Only the job's row is locked (`of`): its scope and its author (replicated
+    tables) are read with it, and locking them would hold every write in the scope (their keys take a share
+    lock on the scope's row) for as long as extraction runs."""
+    return (IngestJob.objects.select_for_update(of=("self",)).select_related(*related)
+            .get(pk=job_id, scope_id=scope_id))
+
+
+def ingest_process(*, job_id: int, scope_id: int) -> IngestJob:
     """Run extraction once for a job. Idempotent: a finished job is left as it
     is, and the candidates, the job's result and the deletion of its messages
     commit together — a worker killed half-way leaves nothing half-written and
     the redelivered task starts again."""
     with transaction.atomic():
-        job = IngestJob.objects.select_for_update().get(pk=job_id)
+        job = _job_locked(job_id, scope_id)
         if job.status in (JobStatus.DONE, JobStatus.FAILED):
             return job
         if Scope.objects.filter(pk=job.scope_id, archived_at__isnull=False).exists():
@@ -102,7 +117,7 @@ def ingest_process(*, job_id: int) -> IngestJob:
         job.status, job.attempts, job.started_at = JobStatus.RUNNING, job.attempts + 1, timezone.now()
         job.save(update_fields=["status", "attempts", "started_at"])
     with transaction.atomic():
-        job = IngestJob.objects.select_for_update().select_related("scope", "created_by").get(pk=job_id)
+        job = _job_locked(job_id, scope_id, "scope", "created_by")
         if job.status in (JobStatus.DONE, JobStatus.FAILED):
             return job  # another delivery finished it meanwhile
         messages = [Message(id=m["id"], role=m["role"], text=m["text"], at=dt.datetime.fromisoformat(m["at"]))
@@ -115,10 +130,10 @@ def ingest_process(*, job_id: int) -> IngestJob:
     return job
 
 
-def ingest_fail(*, job_id: int, error: ExtractionFailed | Exception) -> IngestJob:
+def ingest_fail(*, job_id: int, scope_id: int, error: ExtractionFailed | Exception) -> IngestJob:
     """Extraction failed for good: visible on the job, and the raw messages go."""
     with transaction.atomic():
-        job = IngestJob.objects.select_for_update().get(pk=job_id)
+        job = _job_locked(job_id, scope_id)
         if job.status != JobStatus.DONE:
             job.status, job.error, job.finished_at, job.messages = (JobStatus.FAILED, str(error)[:2000],
                                                                     timezone.now(), [])
@@ -135,12 +150,13 @@ def ingest_sweep(now: dt.datetime | None = None) -> dict:
     stale = IngestJob.objects.filter(status__in=(JobStatus.QUEUED, JobStatus.RUNNING),
                                      created_at__lt=now - STALE_AFTER)
     counts = {"requeued": 0, "failed": 0}
-    for job in stale.only("id", "created_at", "attempts"):
+    for job in stale.only("id", "scope_id", "created_at", "attempts"):
         if job.created_at < now - KEEP_AT_MOST or job.attempts >= MAX_ATTEMPTS:
-            ingest_fail(job_id=job.pk, error=RuntimeError("not extracted in time; the messages were deleted"))
+            ingest_fail(job_id=job.pk, scope_id=job.scope_id,
+                        error=RuntimeError("not extracted in time; the messages were deleted"))
             counts["failed"] += 1
         else:
-            ingest_extract.delay(job_id=job.pk)
+            ingest_extract.delay(job_id=job.pk, scope_id=job.scope_id)
             counts["requeued"] += 1
     return counts
 

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from cards.drafts import CardDraft
 from cards.errors import InvalidCard
-from cards.models import Card, DuplicateStatus, PossibleDuplicate, Rule
+from cards.models import Card, DuplicateStatus, Entity, PossibleDuplicate, Rule
 from cards.services import card_remember
 from cards.services.entities import entity_merge
 from cards.services.rules import rule_approve, rule_retire
@@ -48,8 +48,12 @@ def rule_decide(*, rule: Rule, reviewer: User, approve: bool, reason: str = "") 
 def duplicate_decide(*, proposal: PossibleDuplicate, reviewer: User, merge: bool,
                      reason: str = "") -> PossibleDuplicate:
     """Merge (the new name binds to the existing entity from now on) or keep apart."""
-    proposal = PossibleDuplicate.objects.select_for_update().select_related("entity__scope", "similar_to").get(
-        pk=proposal.pk)
+    # The proposal's row alone, by (id, scope_id): a locking read reaches one shard on a cluster. Its two
+    # entities are read apart, unlocked — the one it looks like may live in another scope (another shard),
+    # and a join by their ids alone is one Citus refuses.
+    proposal = PossibleDuplicate.objects.select_for_update().get(pk=proposal.pk, scope_id=proposal.scope_id)
+    entities = Entity.objects.select_related("scope").in_bulk([proposal.entity_id, proposal.similar_to_id])
+    proposal.entity, proposal.similar_to = entities[proposal.entity_id], entities[proposal.similar_to_id]
     if proposal.status != DuplicateStatus.OPEN:
         raise AlreadyDecided(_("This possible duplicate was already decided (%(status)s).")
                              % {"status": _(proposal.status)})

@@ -91,7 +91,7 @@ def upkeep_scopes_run(*, now: dt.datetime | None = None) -> int:
 def upkeep_decide(*, proposal: UpkeepProposal, reviewer: User, approve: bool, reason: str = "") -> UpkeepProposal:
     """A reviewer's decision on a proposal, logged like every review decision (who, when, why).
     Approving applies it through the store's service; rejecting writes nothing but the decision."""
-    locked = UpkeepProposal.objects.select_for_update().filter(pk=proposal.pk).first()
+    locked = UpkeepProposal.objects.select_for_update().filter(pk=proposal.pk, scope_id=proposal.scope_id).first()
     if locked is None:  # its card was forgotten meanwhile, and the proposal with it
         raise UpkeepOutdated(_("What this proposal was about was forgotten meanwhile; nothing to decide."))
     proposal = locked

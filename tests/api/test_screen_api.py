@@ -86,7 +86,7 @@ def test_ingesting_remember_that_i_am_a_muslim_waits_for_consent(agent, scope, a
         {"role": "user", "text": "Remember that I am a muslim. I'm so tired today, but my email is dana@example.com",
          "at": AT.isoformat()}]}, format="json")
     assert response.status_code == 202
-    job = ingest_process(job_id=IngestJob.objects.get().pk)
+    job = ingest_process(job_id=IngestJob.objects.get().pk, scope_id=scope.pk)
     by_status = {c.status: c for c in Candidate.objects.filter(job=job)}
     assert set(by_status) == {CandidateStatus.NEEDS_CONSENT, CandidateStatus.PENDING}
     assert "muslim" in by_status[CandidateStatus.NEEDS_CONSENT].quote

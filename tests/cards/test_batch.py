@@ -71,3 +71,27 @@ def test_batch_refusal_names_its_index_and_writes_nothing(alice, scope):
         card_remember_batch(actor=alice, items=[(scope, good), (scope, bad)])
     assert refused.value.extra["index"] == 1
     assert Card.objects.count() == 0
+
+
+def test_a_value_forgotten_while_the_batch_closes_it_refuses_the_batch(alice, scope, monkeypatch):
+    """A forget that commits between the batch's read of the timelines and its closing UPDATE (forgets take
+    no timeline lock): the batch is refused whole, as the single path's _fork refuses, instead of writing a
+    successor that says it closed a value which is gone."""
+    import cards.services.batch as batch
+    from cards.errors import CardGone
+    from cards.services import card_remember_many
+
+    first = card_remember(scope=scope, actor=alice, draft=CardDraft(
+        kind="state", label="address", subject="me", value="Taipei", reference_time=BASE)).card
+    read = batch._load
+
+    def forgotten_meanwhile(writes):
+        found = read(writes)
+        Card.objects.filter(pk=first.pk).delete()  # stands in for the other transaction's forget
+        return found
+    monkeypatch.setattr(batch, "_load", forgotten_meanwhile)
+    later = CardDraft(kind="state", label="address", subject="me", value="Kyoto",
+                      reference_time=BASE + dt.timedelta(days=30))
+    with pytest.raises(CardGone):
+        card_remember_many(scope=scope, actor=alice, drafts=[later])
+    assert list(Card.objects.filter(scope=scope).values_list("pk", flat=True)) == [first.pk]  # rolled back whole

@@ -148,6 +148,26 @@ def test_embedding_skips_forgotten_cards_and_stale_content(alice, scope, t0):
     assert embedding_service._store([card], [[1.0] + [0.0] * (DIM - 1)]) == 0
 
 
+@pytest.mark.django_db
+def test_the_task_names_each_cards_scope_and_a_message_queued_without_them_still_embeds(
+        alice, scope, t0, monkeypatch, django_capture_on_commit_callbacks):
+    """A card is a row of its scope, which is how a cluster finds it: the task's message carries the scope of
+    each card. A message queued before it did (card ids alone) still embeds its cards, objects named."""
+    from cards.tasks import cards_embed
+
+    sent = []
+    monkeypatch.setattr(cards_embed, "delay", lambda **kwargs: sent.append(kwargs))
+    with django_capture_on_commit_callbacks(execute=True):
+        card = card_remember(scope=scope, actor=alice, draft=CardDraft(
+            kind="state", label="partner", subject="me", object="Ren", reference_time=t0)).card
+    assert sent == [{"card_ids": [card.pk], "scope_ids": [scope.pk]}]
+    assert cards_embed.apply(kwargs={"card_ids": [card.pk]}).get() == 1  # the old message's one argument
+    card = Card.objects.select_related("label", "object").get(pk=card.pk)
+    assert "Ren" in card_embedding_text(card)
+    assert cosine(card.embedding, embed_texts([card_embedding_text(card)])[0]) > 0.9999
+    assert cards_embed_now(card_ids=[card.pk], scope_ids=[scope.pk + 1000]) == 0  # not found in another scope
+
+
 # --- backfill -----------------------------------------------------------------------
 
 @pytest.mark.django_db

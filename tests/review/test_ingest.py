@@ -3,6 +3,7 @@ with their quotes, the policy drops what is never stored (naming the rule), the
 raw messages are gone once processed, sensitive ones wait for consent, and only
 a user's explicit "remember that" may be auto-accepted where a scope opts in."""
 
+import datetime as dt
 import zoneinfo
 
 import pytest
@@ -74,7 +75,7 @@ def test_repeated_in_two_sessions_is_proposed_for_long_term_memory(alice, bearer
 def test_processing_twice_creates_nothing_twice(alice, bearer, ingest):
     job = ingest(bearer(alice, write=True), alice.personal_scope, "I live in Kyoto.")
     before = Candidate.objects.count()
-    assert ingest_process(job_id=job["job"]).status == "done"
+    assert ingest_process(job_id=job["job"], scope_id=alice.personal_scope.pk).status == "done"
     assert Candidate.objects.count() == before
 
 
@@ -121,7 +122,6 @@ def test_a_model_that_keeps_answering_nonsense_fails_the_job_visibly(alice, bear
 
 
 def test_lost_jobs_are_delivered_again_and_old_ones_fail_with_their_messages_wiped(alice, bearer, ingest):
-    import datetime as dt
     from django.utils import timezone
     from review.services.ingest import ingest_sweep
 
@@ -141,3 +141,20 @@ def test_lost_jobs_are_delivered_again_and_old_ones_fail_with_their_messages_wip
     assert jobs[lost.pk].status == "done" and Candidate.objects.filter(job=lost).exists()  # eager: ran again
     for pk in (old.pk, crashing.pk):
         assert jobs[pk].status == "failed" and jobs[pk].messages == []
+
+
+def test_the_task_names_the_jobs_scope_and_a_message_queued_without_it_still_runs(alice, monkeypatch,
+                                                                                   django_capture_on_commit_callbacks):
+    """The job is a row of its scope, locked by (id, scope_id): the task's message carries both. A message
+    queued before it did (only job_id) finds the scope from the job and completes the same way."""
+    from review.services.ingest import ingest_create
+    from review.tasks import ingest_extract
+
+    sent = []
+    monkeypatch.setattr(ingest_extract, "delay", lambda **kwargs: sent.append(kwargs))
+    raw = [{"id": "m0", "role": "user", "text": "I live in Kyoto.", "at": dt.datetime.fromisoformat(AT)}]
+    with django_capture_on_commit_callbacks(execute=True):
+        job = ingest_create(scope=alice.personal_scope, actor=alice, session="s1", messages=raw)
+    assert sent == [{"job_id": job.pk, "scope_id": alice.personal_scope.pk}]
+    assert ingest_extract.apply(kwargs={"job_id": job.pk}).get() == "done"  # the old message's one argument
+    assert Candidate.objects.filter(job=job, label="city").exists()

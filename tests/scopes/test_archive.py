@@ -340,7 +340,7 @@ def test_a_conversation_queued_before_archiving_is_not_read_after_it(bearer, ali
             {"role": "user", "text": "I live in Kyoto.", "at": timezone.now().isoformat()}]}, format="json")
     assert answer.status_code == 202, answer.json()
     _archive(alice, garden["project"])
-    job = ingest_process(job_id=answer.json()["job"])
+    job = ingest_process(job_id=answer.json()["job"], scope_id=garden["project"].pk)
     assert job.status == "failed" and "archived" in job.error
     assert IngestJob.objects.get(pk=job.pk).messages == []
     assert not Candidate.objects.filter(scope=garden["project"]).exists()

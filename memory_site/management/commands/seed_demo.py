@@ -236,9 +236,9 @@ class _Household:
                             messages=[{"id": f"m{n}", "role": "user", "text": text, "at": said_at}
                                       for n, text in enumerate(SAM_SAID, start=1)])
         try:
-            ingest_process(job_id=job.pk)
+            ingest_process(job_id=job.pk, scope_id=job.scope_id)
         except ExtractionFailed as error:  # an extractor configured elsewhere (EXTRACTOR=llm) and not answering
-            ingest_fail(job_id=job.pk, error=error)
+            ingest_fail(job_id=job.pk, scope_id=job.scope_id, error=error)
         # Agents' own proposals, through propose-only tokens: never cards until a person approves them.
         tablet, _ = token_create(user=dana, name="Kitchen tablet", proposes=True, scopes=[family])
         noted_at = _local(self.today - dt.timedelta(days=1), 8, 10)
