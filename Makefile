@@ -91,7 +91,7 @@ DISTRIBUTED_SUITES := tests/memory_site/test_distribute.py tests/cards/test_reme
 test-distributed: install
 	$(BIN)/python scripts/citus_cluster.py build --jobs $(CITUS_JOBS)
 	DATABASE_URL=$$($(BIN)/python scripts/citus_cluster.py start | tail -n 1) \
-		TEST_DATABASE_NAME=test_memory_site_distributed $(BIN)/python -m pytest --cluster $(DISTRIBUTED_SUITES)
+		TEST_DATABASE_NAME=test_memory_site_distributed $(BIN)/python -m pytest --cluster=distributed $(DISTRIBUTED_SUITES)
 
 # Stops the embedded PostgreSQL and deletes its data folder.
 clean-data:
