@@ -48,8 +48,9 @@ def rule_decide(*, rule: Rule, reviewer: User, approve: bool, reason: str = "") 
 def duplicate_decide(*, proposal: PossibleDuplicate, reviewer: User, merge: bool,
                      reason: str = "") -> PossibleDuplicate:
     """Merge (the new name binds to the existing entity from now on) or keep apart."""
-    proposal = PossibleDuplicate.objects.select_for_update().select_related("entity__scope", "similar_to").get(
-        pk=proposal.pk)
+    # Locked by (id, scope), joined with nothing: its two entities may live in two scopes (on a cluster, two
+    # shards), and are read on their own when needed.
+    proposal = PossibleDuplicate.objects.select_for_update().get(pk=proposal.pk, scope_id=proposal.scope_id)
     if proposal.status != DuplicateStatus.OPEN:
         raise AlreadyDecided(_("This possible duplicate was already decided (%(status)s).")
                              % {"status": _(proposal.status)})
@@ -58,7 +59,7 @@ def duplicate_decide(*, proposal: PossibleDuplicate, reviewer: User, merge: bool
     proposal.status = DuplicateStatus.MERGED if merge else DuplicateStatus.KEPT_APART
     proposal.decided_by, proposal.decided_at, proposal.reason = reviewer, timezone.now(), reason[:300]
     proposal.save(update_fields=["status", "decided_by", "decided_at", "reason"])
-    Decision.objects.create(scope_id=proposal.entity.scope_id, reviewer=reviewer, item="duplicate",
+    Decision.objects.create(scope_id=proposal.scope_id, reviewer=reviewer, item="duplicate",
                             item_id=proposal.pk, action="merge" if merge else "keep_apart", reason=reason[:300],
                             detail={"entity": proposal.entity_id, "similar_to": proposal.similar_to_id})
     return proposal
