@@ -186,6 +186,9 @@ def _entity_insert_or_get(*, scope: Scope, name: str, kind: str) -> Entity:
             "   reason)"
             "  SELECT %s, created.id, close.id, close.score, 'open', now(), ''"
             f"   FROM created, ({similar_sql}) AS close"
+            # One snapshot hides the new row from `close` on one PostgreSQL; Citus runs the CTEs one after
+            # the other, and `close` would find the new entity itself.
+            "  WHERE close.id <> created.id"
             "  ON CONFLICT DO NOTHING)"
             " SELECT id, NULL, NULL, NULL FROM created"
             " UNION ALL SELECT id, scope_id, name, kind FROM alike",
