@@ -19,7 +19,9 @@ EMBEDDING_DIMENSIONS = 384
 
 
 class InScope(ScopedQuerySet):
-    """Rows with their own `scope`."""
+    """Rows with their own `scope`: those hanging off a card or an entity too
+    (InParentScope keeps their parent's scope beside them), so a read filters
+    the row's own scope_id and never joins the parent for it."""
 
     scope_path = "scope"
 
@@ -45,18 +47,6 @@ class EntityQuerySet(InScope):
         cards = Card.objects.in_scopes(scope_ids)
         return self.filter(self.scope_condition(scope_ids) | Q(pk__in=cards.values("subject_id"))
                            | Q(pk__in=cards.filter(object__isnull=False).values("object_id")))
-
-
-class OnCard(ScopedQuerySet):
-    """Rows hanging off a card: they inherit the card's scope."""
-
-    scope_path = "card__scope"
-
-
-class OnEntity(ScopedQuerySet):
-    """Rows about an entity (a possible duplicate): they live in the entity's scope."""
-
-    scope_path = "entity__scope"
 
 
 class InGlobalScope(ScopedQuerySet):
@@ -401,7 +391,7 @@ class CardRevision(InParentScope):
     after = models.TextField(blank=True)
     reason = models.CharField(max_length=300, blank=True)
 
-    objects = OnCard.as_manager()
+    objects = InScope.as_manager()
 
     class Meta:
         ordering = ["at", "id"]
@@ -418,7 +408,7 @@ class CardPerspective(InParentScope):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     text = models.TextField()
 
-    objects = OnCard.as_manager()
+    objects = InScope.as_manager()
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["scope", "card", "user"], name="one_perspective_per_member")]
@@ -437,7 +427,7 @@ class CardAsked(InParentScope):
     asked_at = models.DateTimeField()
     card_verified_at = models.DateTimeField()
 
-    objects = OnCard.as_manager()
+    objects = InScope.as_manager()
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["scope", "card", "user"],
@@ -525,7 +515,7 @@ class PossibleDuplicate(InParentScope):
     decided_at = models.DateTimeField(null=True, blank=True)
     reason = models.CharField(max_length=300, blank=True)
 
-    objects = OnEntity.as_manager()
+    objects = InScope.as_manager()
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["scope", "entity", "similar_to"], name="one_duplicate_proposal")]

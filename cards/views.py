@@ -309,9 +309,14 @@ def entities_page(request):
                     .select_related("scope", "merged_into").prefetch_related(aliases)
                     .order_by("scope__name", "name")[:ENTITY_LIMIT])
     writable = set(Scope.objects.visible_to(principal, "write").values_list("id", flat=True))
-    proposals = (PossibleDuplicate.objects.visible_to(principal, "view").exclude(entity__scope__kind=ScopeKind.GLOBAL)
-                 .filter(status=DuplicateStatus.OPEN, similar_to__in=Entity.objects.visible_to(principal, "view"))
-                 .select_related("entity__scope", "similar_to").order_by("-score")[:100])
+    # Each side by a query of its own on ids, never joined: the other side may live in another scope (on a
+    # cluster, another shard).
+    seen = Entity.objects.visible_to(principal, "view")
+    proposals = (PossibleDuplicate.objects.visible_to(principal, "view").exclude(scope__kind=ScopeKind.GLOBAL)
+                 .filter(status=DuplicateStatus.OPEN, similar_to__in=seen.values("id"))
+                 .select_related("scope").prefetch_related(Prefetch("entity", queryset=seen),
+                                                           Prefetch("similar_to", queryset=seen))
+                 .order_by("-score")[:100])
     labels = [{"label": label, "points": decay_points(label.decay_lambda),
                "half_life": half_life_days(label.decay_lambda)} for label in Label.objects.order_by("key")]
     return render(request, "cards/entities.html", {

@@ -9,7 +9,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_noop
 
-from cards.models import InParentScope, InScope, OnCard
+from cards.models import InParentScope, InScope
 
 
 class JobStatus(models.TextChoices):
@@ -164,7 +164,7 @@ class Probe(InParentScope):
     answer = models.CharField(max_length=16, blank=True)  # "", confirmed, rejected
     answered_at = models.DateTimeField(null=True, blank=True)
 
-    objects = OnCard.as_manager()
+    objects = InScope.as_manager()
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["scope", "card", "user"], name="one_probe_per_card_and_person")]

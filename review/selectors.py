@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Count, Q
+from django.db.models import Count, Prefetch, Q
 from django.http import Http404
 from rest_framework.exceptions import PermissionDenied
 
@@ -19,7 +19,6 @@ from cards.selectors.shape import cards_out
 from scopes.archive import archived_refusal
 from scopes.models import Scope, ScopeKind
 from scopes.principals import TOKEN_ACTIONS, Principal, scope_ids_for
-from scopes.relations import members_of
 from scopes.selectors import read_scope_ids
 from scopes.visibility import row_get
 
@@ -62,14 +61,15 @@ def job_get(*, principal, job_id: int) -> IngestJob:
 
 def duplicate_get(*, principal, duplicate_id: int) -> PossibleDuplicate:
     """A possible duplicate the principal reviews — and whose other side they may
-    see: proposals are made against the scopes above, which a reviewer of a
-    project may not be allowed to read."""
-    proposal = row_get(PossibleDuplicate.objects.select_related("entity", "similar_to"), principal=principal,
+    see (in a visible scope, or a member's own entity): proposals are made
+    against the scopes above, which a reviewer of a project may not be allowed
+    to read. Its entity comes by a query on its id, the other side is only
+    checked: neither is joined, the other side may live in another scope."""
+    entities = Prefetch("entity", queryset=Entity.objects.visible_to(principal, "view"))
+    proposal = row_get(PossibleDuplicate.objects.prefetch_related(entities), principal=principal,
                        pk=duplicate_id, action="review")
-    visible = read_scope_ids(principal=principal, scope_id=proposal.entity.scope_id)
-    member = proposal.similar_to.user_id is not None and members_of(visible).filter(
-        user_id=proposal.similar_to.user_id).exists()
-    if proposal.similar_to.scope_id not in visible and not member:
+    visible = read_scope_ids(principal=principal, scope_id=proposal.scope_id)
+    if not Entity.objects.in_scopes(visible).filter(pk=proposal.similar_to_id).exists():
         raise Http404
     return proposal
 
@@ -92,18 +92,26 @@ def review_queue(*, principal, scope: Scope) -> dict:
         "rules": (list(Rule.objects.visible_to(principal, "review").filter(status=RuleStatus.DRAFT)
                        .select_related("author"))
                   if scope.kind == ScopeKind.GLOBAL else []),
-        # The other side is seen from here: in a visible scope, or a member's own entity.
-        "duplicates": list(PossibleDuplicate.objects.visible_to(principal, "review")
-                           .filter(status=DuplicateStatus.OPEN, entity__scope=scope)
-                           .filter(Q(similar_to__in=Entity.objects.in_scopes(scope_ids))
-                                   | Q(similar_to__user_id__in=members_of(scope_ids)))
-                           .select_related("entity", "similar_to").order_by("-score", "id")[:200]),
+        "duplicates": duplicates_open(principal=principal, scope=scope, scope_ids=scope_ids),
         "contradictions": [c for c in contradictions_in(scope_ids=scope_ids, limit=100)],
         "hypotheses": list(hypotheses_current().in_scopes([scope.pk])
                            .order_by("-impact", "-confidence", "id")[:200]),
         "upkeep": list(UpkeepProposal.objects.visible_to(principal, "review")
                        .filter(scope=scope, status=UpkeepStatus.OPEN).order_by("kind", "id")[:200]),
     }
+
+
+def duplicates_open(*, principal: Principal, scope: Scope, scope_ids: list[int]) -> list[PossibleDuplicate]:
+    """The open possible duplicates of `scope` whose other side is seen from
+    there (`scope_ids`: in a visible scope, or a member's own entity), best
+    first. Each side is read by a query of its own on ids, never joined: the
+    other side may live in another scope (on a cluster, another shard)."""
+    seen = Entity.objects.in_scopes(scope_ids)
+    return list(PossibleDuplicate.objects.visible_to(principal, "review")
+                .filter(scope=scope, status=DuplicateStatus.OPEN, similar_to__in=seen.values("id"))
+                .prefetch_related(Prefetch("entity", queryset=Entity.objects.in_scopes([scope.pk], include="own")),
+                                  Prefetch("similar_to", queryset=seen))
+                .order_by("-score", "id")[:200])
 
 
 def contradiction_sides(*, principal, scope: Scope, card_id: int) -> tuple[Card, list[Card], set[int]]:

@@ -417,10 +417,10 @@ def duplicate_decide_page(request, duplicate_id: int, decision: str):
         duplicate_decide(proposal=proposal, reviewer=request.user, merge=decision == "merge",
                          reason=form.cleaned_data.get("reason", ""))
     except DomainError as error:
-        return _refused(request, error, proposal.entity.scope_id)
+        return _refused(request, error, proposal.scope_id)
     messages.success(request, (_("%(name)s: merged.") if decision == "merge" else _("%(name)s: kept apart."))
                      % {"name": proposal.entity.name})
-    return redirect("review-scope", scope_id=proposal.entity.scope_id)
+    return redirect("review-scope", scope_id=proposal.scope_id)
 
 
 @page

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.core.exceptions import ValidationError
-from django.db import models, transaction
+from django.db import connection, models, transaction
 from django.db.models.functions import Now
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -208,6 +208,20 @@ LADDER_UP_SQL = _LADDER_UP_CTE + """
 # above the one named is skipped — its cards are read only when it is named.
 LADDER_READ_SQL = _LADDER_UP_CTE + """
     SELECT up.id FROM up JOIN scopes_scope s ON s.id = up.id WHERE up.depth = 1 OR s.archived_at IS NULL"""
+# A scope, every scope above it and global: what a name written in that scope
+# is seen with (cards.services.entities), whoever writes it.
+LADDER_SEEN_SQL = _LADDER_UP_CTE + f"""
+    SELECT id FROM up UNION SELECT id FROM scopes_scope WHERE kind = '{ScopeKind.GLOBAL.value}'"""
+
+
+def ladder_seen_ids(scope_id: int) -> list[int]:
+    """Ids of LADDER_SEEN_SQL's scopes, in one statement on the scopes alone. A
+    statement on the scoped tables takes them as constants: on a cluster those
+    tables are distributed by scope_id, a recursive CTE inside a statement on
+    them is refused, and constant scope ids let the planner prune."""
+    with connection.cursor() as cursor:
+        cursor.execute(LADDER_SEEN_SQL, [scope_id, MAX_LADDER_DEPTH])
+        return sorted(row[0] for row in cursor.fetchall())
 
 
 class Role(models.TextChoices):

@@ -1,8 +1,9 @@
 """The one restriction primitive for rows that live in a scope (STYLE 3).
 
 A model stored in a scope gives its manager a `ScopedQuerySet` subclass that
-names the path from the row to its scope (`scope_path = "scope"`,
-`"card__scope"`, `"entity__scope"`). Every read for a person goes through
+names the path from the row to its scope (`scope_path = "scope"`: every scoped
+row keeps its own, those hanging off a card or an entity too, so the filter is
+on the row's own scope_id and never a join). Every read for a person goes through
 `visible_to(principal, action)` — one `id__in` subquery on `scope_ids_for` — or,
 when a read has already been narrowed by `read_scope_ids`, `in_scopes(ids)`.
 The ladder knows nothing of what is stored in it: the cards and review apps

@@ -103,7 +103,7 @@ def entity_look_alikes(name: str, scope_ids) -> list[tuple[int, float]]:
     # Roots merged into from elsewhere are offered only where they could be shown (entity_bind's `shown`).
     same = [row["id"] for row in skeleton_look_alikes(name, visible)
             if row["scope_id"] in visible or row["user_id"] is not None]
-    sql, params = look_alikes_sql(norm, _IN_SCOPES.sql({"scopes": list(scope_ids)}))
+    sql, params = look_alikes_sql(norm, entities_in_scopes_sql(scope_ids))
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         close = [(pk, round(score, 3)) for pk, score in cursor.fetchall() if pk not in same]
@@ -128,6 +128,17 @@ _SKELETON_IN_SCOPES = Compiled(
     lambda *, scopes, skeleton, norm: skeleton_look_alikes_query(
         scopes=RawSQL("SELECT unnest(%s::bigint[])", [scopes]), skeleton=skeleton, norm=norm),
     "scopes", "skeleton", "norm", text=("skeleton", "norm"))
+
+
+def entities_in_scopes_sql(scope_ids) -> tuple[str, list]:
+    """SQL and parameters of the ids of the entities in `scope_ids` (members' own
+    included), the scope ids one constant array: for a statement that embeds it."""
+    return _IN_SCOPES.sql({"scopes": list(scope_ids)})
+
+
+def skeleton_look_alikes_sql(*, scope_ids, skeleton: str, norm: str) -> tuple[str, list]:
+    """SQL and parameters of skeleton_look_alikes' rows, for a statement that embeds it."""
+    return _SKELETON_IN_SCOPES.sql({"scopes": list(scope_ids), "skeleton": skeleton, "norm": norm})
 
 
 def skeleton_look_alikes(name: str, scope_ids) -> list[dict]:

@@ -6,17 +6,15 @@ controls) and never as a look-alike of a name its scope already sees."""
 from __future__ import annotations
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Q
-from django.db.models.expressions import RawSQL
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from core.compiled import Compiled
-from scopes.models import LADDER_UP_SQL, MAX_LADDER_DEPTH, Membership, Scope, ScopeKind, User
+from scopes.models import LADDER_SEEN_SQL, MAX_LADDER_DEPTH, Membership, Scope, User, ladder_seen_ids
 
 from ..errors import ConfusableName, InvalidCard
 from ..models import Alias, Entity, EntityKind
-from ..selectors.entities import LOOK_ALIKE_THRESHOLD, entity_bind, look_alikes_sql, skeleton_look_alikes_query
+from ..selectors.entities import (LOOK_ALIKE_THRESHOLD, entities_in_scopes_sql, entity_bind, look_alikes_sql,
+                                  skeleton_look_alikes, skeleton_look_alikes_sql)
 from ..text import name_in, name_skeleton, normalize
 
 ME = "me"
@@ -36,15 +34,22 @@ def member_look_alikes_propose(*, scope: Scope, user: User) -> None:
     like theirs (the family's "Dana" written before Dana joined): proposed for
     merge into their own entity, in the review queue; nothing is merged. A step
     of every membership (registered in CardsConfig.ready)."""
+    try:
+        person = entity_of_user(user)
+    except Entity.DoesNotExist:
+        return
+    # The person's entity lives in another scope (their personal one): its id and
+    # name go in as constants, so the statement reads only this scope's entities
+    # (on a cluster, one shard; a join of two scopes' entities is refused there).
     with connection.cursor() as cursor:
         cursor.execute(
             "INSERT INTO cards_possibleduplicate (scope_id, entity_id, similar_to_id, score, status, created_at,"
-            " reason) SELECT e.scope_id, e.id, p.id, similarity(e.name_norm, p.name_norm), 'open', now(), ''"
-            "   FROM cards_entity e JOIN cards_entity p ON p.user_id = %(user)s"
+            " reason) SELECT e.scope_id, e.id, %(person)s, similarity(e.name_norm, %(norm)s), 'open', now(), ''"
+            "   FROM cards_entity e"
             "  WHERE e.scope_id = %(scope)s AND e.user_id IS NULL AND e.merged_into_id IS NULL"
-            "    AND e.name_norm %% p.name_norm AND similarity(e.name_norm, p.name_norm) >= %(threshold)s"
+            "    AND e.name_norm %% %(norm)s AND similarity(e.name_norm, %(norm)s) >= %(threshold)s"
             " ON CONFLICT DO NOTHING",
-            {"user": user.pk, "scope": scope.pk, "threshold": LOOK_ALIKE_THRESHOLD})
+            {"person": person.pk, "norm": person.name_norm, "scope": scope.pk, "threshold": LOOK_ALIKE_THRESHOLD})
 
 
 def entity_of_user(user: User) -> Entity:
@@ -111,32 +116,25 @@ def entity_for_write(*, scope: Scope, actor: User, ref: Entity | str, kind: str 
     return _entity_insert_or_get(scope=scope, name=ref.strip(), kind=kind)
 
 
-def _ladder_query(scope_id):
-    """The scopes a new entity in `scope_id` is seen with: it, the scopes above it, global."""
-    return Scope.objects.filter(Q(pk__in=RawSQL(LADDER_UP_SQL, [scope_id, MAX_LADDER_DEPTH]))
-                                | Q(kind=ScopeKind.GLOBAL)).values("id")
-
-
-# Compiled once per process, like the binder: it runs whenever a new name appears.
-_SKELETON_SEEN_FROM = Compiled(
-    lambda *, scope_id, skeleton, norm: skeleton_look_alikes_query(
-        scopes=_ladder_query(scope_id), skeleton=skeleton, norm=norm),
-    "scope_id", "skeleton", "norm", text=("skeleton", "norm"))
-
-
 # The first key of the advisory locks look-alike names take (the second: the skeleton's hash).
 LOOK_ALIKE_LOCK = 0x4C4B  # "LK"
 
 
-def _look_alikes_take_turns(skeleton: str) -> None:
+def _look_alikes_take_turns(skeleton: str, *, scope_id: int) -> list[int]:
     """Writers adding names with one skeleton ("Paris", "Pаris") at the same
     moment take turns until their transactions end, so the second's check sees
     the first's name (no index can say it: look-alikes across the ladder are a
-    query, and ones stored before this rule stay side by side)."""
+    query, and ones stored before this rule stay side by side). Returns the
+    scopes a name in `scope_id` is seen with (ladder_seen_ids), read by the
+    same statement: the check that follows takes them as constants."""
     if not connection.in_atomic_block:
         raise RuntimeError("a look-alike check must run in the transaction that adds the name")
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", [LOOK_ALIKE_LOCK, skeleton])
+        # The ladder is read from the scopes alone; the snapshot taken before the
+        # lock is granted does not matter for it, only for the entities read next.
+        cursor.execute(f"SELECT pg_advisory_xact_lock(%s, hashtext(%s)), ARRAY({LADDER_SEEN_SQL})",
+                       [LOOK_ALIKE_LOCK, skeleton, scope_id, MAX_LADDER_DEPTH])
+        return sorted(cursor.fetchone()[1])
 
 
 def look_alikes_refuse(*, scope_id: int, name: str, allowed: int | None = None) -> None:
@@ -147,8 +145,7 @@ def look_alikes_refuse(*, scope_id: int, name: str, allowed: int | None = None) 
     skeleton = name_skeleton(name)
     if not skeleton:
         return
-    _look_alikes_take_turns(skeleton)
-    rows = _SKELETON_SEEN_FROM.rows({"scope_id": scope_id, "skeleton": skeleton, "norm": normalize(name)})
+    rows = skeleton_look_alikes(name, _look_alikes_take_turns(skeleton, scope_id=scope_id))
     others = [(row["id"], row["scope_id"], row["name"], row["kind"]) for row in rows if row["id"] != allowed]
     if others:
         raise _confusable(name, others)
@@ -170,13 +167,14 @@ def _entity_insert_or_get(*, scope: Scope, name: str, kind: str) -> Entity:
     statement inserts only when no look-alike is found, and returns them; the
     same statement proposes the trigram-close ones as possible duplicates
     (duplicates_propose's rule), so a first mention costs one statement more
-    than binding, after its turn among look-alikes."""
+    than binding, after its turn among look-alikes (which reads the scopes it
+    is seen with). Those scope ids are constants here, never the ladder's CTE:
+    the statement touches only entities and aliases of known scopes."""
     norm, skeleton = normalize(name), name_skeleton(name)
-    if skeleton:
-        _look_alikes_take_turns(skeleton)
+    seen_from = _look_alikes_take_turns(skeleton, scope_id=scope.pk) if skeleton else ladder_seen_ids(scope.pk)
     now = timezone.now()
-    alike_sql, alike_params = _SKELETON_SEEN_FROM.sql({"scope_id": scope.pk, "skeleton": skeleton, "norm": norm})
-    similar_sql, similar_params = look_alikes_sql(norm, _SEEN_FROM.sql({"scope_id": scope.pk}))
+    alike_sql, alike_params = skeleton_look_alikes_sql(scope_ids=seen_from, skeleton=skeleton, norm=norm)
+    similar_sql, similar_params = look_alikes_sql(norm, entities_in_scopes_sql(seen_from))
     with connection.cursor() as cursor:
         cursor.execute(
             f"WITH alike AS ({alike_sql}), created AS ("
@@ -188,6 +186,9 @@ def _entity_insert_or_get(*, scope: Scope, name: str, kind: str) -> Entity:
             "   reason)"
             "  SELECT %s, created.id, close.id, close.score, 'open', now(), ''"
             f"   FROM created, ({similar_sql}) AS close"
+            # One snapshot hides the new row from `close` on one PostgreSQL; Citus runs the CTEs one after
+            # the other, and `close` would find the new entity itself.
+            "  WHERE close.id <> created.id"
             "  ON CONFLICT DO NOTHING)"
             " SELECT id, NULL, NULL, NULL FROM created"
             " UNION ALL SELECT id, scope_id, name, kind FROM alike",
@@ -205,26 +206,14 @@ def _entity_insert_or_get(*, scope: Scope, name: str, kind: str) -> Entity:
     return entity
 
 
-def _seen_from_query(*, scope_id):
-    """Ids of the entities a new entity in `scope_id` sees: of the scope, the
-    scopes above it, global, and the members' own."""
-    ladder = Scope.objects.filter(Q(pk__in=RawSQL(LADDER_UP_SQL, [scope_id, MAX_LADDER_DEPTH]))
-                                  | Q(kind=ScopeKind.GLOBAL)).values("id")
-    return Entity.objects.filter(Entity.objects.all().scope_condition(ladder)).values("id")
-
-
-# Compiled once per process, like the binder: building and compiling this ORM
-# query for every new name cost ~1 ms, more than running the statement.
-_SEEN_FROM = Compiled(_seen_from_query, "scope_id")
-
-
 def duplicates_propose(entity: Entity) -> None:
     """A new entity that looks like one in its scope, the scopes above it, global
     or a member's own person entity becomes a "possible duplicate" for review;
-    nothing is merged. One statement: it runs on the write path whenever a new name appears."""
+    nothing is merged. The entities compared with are those of ladder_seen_ids (read
+    first, from the scopes alone) and the members' own."""
     if entity.user_id is not None:
         return
-    eligible = _SEEN_FROM.sql({"scope_id": entity.scope_id})
+    eligible = entities_in_scopes_sql(ladder_seen_ids(entity.scope_id))
     sql, params = look_alikes_sql(entity.name_norm, eligible, exclude_id=entity.pk)
     with connection.cursor() as cursor:
         cursor.execute(
@@ -240,8 +229,8 @@ def look_alike_duplicates_propose(entity: Entity) -> None:
     scope: into a member's own, else into the older one. Nothing is merged."""
     if entity.user_id is not None or entity.merged_into_id is not None or not entity.name_skeleton:
         return
-    sql, params = _SKELETON_SEEN_FROM.sql(
-        {"scope_id": entity.scope_id, "skeleton": entity.name_skeleton, "norm": entity.name_norm})
+    sql, params = skeleton_look_alikes_sql(scope_ids=ladder_seen_ids(entity.scope_id),
+                                           skeleton=entity.name_skeleton, norm=entity.name_norm)
     with connection.cursor() as cursor:
         cursor.execute(
             "INSERT INTO cards_possibleduplicate (scope_id, entity_id, similar_to_id, score, status, created_at,"

@@ -62,7 +62,7 @@ def duplicate_decide(*, proposal: PossibleDuplicate, reviewer: User, merge: bool
     proposal.status = DuplicateStatus.MERGED if merge else DuplicateStatus.KEPT_APART
     proposal.decided_by, proposal.decided_at, proposal.reason = reviewer, timezone.now(), reason[:300]
     proposal.save(update_fields=["status", "decided_by", "decided_at", "reason"])
-    Decision.objects.create(scope_id=proposal.entity.scope_id, reviewer=reviewer, item="duplicate",
+    Decision.objects.create(scope_id=proposal.scope_id, reviewer=reviewer, item="duplicate",
                             item_id=proposal.pk, action="merge" if merge else "keep_apart", reason=reason[:300],
                             detail={"entity": proposal.entity_id, "similar_to": proposal.similar_to_id})
     return proposal

@@ -184,12 +184,14 @@ def test_the_binders_compiled_query_equals_the_orms_for_names_and_relation_words
 
 def test_the_look_alike_sets_compiled_once_equal_the_orms():
     # The entities a new name is compared with (its scope's ladder, global, the
-    # members' own) and those a read's "did you mean" searches (in_scopes):
-    # compiled once, they must keep giving what the ORM gives for each scope.
+    # members' own: in_scopes of ladder_seen_ids) and those a read's "did you
+    # mean" searches (in_scopes): compiled once, they must keep giving what the
+    # ORM gives for each scope.
     from cards.models import Entity
     from cards.selectors.entities import _IN_SCOPES
     from cards.services import entity_create
-    from cards.services.entities import _SEEN_FROM, _seen_from_query
+    from scopes.models import ladder_seen_ids
+    from scopes.services import global_scope_get
 
     dana, sam, eve = UserFactory(username="dana"), UserFactory(username="sam"), UserFactory(username="eve")
     team = scope_create(name="Team", kind=ScopeKind.TEAM, creator=dana)
@@ -199,12 +201,14 @@ def test_the_look_alike_sets_compiled_once_equal_the_orms():
     for scope, name in ((team, "Anna"), (project, "Annabel"), (family, "Ann"), (eve.personal_scope, "Anne")):
         entity_create(scope=scope, name=name)
     for scope in (project, team, family, eve.personal_scope):
-        expected = sorted(_seen_from_query(scope_id=scope.pk).values_list("id", flat=True))
-        assert sorted(row["id"] for row in _SEEN_FROM.rows({"scope_id": scope.pk})) == expected and expected
+        ladder = ladder_seen_ids(scope.pk)
+        assert ladder == sorted([scope.pk, *scope.ancestor_ids(), global_scope_get().pk])
+        expected = sorted(Entity.objects.in_scopes(ladder).values_list("id", flat=True))
+        assert sorted(row["id"] for row in _IN_SCOPES.rows({"scopes": ladder})) == expected and expected
     for scope_ids in ([project.pk], [project.pk, team.pk, sam.personal_scope.pk], [family.pk]):
         expected = sorted(Entity.objects.in_scopes(scope_ids).values_list("id", flat=True))
         assert sorted(row["id"] for row in _IN_SCOPES.rows({"scopes": scope_ids})) == expected and expected
-    assert len(_SEEN_FROM._by_key) == 1 and len(_IN_SCOPES._by_key) == 1
+    assert len(_IN_SCOPES._by_key) == 1
 
 
 def test_new_names_share_one_compiled_look_alike_query_and_are_still_proposed(monkeypatch):
@@ -212,13 +216,13 @@ def test_new_names_share_one_compiled_look_alike_query_and_are_still_proposed(mo
     # it is compared with is built once per process (the two sentinel compiles),
     # not once per entity, and a member's own entity is still among them.
     from cards.models import PossibleDuplicate
+    from cards.selectors.entities import _IN_SCOPES
     from cards.services import entity_create
-    from cards.services.entities import _SEEN_FROM
 
     builds = []
-    build = _SEEN_FROM._build
-    monkeypatch.setattr(_SEEN_FROM, "_build", lambda **shape: builds.append(shape) or build(**shape))
-    monkeypatch.setattr(_SEEN_FROM, "_by_key", {})
+    build = _IN_SCOPES._build
+    monkeypatch.setattr(_IN_SCOPES, "_build", lambda **shape: builds.append(shape) or build(**shape))
+    monkeypatch.setattr(_IN_SCOPES, "_by_key", {})
     dana, sam = UserFactory(username="dana", display_name="Dana"), UserFactory(username="sam")
     family = family_scope(owner=sam)
     membership_set(scope=family, user=dana, role="member")
