@@ -12,6 +12,8 @@ from django.utils import timezone
 from cards.drafts import CardDraft
 from cards.models import Card, Entity, PossibleDuplicate
 from cards.services import card_describe, card_forget, card_remember, knowledge_merge, knowledge_rename
+from cards.services.asked import card_asked
+from cards.services.perspectives import perspectives_set
 from memory_site.distribution import DISTRIBUTED
 from review.models import Candidate, CandidateStatus, UpkeepKind, UpkeepProposal
 from review.services.candidates import candidate_reject
@@ -92,3 +94,14 @@ def test_the_review_queue_locks_its_rows_by_their_scope(alice, scope):
         upkeep_decide(proposal=proposal, reviewer=alice, approve=False, reason="not yet")
     assert {"_job_locked", "_locked_open", "candidates_retain", "duplicate_decide",
             "upkeep_decide"} <= routed_locks(statements)
+
+
+def test_a_perspective_and_a_question_asked_are_found_by_the_cards_scope(alice, scope):
+    """update_or_create locks the row it looks for; get_or_create reads it: both by the card's scope."""
+    card = knowledge(scope, alice, "Reset the router")
+    with recorded() as statements:
+        perspectives_set(card=card, actor=alice, phrasings={"alice": "my router trick"})
+        card_asked(card=card, user=alice)
+    assert "perspectives_set" in routed_locks(statements)
+    reads = [s.sql for s in statements if '"cards_cardasked"' in s.sql and s.sql.lstrip().startswith("SELECT")]
+    assert reads and all('"cards_cardasked"."scope_id" = %s' in sql for sql in reads), reads

@@ -20,8 +20,8 @@ def card_asked(*, card: Card, user: User) -> CardAsked:
     Idempotent: asked again about the same version, the first time is kept; a
     version confirmed or restated since is a new question, recorded anew."""
     now = timezone.now()
-    record, created = CardAsked.objects.get_or_create(
-        card=card, user=user, defaults={"asked_at": now, "card_verified_at": card.verified_at})
+    record, created = CardAsked.objects.get_or_create(  # with the card's scope: one shard on a cluster
+        scope_id=card.scope_id, card=card, user=user, defaults={"asked_at": now, "card_verified_at": card.verified_at})
     if not created and record.card_verified_at != card.verified_at:
         record.asked_at, record.card_verified_at = now, card.verified_at
         record.save(update_fields=["asked_at", "card_verified_at"])

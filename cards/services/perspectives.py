@@ -48,7 +48,8 @@ def perspectives_set(*, card: Card, actor: User, phrasings: dict[str, str],
         content_screen(fields={f"perspectives.{username}": text}, consent=consent)
     others = {name: text.strip() for name, text in phrasings.items() if users[name].pk != actor.pk}
     if others and not new_card:
-        stored = dict(CardPerspective.objects.filter(card=card, user__in=[users[n] for n in others])
+        stored = dict(CardPerspective.objects.filter(scope_id=card.scope_id, card=card,
+                                                     user__in=[users[n] for n in others])
                       .values_list("user__username", "text"))
         changed = sorted(name for name, text in others.items() if stored.get(name) != text)
         if changed:
@@ -58,7 +59,8 @@ def perspectives_set(*, card: Card, actor: User, phrasings: dict[str, str],
                 fields={"perspectives": [gettext("not yours: %(name)s") % {"name": n} for n in changed]})
     result = []
     for username, text in phrasings.items():
+        # Looked up (and locked, by update_or_create) with the card's scope: one shard on a cluster.
         perspective, _ = CardPerspective.objects.update_or_create(
-            card=card, user=users[username], defaults={"text": text.strip()})
+            scope_id=card.scope_id, card=card, user=users[username], defaults={"text": text.strip()})
         result.append(perspective)
     return result
