@@ -105,3 +105,17 @@ def test_a_perspective_and_a_question_asked_are_found_by_the_cards_scope(alice, 
     assert "perspectives_set" in routed_locks(statements)
     reads = [s.sql for s in statements if '"cards_cardasked"' in s.sql and s.sql.lstrip().startswith("SELECT")]
     assert reads and all('"cards_cardasked"."scope_id" = %s' in sql for sql in reads), reads
+
+
+def test_a_duplicate_decision_locks_both_entities_by_their_scope(alice, scope):
+    """Two merges sharing an entity take turns: each decision locks the proposal and both its entities (each
+    by its own scope, one statement each), so neither leaves a chain of merges that binding cannot follow."""
+    ana, anna = Entity.objects.create(scope=scope, name="Ana"), Entity.objects.create(scope=scope, name="Anna")
+    duplicate = PossibleDuplicate.objects.create(entity=anna, similar_to=ana, score=0.9)
+    with recorded() as statements:
+        duplicate_decide(proposal=duplicate, reviewer=alice, merge=True)
+    routed_locks(statements)
+    locked = [s.sql for s in statements if LOCKING.search(s.sql) and '"cards_entity"' in s.sql]
+    assert len(locked) == 2, locked
+    anna.refresh_from_db()
+    assert anna.merged_into_id == ana.pk

@@ -269,6 +269,9 @@ def _flush(plan: _Plan) -> None:
                 " AS v(id, scope, verified, stated) WHERE c.id = v.id AND c.scope_id = v.scope",
                 [[c.pk for c in rows], [c.scope_id for c in rows], [c.verified_at for c in rows],
                  [timestamps_literal(c.stated_at) for c in rows]])
+            if cursor.rowcount != len(rows):
+                # Likewise: a card forgotten meanwhile is not reported as reinforced.
+                raise CardGone(gettext("That card was forgotten meanwhile."))
     for card in plan.new:
         if card.superseded_by is not None:
             card.superseded_by_id = card.superseded_by.pk

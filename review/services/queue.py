@@ -49,10 +49,15 @@ def duplicate_decide(*, proposal: PossibleDuplicate, reviewer: User, merge: bool
                      reason: str = "") -> PossibleDuplicate:
     """Merge (the new name binds to the existing entity from now on) or keep apart."""
     # The proposal's row alone, by (id, scope_id): a locking read reaches one shard on a cluster. Its two
-    # entities are read apart, unlocked — the one it looks like may live in another scope (another shard),
-    # and a join by their ids alone is one Citus refuses.
+    # entities are then locked one statement each, by (id, scope_id), in id order: the one it looks like may
+    # live in another scope (another shard), and a join by their ids alone is one Citus refuses. Locked, so
+    # two merges sharing an entity take turns and never leave a chain (E1 → E2 → E3) that binding, which
+    # follows one hop, could not resolve; read under the lock, so `merged_into` is the committed one.
     proposal = PossibleDuplicate.objects.select_for_update().get(pk=proposal.pk, scope_id=proposal.scope_id)
-    entities = Entity.objects.select_related("scope").in_bulk([proposal.entity_id, proposal.similar_to_id])
+    scopes = dict(Entity.objects.filter(pk__in=[proposal.entity_id, proposal.similar_to_id])
+                  .values_list("pk", "scope_id"))
+    entities = {pk: Entity.objects.select_for_update(of=("self",)).select_related("scope")
+                .get(pk=pk, scope_id=scopes[pk]) for pk in sorted(scopes)}
     proposal.entity, proposal.similar_to = entities[proposal.entity_id], entities[proposal.similar_to_id]
     if proposal.status != DuplicateStatus.OPEN:
         raise AlreadyDecided(_("This possible duplicate was already decided (%(status)s).")

@@ -95,3 +95,25 @@ def test_a_value_forgotten_while_the_batch_closes_it_refuses_the_batch(alice, sc
     with pytest.raises(CardGone):
         card_remember_many(scope=scope, actor=alice, drafts=[later])
     assert list(Card.objects.filter(scope=scope).values_list("pk", flat=True)) == [first.pk]  # rolled back whole
+
+
+def test_a_value_forgotten_while_the_batch_reinforces_it_refuses_the_batch(alice, scope, monkeypatch):
+    """The same race on a restatement: the batch would report a card that is gone as reinforced."""
+    import cards.services.batch as batch
+    from cards.errors import CardGone
+    from cards.services import card_remember_many
+
+    first = card_remember(scope=scope, actor=alice, draft=CardDraft(
+        kind="state", label="address", subject="me", value="Taipei", reference_time=BASE)).card
+    read = batch._load
+
+    def forgotten_meanwhile(writes):
+        found = read(writes)
+        Card.objects.filter(pk=first.pk).delete()  # stands in for the other transaction's forget
+        return found
+    monkeypatch.setattr(batch, "_load", forgotten_meanwhile)
+    again = CardDraft(kind="state", label="address", subject="me", value="Taipei",
+                      reference_time=BASE + dt.timedelta(days=30))
+    with pytest.raises(CardGone):
+        card_remember_many(scope=scope, actor=alice, drafts=[again])
+    assert list(Card.objects.filter(scope=scope).values_list("pk", flat=True)) == [first.pk]  # rolled back whole
