@@ -26,7 +26,7 @@ SCOPE_FILTER = re.compile(r'scope_id"?\s*(IN\s*\(|=\s*ANY\s*\(|=\s*%s|=\s*\d)', 
 # Writes: they take the rows a selector returned (and lock or re-read them by id).
 WRITERS = ("*/services/*", "*/services.py", "*/tasks.py", "*/management/*", "scopes/invites.py")
 # Where a statement is run for someone else's code: the caller is what counts.
-PASS_THROUGH = ("core/compiled.py",)
+PASS_THROUGH = ("core/compiled.py", "core/scope_locks.py")
 # Reads that stand outside the primitive at run time, beyond the static walk's ALLOWED.
 RUNTIME_ALLOWED = {
     ("scopes/tokens.py", "token_with_user"): "authenticating a token brings its own user and their own entity",

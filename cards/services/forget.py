@@ -27,6 +27,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext_lazy
 
+from core.scope_locks import locked_scope_by_scope
 from scopes.models import Scope, User
 
 from ..labels import label_resolve
@@ -132,17 +133,9 @@ def _with_copies(card_ids: set[int]) -> dict[int, int]:
 
 def _cards_lock(cards: dict[int, int]) -> list[int]:
     """Lock these cards (id → scope) that are still there, and answer their ids: nothing can hang a new copy
-    on a card while it goes. Locked scope by scope, each statement by (id, scope_id) — on a cluster a locking
-    read must reach one shard, and an account's cards span many scopes — in one order (scope, then id), so
-    two forgets of overlapping cards cannot deadlock."""
-    by_scope: dict[int, list[int]] = {}
-    for pk, scope_id in cards.items():
-        by_scope.setdefault(scope_id, []).append(pk)
-    locked: list[int] = []
-    for scope_id in sorted(by_scope):
-        locked += (Card.objects.filter(scope_id=scope_id, pk__in=by_scope[scope_id]).order_by("pk")
-                   .select_for_update().values_list("pk", flat=True))
-    return locked
+    on a card while it goes. Scope by scope (an account's cards span many scopes): core/scope_locks.py."""
+    return locked_scope_by_scope(Card.objects.filter(pk__in=list(cards)).values_list("pk", flat=True),
+                                 scope_ids=cards.values())
 
 
 def _store_copies(card_ids: list[int]) -> Receipt:

@@ -26,6 +26,7 @@ from cards.selectors.entities import entity_bind
 from cards.models import Entity
 from cards.services.forget import About, Forgetting, admin_log_forget
 from cards.text import normalize
+from core.scope_locks import locked_scope_by_scope
 from scopes.models import User
 
 from ..models import Candidate, CandidateStatus, Decision, IngestJob, Signal, UpkeepProposal
@@ -122,11 +123,8 @@ def candidates_retain(*, now: dt.datetime | None = None) -> dict[str, int]:
     with transaction.atomic():
         # skip_locked: a reviewer deciding one right now keeps it; the next night takes it. Scope by scope:
         # on a cluster a locking read must reach one shard (Citus refuses FOR UPDATE across shards).
-        waiting = Candidate.objects.filter(due & worded)
-        ids = []
-        for scope_id in waiting.order_by("scope_id").values_list("scope_id", flat=True).distinct():
-            ids += (waiting.filter(scope_id=scope_id).order_by("pk").select_for_update(skip_locked=True)
-                    .values_list("pk", flat=True))
+        ids = locked_scope_by_scope(Candidate.objects.filter(due & worded).values_list("pk", flat=True),
+                                    skip_locked=True)
         expired = (Candidate.objects.filter(pk__in=ids, status__in=OPEN)
                    .update(status=CandidateStatus.EXPIRED, decided_at=now))
         Candidate.objects.filter(pk__in=ids).update(**{name: "" for name in CANDIDATE_TEXT}, perspectives={})

@@ -23,6 +23,7 @@ from cards.profile import STYLE_LABELS
 from cards.services.remember import card_remember
 from cards.services.sql import card_update
 from core.errors import DomainError
+from core.scope_locks import locked_scope_by_scope
 from scopes.models import User
 
 from ..models import Decision, Probe
@@ -97,11 +98,7 @@ def _hypotheses_lock() -> list[Card]:
     """Every current hypothesis of the scopes not archived (a read-only project's guesses are left as they
     are until it is restored), locked until commit. One locking statement per scope, scopes in order: on a
     cluster a locking read must reach one shard (Citus refuses FOR UPDATE across shards)."""
-    live = hypotheses_current().filter(scope__archived_at__isnull=True)
-    cards: list[Card] = []
-    for scope_id in live.order_by("scope_id").values_list("scope_id", flat=True).distinct():
-        cards += live.filter(scope_id=scope_id).order_by("pk").select_for_update(of=("self",))
-    return cards
+    return locked_scope_by_scope(hypotheses_current().filter(scope__archived_at__isnull=True), of=("self",))
 
 
 @transaction.atomic
