@@ -10,6 +10,7 @@ from django.db.models import Q
 from django.utils import timezone
 from pgvector.django import HnswIndex, VectorField
 
+from core.scope_rows import ScopeRow
 from scopes.visibility import ScopedQuerySet, scope_id_values
 
 from .text import name_skeleton, name_validator, normalize
@@ -208,7 +209,7 @@ EVENT_IMMUTABLE_FIELDS = ("scope", "kind", "subject", "label", "value", "object"
                           "occurred_at", "occurred_end", "precision")
 
 
-class Card(models.Model):
+class Card(ScopeRow):
     """One atomic memory: a state, an event or a piece of knowledge."""
 
     scope = models.ForeignKey("scopes.Scope", on_delete=models.CASCADE, related_name="cards")
@@ -360,7 +361,7 @@ class Card(models.Model):
         return is_valid_at(self, timezone.now())
 
 
-class InParentScope(models.Model):
+class InParentScope(ScopeRow):
     """A row that hangs off a card (or an entity) and keeps its scope beside it: Citus distributes the row by
     scope_id, onto the shard of what it hangs off (docs/distributed.md). Derived on save, like an entity's
     normalized name; a bulk insert or a raw one sets it itself."""

@@ -3,7 +3,7 @@ fuses the vector's similarity with the lexical share of the query's words a
 card holds, in one statement — ordered by `relevance × e^(−λ·Δt)`, with the
 facts that have aged and the contradictions
 among what the caller can see, each saying whether its question may be put to
-the caller now (see `_asked_at`). Reads only; no model call beyond the query's
+the caller now (see `_asked`). Reads only; no model call beyond the query's
 embedding.
 
 Routing (PERFORMANCE "routing rule"): when the visible scopes hold fewer than
@@ -385,17 +385,22 @@ def _sensitive(label_id: str) -> str:
     return f"{label_id} IN ({NEVER_ASKED_LABELS_SQL})"
 
 
-def _asked_at(card_id: str, verified_at: str) -> str:
-    """When the caller (%(asker)s) said they had put this card's question to its
-    person, as the card stood then: a confirmation since (a new verified_at)
-    makes it a new question. NULL when not asked. A question counts as asked
-    only on that word (POST /cards/{id}/asked/), never for having been shown."""
-    return (f"(SELECT a.asked_at FROM cards_cardasked a WHERE a.card_id = {card_id}"
-            f" AND a.user_id = %(asker)s AND a.card_verified_at = {verified_at})")
+def _asked(card: str, scope: str, verified_at: str) -> str:
+    """A join of when the caller (%(asker)s) said they had put this card's question
+    to its person (`asked.asked_at`), as the card stood then: a confirmation since
+    (a new verified_at) makes it a new question. NULL when not asked. A question
+    counts as asked only on that word (POST /cards/{id}/asked/), never for having
+    been shown. A join by the card's scope, not a subquery per row: on a cluster
+    it is read on the card's own shard (a correlated subquery over a CTE is refused).
+    IS NOT DISTINCT FROM: with no asker, `= NULL` would fold the whole condition to
+    false, and Citus refuses a join left without its scope."""
+    return (f" LEFT JOIN cards_cardasked asked ON asked.card_id = {card} AND asked.scope_id = {scope}"
+            f" AND asked.user_id IS NOT DISTINCT FROM %(asker)s AND asked.card_verified_at = {verified_at}")
 
 
 # One contradiction's question card, and its version: the newest recorded side.
-_QUESTION_CARD = "max({a}id) AS question_card, (array_agg({a}verified_at ORDER BY {a}id DESC))[1] AS question_verified"
+_QUESTION_CARD = ("max({a}id) AS question_card, (array_agg({a}verified_at ORDER BY {a}id DESC))[1] AS question_verified,"
+                  " (array_agg({a}scope_id ORDER BY {a}id DESC))[1] AS question_scope")
 
 
 def _values_differ(alias: str = "") -> str:
@@ -408,7 +413,7 @@ WITH n AS MATERIALIZED (SELECT count(*) AS n FROM (SELECT 1 FROM cards_card c WH
 cand AS MATERIALIZED (
     -- Δt once per card: the decay is taken from it outside (a LATERAL computing
     -- both once cost more than computing Δt twice). No vector: similarity NULL.
-    SELECT c.id, c.kind, c.cardinality, c.tag, c.subject_id, c.label_id, c.value_norm, c.object_id, c.effective_at,
+    SELECT c.id, c.scope_id, c.kind, c.cardinality, c.tag, c.subject_id, c.label_id, c.value_norm, c.object_id, c.effective_at,
            c.verified_at, {_SIMILARITY} AS similarity, {_DAYS} AS days, l.decay_lambda,
            -- Only the few holding a query word carry their words on: the rest would be copied for nothing.
            CASE WHEN c.lexemes && %(terms)s::text[] THEN c.lexemes END AS lexemes
@@ -422,8 +427,8 @@ cand AS MATERIALIZED (
 -- The few aged candidates, each looked up once in the caller's asked questions.
 aged AS MATERIALIZED (
     SELECT x.id, x.days, x.similarity, asked_at, NOT sensitive AND asked_at IS NULL AS askable
-    FROM (SELECT x.*, {_asked_at("x.id", "x.verified_at")} AS asked_at, {_sensitive("x.label_id")} AS sensitive
-          FROM cand x WHERE {aging_condition("x.")} AND x.days >= {AGING_DAYS}) AS x)
+    FROM (SELECT x.*, asked.asked_at, {_sensitive("x.label_id")} AS sensitive
+          FROM cand x {_asked("x.id", "x.scope_id", "x.verified_at")} WHERE {aging_condition("x.")} AND x.days >= {AGING_DAYS}) AS x)
 SELECT (SELECT n FROM n),
   (SELECT json_agg(json_build_array(id, similarity, lexical, decay, days, named)
                    ORDER BY relevance * decay DESC, id DESC)
@@ -444,10 +449,11 @@ SELECT (SELECT n FROM n),
   (SELECT count(*) FROM aged WHERE askable),
   (SELECT json_agg(json_build_array(subject_id, label_id, ids, question_card,
                                     asked_at, NOT {_sensitive("q.label_id")} AND asked_at IS NULL))
-   FROM (SELECT s.*, {_asked_at("s.question_card", "s.question_verified")} AS asked_at
+   FROM (SELECT s.*, asked.asked_at
          FROM (SELECT subject_id, label_id, array_agg(id ORDER BY effective_at DESC, id DESC) AS ids,
                       {_QUESTION_CARD.format(a="")} FROM cand
-               WHERE {_single()} GROUP BY subject_id, label_id HAVING {_values_differ()}) AS s) AS q)::text,
+               WHERE {_single()} GROUP BY subject_id, label_id HAVING {_values_differ()}) AS s
+              {_asked("s.question_card", "s.question_scope", "s.question_verified")}) AS q)::text,
   -- Candidates without a vector yet (cand gives them no similarity): a probe of the partial index.
   (SELECT array_agg(id) FROM ({{unembedded}}) AS u),
   {{unanswered}}
@@ -486,12 +492,12 @@ def _aging(cursor, valid: str, params: dict) -> tuple[list[Aging], int]:
     may be asked first, then those nearest the query; and how many may be asked."""
     cursor.execute(
         "SELECT id, days, asked_at, askable, count(*) FILTER (WHERE askable) OVER () FROM ("
-        f" SELECT c.id, {_DAYS} AS days, asked_at, NOT {_sensitive('c.label_id')} AND asked_at IS NULL AS askable,"
+        f" SELECT c.id, {_DAYS} AS days, asked.asked_at, NOT {_sensitive('c.label_id')} AND asked.asked_at IS NULL"
+        " AS askable,"
         # Similarity as an expression, not the bare operator: with the index route's
         # iterative-scan settings the planner would otherwise walk the HNSW index
         # for this very selective filter until max_scan_tuples (260 ms at 1M cards).
-        f" {_SIMILARITY} AS similarity FROM cards_card c,"
-        f" LATERAL (SELECT {_asked_at('c.id', 'c.verified_at')} AS asked_at) AS asked"
+        f" {_SIMILARITY} AS similarity FROM cards_card c {_asked('c.id', 'c.scope_id', 'c.verified_at')}"
         f" WHERE {valid} AND {aging_condition('c.')} AND {_DAYS} >= {AGING_DAYS}) AS aged"
         " ORDER BY askable DESC, similarity DESC NULLS LAST, days DESC, id LIMIT " + str(AGING_LIMIT), params)
     rows = cursor.fetchall()
@@ -537,10 +543,11 @@ def _contradictions(cursor, valid: str, params: dict, *, first: set[int]) -> lis
     cursor.execute(
         "SELECT q.subject_id, q.label_id, q.ids, q.question_card, q.asked_at,"
         f" NOT {_sensitive('q.label_id')} AND q.asked_at IS NULL FROM ("
-        f" SELECT s.*, {_asked_at('s.question_card', 's.question_verified')} AS asked_at FROM ("
+        " SELECT s.*, asked.asked_at FROM ("
         f" SELECT c.subject_id, c.label_id, array_agg(c.id ORDER BY c.effective_at DESC, c.id DESC) AS ids,"
         f" {_QUESTION_CARD.format(a='c.')} FROM cards_card c WHERE {valid} AND {_single('c.')}"
-        f" GROUP BY c.subject_id, c.label_id HAVING {_values_differ('c.')}) AS s) AS q", params)
+        f" GROUP BY c.subject_id, c.label_id HAVING {_values_differ('c.')}) AS s"
+        f" {_asked('s.question_card', 's.question_scope', 's.question_verified')}) AS q", params)
     found = [Contradiction(subject_id=row[0], label_id=row[1], card_ids=list(row[2]), question_card_id=row[3],
                            asked_at=row[4], askable=row[5]) for row in cursor.fetchall()]
     return _touching_first(found, first)

@@ -17,9 +17,11 @@ log = logging.getLogger(__name__)
 DISTRIBUTION_COLUMN = "scope_id"
 
 # Rows that live in a scope, colocated by scope_id: a read of a household's scopes reaches only their shards.
+# Entities and their aliases are not among them: they are replicated (docs/distributed.md, "The person
+# entity"), so a card's subject in another scope — a member's own entity, a team's "Kettle" — is a local
+# join on every node, and the keys into them are keys to a reference table, which Citus keeps.
 DISTRIBUTED = (
-    "cards_entity", "cards_alias", "cards_card", "cards_cardrevision", "cards_cardperspective", "cards_cardasked",
-    "cards_possibleduplicate",
+    "cards_card", "cards_cardrevision", "cards_cardperspective", "cards_cardasked", "cards_possibleduplicate",
     "review_ingestjob", "review_candidate", "review_decision", "review_probe", "review_signal",
     "review_upkeeprun", "review_upkeepproposal",
 )

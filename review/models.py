@@ -10,6 +10,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_noop
 
 from cards.models import InParentScope, InScope
+from core.scope_rows import ScopeRow
 
 
 class JobStatus(models.TextChoices):
@@ -19,7 +20,7 @@ class JobStatus(models.TextChoices):
     FAILED = "failed"
 
 
-class IngestJob(models.Model):
+class IngestJob(ScopeRow):
     """One session's messages, kept only until extraction has read them."""
 
     scope = models.ForeignKey("scopes.Scope", on_delete=models.CASCADE, related_name="+")
@@ -70,7 +71,7 @@ class CandidateStatus(models.TextChoices):
     EXPIRED = "expired"
 
 
-class Candidate(models.Model):
+class Candidate(ScopeRow):
     """A card an extractor proposed, waiting for a person: never a fact until approved."""
 
     scope = models.ForeignKey("scopes.Scope", on_delete=models.CASCADE, related_name="+")
@@ -134,7 +135,7 @@ class Candidate(models.Model):
         indexes = [models.Index(fields=["scope", "status"], name="candidate_queue")]
 
 
-class Decision(models.Model):
+class Decision(ScopeRow):
     """Every review decision: who, when, what and why (DESIGN §8)."""
 
     # A rule's decision is in the global scope, where rules live.
@@ -174,7 +175,7 @@ class SignalKind(models.TextChoices):
     BLOCKER = "blocker"
 
 
-class Signal(models.Model):
+class Signal(ScopeRow):
     """A trace of something said that matters only if it comes back (a recurring blocker): its kind,
     its short name and the speaker's day — never the sentence, which the never-store policy may drop as
     a one-off frustration (DESIGN §4.8). Not a fact, never shown as memory: it expires SIGNAL_DAYS after
@@ -209,7 +210,7 @@ class UpkeepStatus(models.TextChoices):
     REJECTED = "rejected"
 
 
-class UpkeepProposal(models.Model):
+class UpkeepProposal(ScopeRow):
     """What the weekly upkeep job proposes for a scope (DESIGN §10): never applied until a
     person approves it. It holds no words of a card: why it is proposed is a rule
     (`why`) and the dates of its evidence, read as people read dates when shown."""
@@ -250,7 +251,7 @@ class UpkeepProposal(models.Model):
         indexes = [models.Index(fields=["scope", "status"], name="upkeep_queue")]
 
 
-class UpkeepRun(models.Model):
+class UpkeepRun(ScopeRow):
     """One run of the upkeep job over a scope: counts only, never what was proposed."""
 
     scope = models.ForeignKey("scopes.Scope", on_delete=models.CASCADE, related_name="+")

@@ -74,8 +74,10 @@ def with_perspective(cards: QuerySet[Card], *, user) -> QuerySet[Card]:
 
     from ..models import CardPerspective
 
-    # The caller's own phrasing of a card the outer query already restricted.
-    mine = perspectives_own(CardPerspective.objects.filter(card=OuterRef("pk")), user=user).values("text")[:1]
+    # The caller's own phrasing of a card the outer query already restricted; looked up with the
+    # card's scope, so that on a cluster it is read on the card's own shard.
+    mine = perspectives_own(CardPerspective.objects.filter(card=OuterRef("pk"), scope_id=OuterRef("scope_id")),
+                            user=user).values("text")[:1]
     return cards.annotate(perspective_text=Subquery(mine))
 
 

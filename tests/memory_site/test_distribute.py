@@ -27,27 +27,52 @@ def test_plain_postgresql_has_nothing_to_do():
 
 
 @pytest.mark.django_db
-def test_a_coordinator_refuses_while_a_key_blocks_and_changes_nothing():
-    """The keys still to change are named from the catalogue, on one PostgreSQL as on a cluster: today the
-    person entity's alone. On the cluster (pytest --cluster=local) the command refuses and no table moves."""
+def test_nothing_blocks_the_schema_and_a_second_run_is_a_report():
+    """Every key of the distributed tables holds the scope, or points at a reference table: nothing for
+    Citus to refuse, on one PostgreSQL as on a cluster. On a cluster this run has already distributed the
+    tables (pytest --cluster): running the command again only reports them."""
     with connection.cursor() as cursor:
-        found = blockers(cursor)
-    if not on_coordinator():
-        assert found and all("cards_entity" in line for line in found), found
-        return
-    if not found:
-        # Nothing blocks once this cluster run has distributed the tables: then a second run is a report.
+        assert blockers(cursor) == []
+    if on_coordinator():
         out = StringIO()
         call_command("distribute", stdout=out)
         assert "already cards_card: distributed" in out.getvalue(), out.getvalue()
-        return
+        assert "already cards_entity: reference" in out.getvalue(), out.getvalue()
+
+
+@pytest.mark.django_db
+def test_entities_are_replicated_because_their_keys_cross_scopes():
+    """Why entities are reference tables (docs/distributed.md, "The person entity"): distributed by scope,
+    a member's own entity (in their personal scope) could not be the subject of their family cards, nor
+    the one-per-user key hold. The check names exactly those keys."""
+    assert "cards_entity" not in DISTRIBUTED and "cards_entity" in reference_tables()
+    with connection.cursor() as cursor:
+        found = blockers(cursor, [*DISTRIBUTED, "cards_entity", "cards_alias"])
+    assert "cards_entity: unique constraint cards_entity_user_id_key (user_id) lacks scope_id" in found
+    assert [line for line in found if line.startswith("cards_card: foreign key") and "subject_id" in line]
+    assert all(line.startswith(("cards_entity", "cards_alias", "cards_card", "cards_possibleduplicate"))
+               and "entity" in line for line in found), found
+
+
+@pytest.mark.django_db
+def test_a_coordinator_refuses_while_a_key_blocks_and_changes_nothing(monkeypatch):
+    """A key that would block makes the command refuse before it changes anything: here the entity's, were
+    it distributed. One PostgreSQL is taken for a coordinator that has distributed nothing yet."""
+    from memory_site import distribution
+
+    if not on_coordinator():
+        monkeypatch.setattr(distribution, "citus_coordinator", lambda cursor: True)
+        monkeypatch.setattr(distribution, "table_kinds", lambda cursor: {})
+    monkeypatch.setattr(distribution, "DISTRIBUTED", (*DISTRIBUTED, "cards_entity"))
+    with connection.cursor() as cursor:
+        keys_before = distribution.foreign_keys(cursor, list(DISTRIBUTED))
+        kinds_before = distribution.table_kinds(cursor)
     with pytest.raises(CommandError) as refused:
         call_command("distribute")
-    assert "nothing changed" in str(refused.value) and found[0] in str(refused.value)
+    assert "nothing changed" in str(refused.value) and "cards_entity" in str(refused.value)
     with connection.cursor() as cursor:
-        cursor.execute("SELECT count(*) FROM pg_dist_partition WHERE logicalrelid::text = ANY(%s)",
-                       [list(DISTRIBUTED)])
-        assert cursor.fetchone()[0] == 0
+        assert distribution.foreign_keys(cursor, list(DISTRIBUTED)) == keys_before
+        assert distribution.table_kinds(cursor) == kinds_before
 
 
 def test_first_run_plans_everything_and_second_nothing():
@@ -108,11 +133,8 @@ def test_the_keyed_review_tables_no_longer_block():
     # cards 0026/0027, review 0013/0014: the card is keyed by (id, scope_id), the keys into it go through it.
     assert not [line for line in found if line.startswith("cards_card: primary key") or "→ cards_card " in line]
     assert not [line for line in found if "superseded_by_id" in line or "disputes_id" in line]
-    # cards 0028, review 0015: what no key points at is keyed by (id, scope_id); only the entity's keys are left.
-    assert {line.split(":")[0] for line in found} <= {"cards_entity", "cards_card", "cards_alias",
-                                                      "cards_possibleduplicate"}
-    assert all("cards_entity" in line for line in found)
-    assert "cards_entity: unique constraint cards_entity_user_id_key (user_id) lacks scope_id" in found
+    # cards 0028, review 0015: what no key points at is keyed by (id, scope_id); the entity is replicated.
+    assert found == []
     # cards 0025, review 0012: what hangs off a card or an entity keeps its scope.
     assert not [line for line in found if line.endswith("no scope_id column")]
     assert not [line for line in found if line.startswith("cards_auditevent:")]
@@ -189,3 +211,28 @@ def test_keys_that_cannot_be_put_back_are_named_with_their_statements_and_the_ot
         cursor.execute("SELECT conname FROM pg_constraint WHERE conrelid = 'zz_child'::regclass")
         assert [row[0] for row in cursor.fetchall()] == ["zz_child_other"]
     assert 'ALTER TABLE zz_child ADD CONSTRAINT "zz_child_parent" FOREIGN KEY (parent_id)' in str(lost.value)
+
+
+def test_every_distributed_model_is_a_scope_row():
+    """Saving any of them never sets its scope (core/scope_rows.py): Citus refuses an UPDATE of the
+    distribution column, even to the value it holds."""
+    from django.apps import apps
+
+    from core.scope_rows import ScopeRow
+
+    models = {model._meta.db_table: model for model in apps.get_models()}
+    assert not [table for table in DISTRIBUTED if not issubclass(models[table], ScopeRow)]
+
+
+@pytest.mark.django_db
+def test_saving_a_row_again_writes_everything_but_its_scope(alice):
+    from django.test.utils import CaptureQueriesContext
+
+    card = _a_card(alice.personal_scope)
+    card.text = "plays chess on Sundays"
+    with CaptureQueriesContext(connection) as queries:
+        card.save()
+    update = next(q["sql"] for q in queries if q["sql"].startswith('UPDATE "cards_card"'))
+    assert '"text" = ' in update and '"scope_id" = ' not in update.split(" WHERE ")[0]
+    card.refresh_from_db()
+    assert card.text == "plays chess on Sundays" and card.scope_id == alice.personal_scope.pk
