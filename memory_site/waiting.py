@@ -96,8 +96,10 @@ def _guesses(principal: Principal, writable: list[int], scopes: dict) -> list[Ca
     """Current guesses about the person that no agent has put to them (nor a probe offered)."""
     me = principal.user.pk
     rows = (hypotheses_current().in_scopes(writable).filter(subject__user_id=me)
-            .exclude(Exists(Probe.objects.filter(card_id=OuterRef("pk"), user_id=me)))
-            .exclude(Exists(CardAsked.objects.filter(card_id=OuterRef("pk"), user_id=me)))
+            # Looked up with the card's scope: on a cluster, on the card's own shard.
+            .exclude(Exists(Probe.objects.filter(card_id=OuterRef("pk"), scope_id=OuterRef("scope_id"), user_id=me)))
+            .exclude(Exists(CardAsked.objects.filter(card_id=OuterRef("pk"), scope_id=OuterRef("scope_id"),
+                                                     user_id=me)))
             .order_by("-impact", "-confidence", "id")
             .values_list("id", "label__key", "value", "object__name", "scope_id")[:ITEMS_SHOWN])
     return [CardWaiting(pk, label, value or obj or "", scopes[scope_id][0]) for pk, label, value, obj, scope_id in rows]
@@ -107,7 +109,8 @@ _AGING_ABOUT = (
     "SELECT c.id, l.key, c.value, c.scope_id FROM cards_card c"
     " JOIN cards_label l ON l.id = c.label_id JOIN cards_entity s ON s.id = c.subject_id"
     " WHERE c.scope_id = ANY(%(scopes)s) AND s.user_id = %(me)s AND {valid} AND {aging}"
-    " AND NOT EXISTS (SELECT 1 FROM cards_cardasked a WHERE a.card_id = c.id AND a.user_id = %(me)s"
+    " AND NOT EXISTS (SELECT 1 FROM cards_cardasked a WHERE a.card_id = c.id AND a.scope_id = c.scope_id"
+    " AND a.user_id = %(me)s"
     " AND a.card_verified_at = c.verified_at)"
     " ORDER BY c.verified_at, c.id LIMIT %(limit)s")
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q
 from django.http import Http404
 from rest_framework.exceptions import PermissionDenied
 
@@ -175,9 +175,13 @@ def said_about_you_found(*, principal: Principal) -> list[SaidAboutYou]:
     queue, and it is theirs alone to settle. The newest first, grouped by the
     card disputed."""
     _a_person_reviews(principal)
+    # The disputed card is looked up with its scope (a dispute stands in its card's scope): on a cluster,
+    # on the same shard; a join by id alone is refused there.
+    theirs = Card.objects.filter(pk=OuterRef("disputes_id"), scope_id=OuterRef("scope_id"),
+                                 source_actor_id=principal.user.pk)
     disputes = (Card.objects.visible_to(principal, "view")
-                .filter(disputes__isnull=False, superseded_at__isnull=True, subject__user_id=principal.user.pk,
-                        disputes__source_actor_id=principal.user.pk)
+                .filter(Exists(theirs), disputes__isnull=False, superseded_at__isnull=True,
+                        subject__user_id=principal.user.pk)
                 # An archived project is read-only: nothing there can be settled until it is restored.
                 .filter(scope__archived_at__isnull=True)
                 .select_related("scope").only("id", "disputes_id", "scope__name")
