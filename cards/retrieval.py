@@ -393,8 +393,11 @@ def _asked(card: str, scope: str, verified_at: str) -> str:
     been shown. A join by the card's scope, not a subquery per row: on a cluster
     it is read on the card's own shard (a correlated subquery over a CTE is refused).
     IS NOT DISTINCT FROM: with no asker, `= NULL` would fold the whole condition to
-    false, and Citus refuses a join left without its scope."""
+    false, and Citus refuses a join left without its scope. The read's scopes again:
+    joined with a CTE's rows, Citus reads the questions first, and then only from
+    the shards of those scopes (every card here is in one of them)."""
     return (f" LEFT JOIN cards_cardasked asked ON asked.card_id = {card} AND asked.scope_id = {scope}"
+            " AND asked.scope_id = ANY(%(scopes)s)"
             f" AND asked.user_id IS NOT DISTINCT FROM %(asker)s AND asked.card_verified_at = {verified_at}")
 
 

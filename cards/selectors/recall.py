@@ -80,7 +80,7 @@ def recall_body(principal: Principal, *, scope_id: int, query: str, k: int, when
     ids = [r.card_id for r in found.results] + [a.card_id for a in found.aging]
     ids += [pk for c in found.contradictions for pk in c.card_ids]
     # Read once more to shape them: a card forgotten in between is left out, not a 500.
-    cards = cards_shown(ids, user=principal.user)
+    cards = cards_shown(ids, user=principal.user, scope_ids=scope_ids)
     me_id = entity_of_user(principal.user).pk
     results = [{"card": cards[r.card_id], "similarity": r.similarity, "lexical": r.lexical, "relevance": r.relevance,
                 "decay": r.decay, "score": r.score,

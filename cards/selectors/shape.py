@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable
 
-from django.db.models import QuerySet
+from django.db.models import BooleanField, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -84,26 +84,37 @@ def card_rows(cards: QuerySet[Card], *, user) -> QuerySet:
     return with_perspective(cards, user=user).values(*COLUMNS)
 
 
-def _cards_by_id_query(*, ids, user_id):
+def _cards_by_id_query(*, ids, user_id, scopes, scoped: bool):
     from django.db.models.expressions import RawSQL
 
     from scopes.models import User
 
     # One array parameter, not one per id: the compiled query fits any number of ids.
-    return card_rows(Card.objects.filter(pk__in=RawSQL("SELECT unnest(%s::bigint[])", [ids])), user=User(pk=user_id))
+    cards = Card.objects.filter(pk__in=RawSQL("SELECT unnest(%s::bigint[])", [ids]))
+    if scoped:
+        # The read's scopes as `= ANY(array)`: on a cluster only their shards are asked (an IN over a
+        # subquery would ask every shard).
+        cards = cards.filter(RawSQL('"cards_card"."scope_id" = ANY(%s::int[])', [scopes],
+                                    output_field=BooleanField()))
+    return card_rows(cards, user=User(pk=user_id))
 
 
-_CARDS_BY_ID = Compiled(_cards_by_id_query, "ids", "user_id")
+_CARDS_BY_ID = Compiled(_cards_by_id_query, "ids", "user_id", "scopes")
 
 
-def cards_shown(card_ids: Iterable[int], *, user) -> dict[int, dict]:
+def cards_shown(card_ids: Iterable[int], *, user, scope_ids: list[int] | None = None) -> dict[int, dict]:
     """The cards with these ids that still stand, shaped, by id: one forgotten
-    since its id was read is simply absent (the caller says so)."""
+    since its id was read is simply absent (the caller says so). `scope_ids`: the
+    read's scopes, when the ids come from one (then only those are looked in)."""
     ids = sorted(set(card_ids))
     if not ids:
         return {}
     now = timezone.now()
-    return {row["id"]: card_out(row, now) for row in _CARDS_BY_ID.rows({"ids": ids, "user_id": user.pk})}
+    values = {"ids": ids, "user_id": user.pk}
+    if scope_ids is not None:
+        values["scopes"] = list(scope_ids)
+    rows = _CARDS_BY_ID.rows(values, scoped=scope_ids is not None)
+    return {row["id"]: card_out(row, now) for row in rows}
 
 
 def card_shown(card_id: int, *, user) -> dict:

@@ -35,9 +35,15 @@ def test_card_rows_equal_the_orms_for_each_reader():
     ids = sorted(card.pk for card in cards)
     for reader in (alice, bob):
         expected = sorted(card_rows(Card.objects.filter(pk__in=ids), user=reader), key=lambda row: row["id"])
-        got = sorted(_CARDS_BY_ID.rows({"ids": ids, "user_id": reader.pk}), key=lambda row: row["id"])
+        got = sorted(_CARDS_BY_ID.rows({"ids": ids, "user_id": reader.pk}, scoped=False), key=lambda row: row["id"])
         assert got == expected and len(got) == 3
-    assert _CARDS_BY_ID.rows({"ids": ids[:1], "user_id": bob.pk})[0]["perspective_text"] == "Alice lives in Kyoto"
+        # Within a read's scopes (recall's shaping): the same rows from them, none from elsewhere.
+        within = _CARDS_BY_ID.rows({"ids": ids, "user_id": reader.pk, "scopes": [family.pk]}, scoped=True)
+        assert sorted(within, key=lambda row: row["id"]) == expected
+        assert _CARDS_BY_ID.rows({"ids": ids, "user_id": reader.pk, "scopes": [reader.personal_scope.pk]},
+                                 scoped=True) == []
+    mine = _CARDS_BY_ID.rows({"ids": ids[:1], "user_id": bob.pk}, scoped=False)
+    assert mine[0]["perspective_text"] == "Alice lives in Kyoto"
 
 
 def _orm_read_scope_ids(principal, scope_id):
