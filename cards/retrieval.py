@@ -402,7 +402,8 @@ def _asked(card: str, scope: str, verified_at: str) -> str:
 
 
 # One contradiction's question card, and its version: the newest recorded side.
-_QUESTION_CARD = ("max({a}id) AS question_card, (array_agg({a}verified_at ORDER BY {a}id DESC))[1] AS question_verified,"
+_QUESTION_CARD = ("max({a}id) AS question_card,"
+                  " (array_agg({a}verified_at ORDER BY {a}id DESC))[1] AS question_verified,"
                   " (array_agg({a}scope_id ORDER BY {a}id DESC))[1] AS question_scope")
 
 
@@ -416,7 +417,8 @@ WITH n AS MATERIALIZED (SELECT count(*) AS n FROM (SELECT 1 FROM cards_card c WH
 cand AS MATERIALIZED (
     -- Δt once per card: the decay is taken from it outside (a LATERAL computing
     -- both once cost more than computing Δt twice). No vector: similarity NULL.
-    SELECT c.id, c.scope_id, c.kind, c.cardinality, c.tag, c.subject_id, c.label_id, c.value_norm, c.object_id, c.effective_at,
+    SELECT c.id, c.scope_id, c.kind, c.cardinality, c.tag, c.subject_id, c.label_id, c.value_norm, c.object_id,
+           c.effective_at,
            c.verified_at, {_SIMILARITY} AS similarity, {_DAYS} AS days, l.decay_lambda,
            -- Only the few holding a query word carry their words on: the rest would be copied for nothing.
            CASE WHEN c.lexemes && %(terms)s::text[] THEN c.lexemes END AS lexemes
@@ -431,7 +433,8 @@ cand AS MATERIALIZED (
 aged AS MATERIALIZED (
     SELECT x.id, x.days, x.similarity, asked_at, NOT sensitive AND asked_at IS NULL AS askable
     FROM (SELECT x.*, asked.asked_at, {_sensitive("x.label_id")} AS sensitive
-          FROM cand x {_asked("x.id", "x.scope_id", "x.verified_at")} WHERE {aging_condition("x.")} AND x.days >= {AGING_DAYS}) AS x)
+          FROM cand x {_asked("x.id", "x.scope_id", "x.verified_at")}
+          WHERE {aging_condition("x.")} AND x.days >= {AGING_DAYS}) AS x)
 SELECT (SELECT n FROM n),
   (SELECT json_agg(json_build_array(id, similarity, lexical, decay, days, named)
                    ORDER BY relevance * decay DESC, id DESC)
