@@ -127,9 +127,9 @@ ALLOWED = {
         "a template around `valid`, which _valid() starts with c.scope_id = ANY(%(scopes)s)",
     ("cards/unembedded.py", "unembedded_sql", "SQL"):
         "a template around recall's `valid`, which retrieval._valid() starts with c.scope_id = ANY(%(scopes)s)",
-    ("cards/retrieval.py", "_asked_at", "SQL"):
-        "a correlated subquery for the caller's own (user_id) record of having asked about each card of an outer "
-        "query that _valid() restricts (c.scope_id = ANY(%(scopes)s)); a scope filter here would only repeat it",
+    ("cards/retrieval.py", "_asked", "SQL"):
+        "a join of the caller's own (user_id) record of having asked about each card of an outer query that "
+        "_valid() restricts (c.scope_id = ANY(%(scopes)s)); it repeats that filter so that Citus prunes shards",
 }
 
 
