@@ -127,6 +127,9 @@ ALLOWED = {
         "a template around `valid`, which _valid() starts with c.scope_id = ANY(%(scopes)s)",
     ("cards/unembedded.py", "unembedded_sql", "SQL"):
         "a template around recall's `valid`, which retrieval._valid() starts with c.scope_id = ANY(%(scopes)s)",
+    ("review/selectors.py", "said_about_you_found", "Card"):
+        "an EXISTS on the disputed card of each card the outer visible_to query found, in that card's own scope "
+        "(scope_id = OuterRef): no row of another scope can match",
     ("cards/retrieval.py", "_asked", "SQL"):
         "a join of the caller's own (user_id) record of having asked about each card of an outer query that "
         "_valid() restricts (c.scope_id = ANY(%(scopes)s)); it repeats that filter so that Citus prunes shards",
