@@ -87,9 +87,6 @@ ALLOWED = {
     ("scopes/selectors.py", "invitations_waiting", "Invitation"):
         "an invitation is its invitee's own, read by invitee = the caller: until they accept they may not view "
         "the scope (that is the point of asking), so no scope filter could admit the row",
-    ("cards/selectors/cards.py", "with_perspective", "CardPerspective"):
-        "a correlated subquery for the caller's own phrasing (user_id) of each card of an outer query that is "
-        "itself restricted; a scope filter here would only repeat the outer one on the hot list path",
     ("cards/selectors/shape.py", "_cards_by_id_query", "Card"):
         "shapes cards whose ids a restricted read (a selector, recall, the review queue, a write's own result) "
         "has just returned; compiled once as a prepared statement on the recall path",
@@ -130,9 +127,6 @@ ALLOWED = {
     ("review/selectors.py", "said_about_you_found", "Card"):
         "an EXISTS on the disputed card of each card the outer visible_to query found, in that card's own scope "
         "(scope_id = OuterRef): no row of another scope can match",
-    ("cards/retrieval.py", "_asked", "SQL"):
-        "a join of the caller's own (user_id) record of having asked about each card of an outer query that "
-        "_valid() restricts (c.scope_id = ANY(%(scopes)s)); it repeats that filter so that Citus prunes shards",
 }
 
 
