@@ -7,15 +7,27 @@ from django.db import models
 
 
 class ScopeRow(models.Model):
-    """A row that lives on its scope's shard. Saving one that exists writes every field but its scope:
-    a row never moves to another scope, and Citus refuses an UPDATE that sets the distribution column,
-    even to the value it already holds ("modifying the partition value of rows is not allowed")."""
+    """A row that lives on its scope's shard. Saving one that exists writes every loaded field but its
+    scope: a row never moves to another scope (trying raises), and Citus refuses an UPDATE that sets the
+    distribution column, even to the value it already holds ("modifying the partition value of rows is
+    not allowed")."""
 
     class Meta:
         abstract = True
 
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        row = super().from_db(db, field_names, values)
+        row._scope_loaded = row.__dict__.get("scope_id")
+        return row
+
     def save(self, *args, **kwargs):
         if not self._state.adding and kwargs.get("update_fields") is None and not kwargs.get("force_insert"):
+            if getattr(self, "_scope_loaded", self.scope_id) != self.scope_id:
+                raise ValueError(f"A {type(self).__name__} never moves to another scope.")
+            deferred = self.get_deferred_fields()
             kwargs["update_fields"] = [field.name for field in self._meta.concrete_fields
-                                       if not field.primary_key and field.attname != "scope_id"]
+                                       if not field.primary_key and field.attname != "scope_id"
+                                       and field.attname not in deferred]
         super().save(*args, **kwargs)
+        self._scope_loaded = self.scope_id

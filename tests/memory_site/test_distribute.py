@@ -228,6 +228,8 @@ def test_every_distributed_model_is_a_scope_row():
 def test_saving_a_row_again_writes_everything_but_its_scope(alice):
     from django.test.utils import CaptureQueriesContext
 
+    from tests.factories import UserFactory
+
     card = _a_card(alice.personal_scope)
     card.text = "plays chess on Sundays"
     with CaptureQueriesContext(connection) as queries:
@@ -236,3 +238,7 @@ def test_saving_a_row_again_writes_everything_but_its_scope(alice):
     assert '"text" = ' in update and '"scope_id" = ' not in update.split(" WHERE ")[0]
     card.refresh_from_db()
     assert card.text == "plays chess on Sundays" and card.scope_id == alice.personal_scope.pk
+    card.scope_id = UserFactory(username="bob").personal_scope.pk
+    with pytest.raises(ValueError, match="never moves"):
+        card.save()
+
