@@ -9,7 +9,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -56,7 +56,10 @@ def upkeep_run(scope: Scope, *, now: dt.datetime | None = None, dry_run: bool = 
     rows = UpkeepProposal.objects.in_scopes([scope.pk])
     waiting = set(rows.filter(status=UpkeepStatus.OPEN).values_list("kind", "card_id", "other_id"))
     # Rejected, and the card not stated again since: the person's word stands.
-    declined = set(rows.filter(status=UpkeepStatus.REJECTED, decided_at__gte=F("card__verified_at"))
+    # The card is read in the proposal's own scope (it lives there): on a cluster, on the same shard.
+    unsaid = Card.objects.filter(pk=OuterRef("card_id"), scope_id=OuterRef("scope_id"),
+                                 verified_at__lte=OuterRef("decided_at"))
+    declined = set(rows.filter(Exists(unsaid), status=UpkeepStatus.REJECTED)
                    .values_list("kind", "card_id", "other_id"))
     summary = UpkeepSummary(scope_id=scope.pk, at=now, dry_run=dry_run,
                             proposed=[f for f in found if f.key not in waiting and f.key not in declined],
