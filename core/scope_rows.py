@@ -22,6 +22,8 @@ class ScopeRow(models.Model):
         return row
 
     def save(self, *args, **kwargs):
+        if not self._state.adding and "scope" in (kwargs.get("update_fields") or ()):
+            raise ValueError(f"A {type(self).__name__} never moves to another scope.")
         if not self._state.adding and kwargs.get("update_fields") is None and not kwargs.get("force_insert"):
             if getattr(self, "_scope_loaded", self.scope_id) != self.scope_id:
                 raise ValueError(f"A {type(self).__name__} never moves to another scope.")

@@ -30,7 +30,8 @@ PASS_THROUGH = ("core/compiled.py", "core/scope_locks.py")
 # Reads that stand outside the primitive at run time, beyond the static walk's ALLOWED.
 RUNTIME_ALLOWED = {
     ("scopes/tokens.py", "token_with_user"): "authenticating a token brings its own user and their own entity",
-    ("cards/selectors/shape.py", "cards_shown"): "runs _cards_by_id_query (allowed in the static walk) through Compiled",
+    ("cards/selectors/shape.py", "cards_shown"):
+        "runs _cards_by_id_query (allowed in the static walk) through Compiled",
 }
 # Statement shapes restricted another way, whoever runs them.
 SHAPES_ALLOWED = {

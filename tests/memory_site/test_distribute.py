@@ -241,4 +241,6 @@ def test_saving_a_row_again_writes_everything_but_its_scope(alice):
     card.scope_id = UserFactory(username="bob").personal_scope.pk
     with pytest.raises(ValueError, match="never moves"):
         card.save()
+    with pytest.raises(ValueError, match="never moves"):
+        card.save(update_fields=["scope"])
 
