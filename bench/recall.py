@@ -86,6 +86,14 @@ def parse_args(argv=None):
                    help="scopes of the broad read (at 1M cards ~53k candidates: the index route)")
     p.add_argument("--cluster", action="store_true",
                    help="rewrite the cards in scope order before measuring (manage.py cards_cluster), and time it")
+    p.add_argument("--coordinator", metavar="URL",
+                   help="a Citus coordinator (postgresql://user@host:port/database, e.g. what `make citus` prints): "
+                        "the run measures the single node as configured, then the same on the cluster, and "
+                        "prints both side by side (bench/recall_compare.py)")
+    p.add_argument("--only", choices=["single", "coordinator"],
+                   help="with --coordinator: measure one of the two only (the side-by-side run calls itself so)")
+    p.add_argument("--writes", type=int, default=200,
+                   help="cards written one call each, and as many again in batches, to time the write rate")
     p.add_argument("--database", default="memory_site_bench_recall")
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--keep", action="store_true", help="keep the bench database")
@@ -99,12 +107,23 @@ def parse_args(argv=None):
     args.clients = [int(x) for x in args.clients.split(",")]
     if args.scopes < 6:
         p.error("--scopes must be at least 6")
+    if args.only and not args.coordinator:
+        p.error("--only goes with --coordinator")
+    if args.only == "coordinator" and args.reuse:
+        p.error("--reuse measures a kept database of one server, not a cluster's")
     return args
 
 
 ARGS = parse_args()
+if ARGS.coordinator and ARGS.only is None:
+    import recall_compare  # noqa: E402  (bench/ is on sys.path when run as a script)
+    sys.exit(recall_compare.main(sys.argv[1:], ARGS))
+ON_CITUS = ARGS.only == "coordinator"
+if ON_CITUS:
+    os.environ["DATABASE_URL"] = ARGS.coordinator
 
 from http_load import SERVER_ENV  # noqa: E402  (bench/ is on sys.path when run as a script)
+import recall_cost  # noqa: E402
 import recall_report  # noqa: E402
 
 # This process runs like the server: DEBUG off, no throttling, and plain http on 127.0.0.1 (as behind a
@@ -135,12 +154,18 @@ def _admin(db: dict) -> psycopg.Connection:
 
 
 def database_create(db: dict, name: str) -> None:
+    if ON_CITUS:                            # CREATE DATABASE is not propagated: made on every node
+        import recall_citus
+        return recall_citus.database_create(db, name)
     with _admin(db) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         conn.execute(f'CREATE DATABASE "{name}"')
 
 
 def database_drop(db: dict, name: str) -> None:
+    if ON_CITUS:
+        import recall_citus
+        return recall_citus.database_drop(db, name)
     with _admin(db) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
@@ -504,7 +529,8 @@ def main() -> int:
     report = {"started_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
               "command": " ".join([".venv/bin/python", "bench/recall.py", *sys.argv[1:]]),
               "cpus": os.cpu_count(), "python": platform.python_version(), "database": ARGS.database,
-              "config": {k: v for k, v in vars(ARGS).items()}, "load_average_start": load_average(), "sizes": []}
+              "config": {k: v for k, v in vars(ARGS).items()}, "load_average_start": load_average(), "sizes": [],
+              "target": "citus coordinator" if ON_CITUS else "single server"}
     servers: list = []
     status = 0
 
@@ -524,6 +550,10 @@ def main() -> int:
         import numpy as np
         log(f"migrating {ARGS.database} …")
         call_command("migrate", verbosity=0, interactive=False)
+        if ON_CITUS and not ARGS.reuse:
+            from memory_site.distribution import sessions_renew
+            call_command("distribute", stdout=open(os.devnull, "w"))
+            sessions_renew(connection)
         with connection.cursor() as cursor:
             cursor.execute("SHOW server_version")
             report["postgres"] = cursor.fetchone()[0]
@@ -554,7 +584,10 @@ def main() -> int:
                                                   texts=ARGS.texts, sizes=ARGS.scope_sizes)
                 size["load_average_after_seed"] = load_average()
                 log(f"  {size['seed']}")
-            if ARGS.cluster:
+            if ARGS.cluster and ON_CITUS:
+                # CLUSTER rewrites one table on one server; a shard holds a few thousand rows of each scope.
+                size["cluster"] = "not on Citus: a scope's cards already share one shard"
+            elif ARGS.cluster:
                 from cards.management.commands.cards_cluster import cards_cluster
                 log("  clustering by scope …")
                 size["cluster"] = cards_cluster()
@@ -565,8 +598,14 @@ def main() -> int:
             log("  broad read …")
             size["broad"] = broad_phase(world, queries, min(ARGS.queries, 100))
             size["in_process_request"] = request_phase(world, queries, min(ARGS.queries, 200))
+            log("  CPU by node …")
+            size["cost"] = recall_cost.cost_phase(world, queries, min(ARGS.queries, 200),
+                                                  world.scope_ids[:ARGS.broad_scopes], min(ARGS.queries, 50), ARGS.k)
             log("  HTTP …")
             size["http"] = http_phase(world, queries, db_url, log_dir, servers)
+            if ARGS.writes and not ARGS.reuse:
+                log("  writes …")
+                size["writes"] = recall_cost.write_phase(world, ARGS.writes, 25, ARGS.seed)
         report["verdicts"] = recall_report.verdicts(report)
     except BaseException as error:  # noqa: BLE001 - report, clean up, then fail
         report["error"] = f"{type(error).__name__}: {error}"

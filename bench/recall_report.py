@@ -8,7 +8,8 @@ RECALL_TARGET = 0.95
 
 
 def table(report: dict) -> str:
-    lines = [f"recall bench  {report['started_at']}  PostgreSQL {report.get('postgres', '?')}, "
+    lines = [f"recall bench  {report['started_at']}  {report.get('target', 'single server')}, "
+             f"PostgreSQL {report.get('postgres', '?')}, "
              f"{report['cpus']} CPUs, Python {report['python']}", f"command: {report['command']}"]
     e = report.get("embedding")
     if e:
@@ -82,6 +83,7 @@ def table(report: dict) -> str:
                 lines.append(f"  {r['clients']} client(s): {r['requests']} req, {r['requests_per_second']}/s, "
                              f"p50 {m['p50']}, p95 {m['p95']}, p99 {m['p99']}, max {m['max']} ms, errors {r['errors']}"
                              f"; load {r['load_average_before'][0]} → {r['load_average_after'][0]}")
+        lines += _cost_lines(size)
     if report.get("verdicts"):
         lines += ["", "targets: " + "; ".join(f"{k}: {'met' if v else 'MISSED'}"
                                               for k, v in report["verdicts"].items())]
@@ -89,6 +91,27 @@ def table(report: dict) -> str:
         lines += ["", f"ERROR: {report['error']}"]
     lines.append(f"database: {report.get('database_fate')}")
     return "\n".join(lines)
+
+
+def _cost_lines(size: dict) -> list[str]:
+    lines = []
+    for read in ("household", "broad"):
+        c = size.get("cost", {}).get(read)
+        if c:
+            cpu = ", ".join(f"{k} {v}" for k, v in c["cpu_ms_per_read"].items() if v is not None)
+            where = c.get("placement")
+            lines.append(f"CPU ms per {read} read (auto route, {c['reads']} reads): {cpu}; embedding "
+                         f"{c['embedding_cpu_ms_per_read']}; wall {c['wall_ms_per_read']} ms"
+                         + (f"; reaches {where['shards']} of {where['of_shards']} shards {where['shards_by_node']}"
+                            if where else ""))
+    w = size.get("writes")
+    if w:
+        for name in ("single", "batch"):
+            r = w[name]
+            lines.append(f"writes, {name} ({r['calls']} calls): {r['cards_per_s']} cards/s, call p50 "
+                         f"{r['call_ms_p50']} / p95 {r['call_ms_p95']} ms, SQL {r['sql_ms_per_card']} ms per card; "
+                         f"{r['outcomes']}")
+    return lines
 
 
 def verdicts(report: dict) -> dict:

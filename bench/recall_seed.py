@@ -329,10 +329,9 @@ def seed_cards(world: World, bases: list[Base], base_vectors: np.ndarray, n: int
     with connection.cursor() as cursor:
         cursor.execute("SELECT count(*), count(*) FILTER (WHERE superseded_at IS NULL),"
                        " count(*) FILTER (WHERE superseded_at IS NULL AND scope_id = ANY(%s)),"
-                       " count(*) FILTER (WHERE kind = 'event'),"
-                       " pg_size_pretty(pg_table_size('cards_card')), pg_size_pretty(pg_relation_size(%s::regclass))"
-                       " FROM cards_card", [world.caller_scope_ids, HNSW_NAME])
-        rows, current, visible, events, table_size, index_size = cursor.fetchone()
+                       " count(*) FILTER (WHERE kind = 'event') FROM cards_card", [world.caller_scope_ids])
+        rows, current, visible, events = cursor.fetchone()
+        table_size, index_size = _sizes(cursor)
         cursor.execute("SELECT count(*) FROM cards_card WHERE superseded_at IS NULL GROUP BY scope_id")
         per_scope = sorted(row[0] for row in cursor.fetchall())
     spread = {"min": per_scope[0], "median": per_scope[len(per_scope) // 2],
@@ -341,3 +340,20 @@ def seed_cards(world: World, bases: list[Base], base_vectors: np.ndarray, n: int
             "rows": rows, "current_rows": current, "events": events, "caller_candidates": visible,
             "table_size": table_size, "hnsw_size": index_size, **t,
             "seconds": round(time.perf_counter() - started, 1)}
+
+
+def _sizes(cursor) -> tuple[str, str]:
+    """The table's size and its HNSW index's, on one server or summed over a Citus table's shards
+    (where the coordinator's own table is an empty shell)."""
+    cursor.execute("SELECT to_regclass('pg_dist_partition') IS NOT NULL")
+    if cursor.fetchone()[0]:
+        cursor.execute("SELECT 1 FROM pg_dist_partition WHERE logicalrelid = 'cards_card'::regclass")
+    if not cursor.fetchone():
+        cursor.execute("SELECT pg_size_pretty(pg_table_size('cards_card')),"
+                       " pg_size_pretty(pg_relation_size(%s::regclass))", [HNSW_NAME])
+        return cursor.fetchone()
+    cursor.execute("SELECT pg_size_pretty(citus_table_size('cards_card')), pg_size_pretty(sum(result::bigint)) FROM"
+                   " run_command_on_shards('cards_card', $$SELECT coalesce(sum(pg_relation_size(i.indexrelid)), 0)"
+                   " FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am a ON a.oid = c.relam"
+                   " WHERE i.indrelid = '%s'::regclass AND a.amname = 'hnsw'$$)")
+    return cursor.fetchone()

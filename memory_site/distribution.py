@@ -204,6 +204,15 @@ class DistributeRefused(Exception):
 SESSION_SETTINGS = {"citus.propagate_set_commands": "local"}
 
 
+def sessions_renew(connection) -> None:
+    """For a process that goes on after `distribute`: only sessions opened after it carry SESSION_SETTINGS,
+    and its own session keeps the plain SETs it ran. The connection and any pool it came from are closed,
+    so the next statement opens a fresh session."""
+    connection.close()
+    if hasattr(connection, "close_pool"):
+        connection.close_pool()
+
+
 def database_settings(cursor) -> dict[str, str]:
     cursor.execute("""SELECT unnest(setconfig) FROM pg_db_role_setting
                        WHERE setrole = 0 AND setdatabase = (SELECT oid FROM pg_database

@@ -50,6 +50,7 @@ NODES = {"coordinator": 55432, "worker1": 55433, "worker2": 55434}
 DB_USER = "postgres"  # the superuser initdb creates, as the embedded server names it
 DB_NAME = "memory_site"
 EXTENSIONS = ("citus", "vector", "pg_trgm", "btree_gist")  # citus first: it wants to be the first loaded
+Node = tuple[str, int]  # host, port
 
 
 def pginstall() -> Path:
@@ -160,47 +161,59 @@ def start_node(data: Path, user: str | None) -> None:
         fail(f"{data.name} did not start; the end of {log}:\n" + "\n".join(log.read_text().splitlines()[-20:]))
 
 
-def sql(port: int, query: str, database: str = DB_NAME) -> str:
+def sql(port: int, query: str, database: str = DB_NAME, host: str = HOST, user: str = DB_USER) -> str:
     """One statement through the wheel's psql, over TCP as the nodes reach one another."""
-    return pg.psql(["-h", HOST, "-p", str(port), "-U", DB_USER, "-d", database, "-X", "-A", "-t", "-q",
+    return pg.psql(["-h", host, "-p", str(port), "-U", user, "-d", database, "-X", "-A", "-t", "-q",
                     "-v", "ON_ERROR_STOP=1", "-c", query]).strip()
 
 
-def prepare_database(port: int, name: str = DB_NAME) -> None:
+def prepare_database(port: int, name: str = DB_NAME, host: str = HOST, user: str = DB_USER) -> None:
     """The database `name` with the extensions the project needs, Citus among them."""
-    if not sql(port, f"SELECT 1 FROM pg_database WHERE datname = '{name}'", database="postgres"):
-        sql(port, f"CREATE DATABASE {name}", database="postgres")
+    if not sql(port, f"SELECT 1 FROM pg_database WHERE datname = '{name}'", "postgres", host, user):
+        sql(port, f"CREATE DATABASE {name}", "postgres", host, user)
     # Only the missing ones: on a coordinator with workers, Citus forwards even a no-op CREATE EXTENSION to them.
     for extension in EXTENSIONS:
-        if not sql(port, f"SELECT 1 FROM pg_extension WHERE extname = '{extension}'", database=name):
-            sql(port, f"CREATE EXTENSION {extension}", database=name)
+        if not sql(port, f"SELECT 1 FROM pg_extension WHERE extname = '{extension}'", name, host, user):
+            sql(port, f"CREATE EXTENSION {extension}", name, host, user)
 
 
-def register_workers(coordinator: int, workers: list[int], name: str = DB_NAME) -> None:
+def register_workers(coordinator: Node, workers: list[Node], name: str = DB_NAME, user: str = DB_USER) -> None:
     """Tell the coordinator where it and its workers are; nodes it already knows are left alone.
     Citus keeps its nodes per database: every database of the cluster registers them."""
-    if not sql(coordinator, "SELECT 1 FROM pg_dist_node WHERE groupid = 0", database=name):
-        sql(coordinator, f"SELECT citus_set_coordinator_host('{HOST}', {coordinator})", database=name)
-    for port in workers:
-        if not sql(coordinator, f"SELECT 1 FROM pg_dist_node WHERE nodename = '{HOST}' AND nodeport = {port}",
-                   database=name):
-            sql(coordinator, f"SELECT citus_add_node('{HOST}', {port})", database=name)
+    host, port = coordinator
+    if not sql(port, "SELECT 1 FROM pg_dist_node WHERE groupid = 0", name, host, user):
+        sql(port, f"SELECT citus_set_coordinator_host('{host}', {port})", name, host, user)
+    for worker_host, worker_port in workers:
+        if not sql(port, f"SELECT 1 FROM pg_dist_node WHERE nodename = '{worker_host}' AND nodeport = {worker_port}",
+                   name, host, user):
+            sql(port, f"SELECT citus_add_node('{worker_host}', {worker_port})", name, host, user)
 
 
-def cluster_database(name: str, fresh: bool = False) -> None:
-    """Another database of the running cluster (a test database): Citus does not propagate CREATE DATABASE,
-    so it is made on every node, with the extensions, and the nodes registered in it; `fresh` drops it
-    everywhere first. Prints its URL."""
+def cluster_workers(coordinator: Node, database: str = DB_NAME, user: str = DB_USER) -> list[Node]:
+    """The workers a coordinator's database knows (any Citus cluster, not only this local one)."""
+    host, port = coordinator
+    rows = sql(port, "SELECT nodename || ' ' || nodeport FROM pg_dist_node WHERE groupid <> 0 AND isactive"
+               " ORDER BY nodeid", database, host, user)
+    return [(line.split()[0], int(line.split()[1])) for line in rows.splitlines() if line]
+
+
+def cluster_database(name: str, fresh: bool = False, coordinator: Node | None = None,
+                     workers: list[Node] | None = None, user: str = DB_USER) -> str:
+    """Another database of a running cluster (a test or bench database): Citus does not propagate CREATE
+    DATABASE, so it is made on every node, with the extensions, and the nodes registered in it; `fresh`
+    drops it everywhere first. By default the local cluster's nodes. Returns its URL."""
     if not re.fullmatch(r"[a-z_][a-z0-9_]*", name) or name == DB_NAME:
         fail(f"{name!r}: a database name here is lower-case letters, digits and underscores, not {DB_NAME}.")
-    coordinator, *workers = NODES.values()
+    if coordinator is None:
+        coordinator, workers = (HOST, NODES["coordinator"]), [(HOST, NODES[w]) for w in ("worker1", "worker2")]
+    nodes = [coordinator, *workers]
     if fresh:
-        for port in [coordinator, *workers]:
-            sql(port, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)", database="postgres")
-    for port in [*workers, coordinator]:
-        prepare_database(port, name)
-    register_workers(coordinator, workers, name)
-    print(f"postgresql://{DB_USER}@{HOST}:{coordinator}/{name}")
+        for host, port in nodes:
+            sql(port, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)", "postgres", host, user)
+    for host, port in [*workers, coordinator]:
+        prepare_database(port, name, host, user)
+    register_workers(coordinator, workers, name, user)
+    return f"postgresql://{user}@{coordinator[0]}:{coordinator[1]}/{name}"
 
 
 def start() -> None:
@@ -214,7 +227,7 @@ def start() -> None:
     coordinator, *workers = NODES.values()
     for port in [*workers, coordinator]:
         prepare_database(port)
-    register_workers(coordinator, workers)
+    register_workers((HOST, coordinator), [(HOST, port) for port in workers])
     print(f"postgresql://{DB_USER}@{HOST}:{coordinator}/{DB_NAME}")
 
 
@@ -241,7 +254,7 @@ def main() -> None:
     elif args.action == "database":
         if not args.name:
             fail("`database` needs a name.")
-        cluster_database(args.name, fresh=args.fresh)
+        print(cluster_database(args.name, fresh=args.fresh))
     else:
         stop()
 

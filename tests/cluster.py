@@ -28,7 +28,7 @@ def cluster_database_make(name: str) -> None:
 def cluster_distribute(mode: str) -> None:
     from django.db import connection
 
-    from memory_site.distribution import DistributeRefused, distribute
+    from memory_site.distribution import DistributeRefused, distribute, sessions_renew
 
     try:
         with connection.cursor() as cursor:
@@ -40,3 +40,5 @@ def cluster_distribute(mode: str) -> None:
         return
     if lines and lines[0].startswith("not a Citus coordinator"):
         pytest.exit("--cluster: DATABASE_URL is not a Citus coordinator", returncode=3)
+    # As on the site, whose processes start after `distribute`: the tests run in sessions opened after it.
+    sessions_renew(connection)

@@ -24,7 +24,7 @@ from ..models import Card, CardKind, Cardinality
 from .embedding import embed_outcomes_after_commit
 from .perspectives import perspectives_set
 from .remember import card_remember
-from .sql import cards_insert_many, timestamps_literal
+from .sql import cards_insert_many
 from .tags import about_someone_else, is_guess, lock_label, tags_settle
 from .write_plan import (ONE_MICROSECOND, STATED_AT_KEEP, Outcome, Write, WriteOutcome, duplicate_window,
                          timeline_lock_key, write_prepare)
@@ -263,12 +263,14 @@ def _flush(plan: _Plan) -> None:
                 raise CardGone(gettext("That card was forgotten meanwhile."))
         if plan.reinforced:
             rows = list(plan.reinforced.values())
+            # One row of constants per card: an array of arrays would flatten in unnest, and casting a
+            # text form per row is a STABLE call on a column, which Citus refuses in an UPDATE (and a slice
+            # of one flat array crashes its planner).
+            values = ", ".join(["(%s::bigint, %s::bigint, %s::timestamptz, %s::timestamptz[])"] * len(rows))
             cursor.execute(
-                "UPDATE cards_card c SET verified_at = v.verified, stated_at = v.stated::timestamptz[]"
-                " FROM unnest(%s::bigint[], %s::bigint[], %s::timestamptz[], %s::text[])"
-                " AS v(id, scope, verified, stated) WHERE c.id = v.id AND c.scope_id = v.scope",
-                [[c.pk for c in rows], [c.scope_id for c in rows], [c.verified_at for c in rows],
-                 [timestamps_literal(c.stated_at) for c in rows]])
+                "UPDATE cards_card c SET verified_at = v.verified, stated_at = v.stated"
+                f" FROM (VALUES {values}) AS v(id, scope, verified, stated) WHERE c.id = v.id AND c.scope_id = v.scope",
+                [x for c in rows for x in (c.pk, c.scope_id, c.verified_at, list(c.stated_at))])
             if cursor.rowcount != len(rows):
                 # Likewise: a card forgotten meanwhile is not reported as reinforced.
                 raise CardGone(gettext("That card was forgotten meanwhile."))
