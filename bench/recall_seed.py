@@ -17,6 +17,7 @@ from django.db import connection, transaction
 from api_workload import EVENTS, EVENTS_OTHER, MULTI, MULTI_ME, MULTI_OTHER, NAMES, SINGLE_ME, SINGLE_OTHER, \
     SINGLE_VALUES, single_value  # noqa: E402  (bench/ is on sys.path when run as a script)
 from cards.lexical import card_lexemes
+from core.citus import is_distributed
 from cards.models import Card, Entity, EntityKind, Label
 from cards.text import name_skeleton, normalize
 from scopes.models import Scope, ScopeKind, User
@@ -345,10 +346,7 @@ def seed_cards(world: World, bases: list[Base], base_vectors: np.ndarray, n: int
 def _sizes(cursor) -> tuple[str, str]:
     """The table's size and its HNSW index's, on one server or summed over a Citus table's shards
     (where the coordinator's own table is an empty shell)."""
-    cursor.execute("SELECT to_regclass('pg_dist_partition') IS NOT NULL")
-    if cursor.fetchone()[0]:
-        cursor.execute("SELECT 1 FROM pg_dist_partition WHERE logicalrelid = 'cards_card'::regclass")
-    if not cursor.fetchone():
+    if not is_distributed(cursor, "cards_card"):
         cursor.execute("SELECT pg_size_pretty(pg_table_size('cards_card')),"
                        " pg_size_pretty(pg_relation_size(%s::regclass))", [HNSW_NAME])
         return cursor.fetchone()

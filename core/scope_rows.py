@@ -10,7 +10,7 @@ class ScopeRow(models.Model):
     """A row that lives on its scope's shard. Saving one that exists writes every loaded field but its
     scope: a row never moves to another scope (trying raises), and Citus refuses an UPDATE that sets the
     distribution column, even to the value it already holds ("modifying the partition value of rows is
-    not allowed")."""
+    not allowed"). The UPDATE names the scope beside the id, so a cluster sends it to the row's shard alone."""
 
     class Meta:
         abstract = True
@@ -33,3 +33,9 @@ class ScopeRow(models.Model):
                                        and field.attname not in deferred]
         super().save(*args, **kwargs)
         self._scope_loaded = self.scope_id
+
+    def _do_update(self, base_qs, using, pk_val, values, update_fields, forced_update):
+        # Django's own UPDATE finds the row by id alone, which a cluster would send to every shard.
+        if self.scope_id is not None:
+            base_qs = base_qs.filter(scope_id=self.scope_id)
+        return super()._do_update(base_qs, using, pk_val, values, update_fields, forced_update)

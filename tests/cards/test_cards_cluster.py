@@ -11,6 +11,7 @@ from cards.drafts import CardDraft
 from cards.models import Card
 from cards.retrieval import recall
 from cards.services import card_remember
+from core.citus import is_distributed
 from tests.builtin_rows import builtin_rows_restore
 from tests.factories import family_scope
 
@@ -26,6 +27,11 @@ def _pages_by_scope(scope_ids: list[int]) -> list[int]:
 
 def test_the_cards_of_a_scope_end_up_together(alice, t0):
     builtin_rows_restore()  # a transactional test: the labels may have gone with an earlier one's flush
+    with connection.cursor() as cursor:
+        if is_distributed(cursor, "cards_card"):     # on a cluster (pytest --cluster): refused, nothing changed
+            with pytest.raises(CommandError, match="distributed"):
+                call_command("cards_cluster", maintenance_work_mem="64MB")
+            return
     home = family_scope(owner=alice, name="Home")
     for i in range(6):  # written interleaved, as tenants write
         for scope in (alice.personal_scope, home):
@@ -52,3 +58,17 @@ def test_the_cards_of_a_scope_end_up_together(alice, t0):
 def test_a_size_that_is_not_one_is_refused():
     with pytest.raises(CommandError):
         call_command("cards_cluster", maintenance_work_mem="1GB; DROP TABLE cards_card")
+
+
+def test_on_a_citus_coordinator_it_refuses_before_it_rewrites_anything():
+    """On one PostgreSQL too: a temporary table named as Citus's catalogue (found before any other) says the
+    cards are distributed, and the command refuses with a message, not a CLUSTER of an empty shell."""
+    with connection.cursor() as cursor:
+        cursor.execute("CREATE TEMP TABLE pg_dist_partition (logicalrelid regclass, partmethod \"char\")")
+        cursor.execute("INSERT INTO pg_dist_partition VALUES ('cards_card', 'h')")
+        try:
+            assert is_distributed(cursor, "cards_card") and not is_distributed(cursor, "cards_label")
+            with pytest.raises(CommandError, match="distributed over a Citus cluster"):
+                call_command("cards_cluster", maintenance_work_mem="64MB")
+        finally:
+            cursor.execute("DROP TABLE pg_temp.pg_dist_partition")

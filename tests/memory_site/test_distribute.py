@@ -235,7 +235,9 @@ def test_saving_a_row_again_writes_everything_but_its_scope(alice):
     with CaptureQueriesContext(connection) as queries:
         card.save()
     update = next(q["sql"] for q in queries if q["sql"].startswith('UPDATE "cards_card"'))
-    assert '"text" = ' in update and '"scope_id" = ' not in update.split(" WHERE ")[0]
+    set_part, where = update.split(" WHERE ")
+    assert '"text" = ' in set_part and '"scope_id" = ' not in set_part
+    assert f'"scope_id" = {alice.personal_scope.pk}' in where     # routed to the row's shard
     card.refresh_from_db()
     assert card.text == "plays chess on Sundays" and card.scope_id == alice.personal_scope.pk
     card.scope_id = UserFactory(username="bob").personal_scope.pk

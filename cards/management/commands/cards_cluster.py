@@ -19,13 +19,24 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 
+from core.citus import is_distributed
+
 ORDER_INDEX = "card_timeline"   # (scope, subject, label, effective_at): a scope's cards, each subject's together
 
 
+class ClusterRefused(Exception):
+    pass
+
+
 def cards_cluster(*, maintenance_work_mem: str = "2GB") -> dict:
-    """CLUSTER and VACUUM (ANALYZE) the cards table; returns the seconds each took."""
+    """CLUSTER and VACUUM (ANALYZE) the cards table; returns the seconds each took. Refuses on a Citus
+    coordinator whose cards are distributed: CLUSTER would rewrite only the coordinator's empty table, and
+    each shard already holds its scopes' cards apart from the rest of the table."""
     started = time.perf_counter()
     with connection.cursor() as cursor:
+        if is_distributed(cursor, "cards_card"):
+            raise ClusterRefused("cards_card is distributed over a Citus cluster: its shards already keep "
+                                 "each scope's cards apart, and CLUSTER would reach none of them.")
         # The HNSW graph is rebuilt as part of the rewrite: in memory it takes minutes, spilled far longer.
         cursor.execute(f"SET maintenance_work_mem = '{maintenance_work_mem}'")
         cursor.execute(f"CLUSTER cards_card USING {ORDER_INDEX}")
@@ -48,6 +59,9 @@ class Command(BaseCommand):
     def handle(self, *args, maintenance_work_mem: str, **options) -> None:
         if not re.fullmatch(r"\d+(kB|MB|GB)", maintenance_work_mem):
             raise CommandError("--maintenance-work-mem is a size such as 512MB or 2GB.")
-        took = cards_cluster(maintenance_work_mem=maintenance_work_mem)
+        try:
+            took = cards_cluster(maintenance_work_mem=maintenance_work_mem)
+        except ClusterRefused as refused:
+            raise CommandError(str(refused)) from None
         self.stdout.write(f"Clustered cards_card by scope in {took['cluster_s']} s "
                           f"(VACUUM ANALYZE {took['vacuum_s']} s).")
