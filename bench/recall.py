@@ -109,8 +109,8 @@ def parse_args(argv=None):
         p.error("--scopes must be at least 6")
     if args.only and not args.coordinator:
         p.error("--only goes with --coordinator")
-    if args.only == "coordinator" and args.reuse:
-        p.error("--reuse measures a kept database of one server, not a cluster's")
+    if args.coordinator and args.reuse and args.only != "single":
+        p.error("--reuse measures a kept database of one server, not a cluster's: add --only single")
     return args
 
 
@@ -551,8 +551,11 @@ def main() -> int:
         log(f"migrating {ARGS.database} …")
         call_command("migrate", verbosity=0, interactive=False)
         if ON_CITUS and not ARGS.reuse:
+            import io
             from memory_site.distribution import sessions_renew
-            call_command("distribute", stdout=open(os.devnull, "w"))
+            said = io.StringIO()
+            call_command("distribute", stdout=said)
+            report["distribute"] = said.getvalue().splitlines()
             sessions_renew(connection)
         with connection.cursor() as cursor:
             cursor.execute("SHOW server_version")
@@ -621,10 +624,9 @@ def main() -> int:
         else:
             try:
                 from django.db import connections
+                from memory_site.distribution import sessions_renew
                 for conn in connections.all():
-                    conn.close()
-                    if hasattr(conn, "close_pool"):
-                        conn.close_pool()
+                    sessions_renew(conn)
             except Exception:  # noqa: BLE001 - the drop below forces them off anyway
                 pass
             database_drop(ADMIN_DB, ARGS.database)

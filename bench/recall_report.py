@@ -93,17 +93,19 @@ def table(report: dict) -> str:
     return "\n".join(lines)
 
 
+def cost_line(read: str, c: dict) -> str:
+    """What one read cost, by process (recall_cost.cost_phase)."""
+    cpu = ", ".join(f"{k} {v}" for k, v in c["cpu_ms_per_read"].items() if v is not None)
+    where = c.get("placement")
+    return (f"CPU ms per {read} read (auto route, {c['reads']} reads): {cpu}; embedding "
+            f"{c['embedding_cpu_ms_per_read']}; wall {c['wall_ms_per_read']} ms"
+            + (f"; reaches {where['shards']} of {where['of_shards']} shards {where['shards_by_node']}"
+               if where else ""))
+
+
 def _cost_lines(size: dict) -> list[str]:
-    lines = []
-    for read in ("household", "broad"):
-        c = size.get("cost", {}).get(read)
-        if c:
-            cpu = ", ".join(f"{k} {v}" for k, v in c["cpu_ms_per_read"].items() if v is not None)
-            where = c.get("placement")
-            lines.append(f"CPU ms per {read} read (auto route, {c['reads']} reads): {cpu}; embedding "
-                         f"{c['embedding_cpu_ms_per_read']}; wall {c['wall_ms_per_read']} ms"
-                         + (f"; reaches {where['shards']} of {where['of_shards']} shards {where['shards_by_node']}"
-                            if where else ""))
+    lines = [cost_line(read, size["cost"][read]) for read in ("household", "broad")
+             if size.get("cost", {}).get(read)]
     w = size.get("writes")
     if w:
         for name in ("single", "batch"):

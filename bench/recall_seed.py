@@ -17,9 +17,9 @@ from django.db import connection, transaction
 from api_workload import EVENTS, EVENTS_OTHER, MULTI, MULTI_ME, MULTI_OTHER, NAMES, SINGLE_ME, SINGLE_OTHER, \
     SINGLE_VALUES, single_value  # noqa: E402  (bench/ is on sys.path when run as a script)
 from cards.lexical import card_lexemes
-from core.citus import is_distributed
 from cards.models import Card, Entity, EntityKind, Label
 from cards.text import name_skeleton, normalize
+from core.citus import is_distributed
 from scopes.models import Scope, ScopeKind, User
 from scopes.services import membership_set, scope_create
 
@@ -317,9 +317,16 @@ def seed_cards(world: World, bases: list[Base], base_vectors: np.ndarray, n: int
     index_started = time.perf_counter()
     with transaction.atomic():
         with connection.cursor() as cursor:
-            # A 1M-row graph is ~2 GB: built in memory it takes minutes, spilled it takes far longer.
-            cursor.execute("SET LOCAL maintenance_work_mem = '3GB'")
-            cursor.execute("SET LOCAL max_parallel_maintenance_workers = 1")
+            if is_distributed(cursor, "cards_card"):
+                # Every shard builds its own graph, many at once on each node, and a parallel build takes its
+                # whole maintenance_work_mem as shared memory up front: 3 GB each ran the machine out of memory.
+                # A shard of a million cards holds ~31k rows, ~60 MB of graph.
+                cursor.execute("SET LOCAL maintenance_work_mem = '256MB'")
+                cursor.execute("SET LOCAL max_parallel_maintenance_workers = 0")
+            else:
+                # A 1M-row graph is ~2 GB: built in memory it takes minutes, spilled it takes far longer.
+                cursor.execute("SET LOCAL maintenance_work_mem = '3GB'")
+                cursor.execute("SET LOCAL max_parallel_maintenance_workers = 1")
         with connection.schema_editor(atomic=False) as editor:
             editor.add_index(Card, index)
     t["hnsw_build_s"] = round(time.perf_counter() - index_started, 1)

@@ -35,7 +35,10 @@ class ScopeRow(models.Model):
         self._scope_loaded = self.scope_id
 
     def _do_update(self, base_qs, using, pk_val, values, update_fields, forced_update):
-        # Django's own UPDATE finds the row by id alone, which a cluster would send to every shard.
-        if self.scope_id is not None:
-            base_qs = base_qs.filter(scope_id=self.scope_id)
+        # Django's own UPDATE finds the row by id alone, which a cluster would send to every shard. The scope
+        # it was loaded in, else the one it was made with; never read from the database for this (a deferred
+        # scope would be fetched by id alone).
+        scope_id = getattr(self, "_scope_loaded", None) or self.__dict__.get("scope_id")
+        if scope_id is not None:
+            base_qs = base_qs.filter(scope_id=scope_id)
         return super()._do_update(base_qs, using, pk_val, values, update_fields, forced_update)

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from django.apps import apps
 from django.db import DatabaseError, transaction
 
+from core.citus import table_kinds
+
 log = logging.getLogger(__name__)
 
 DISTRIBUTION_COLUMN = "scope_id"
@@ -51,16 +53,6 @@ def citus_coordinator(cursor) -> bool:
     cursor.execute("SELECT groupid = 0 FROM pg_dist_local_group")
     row = cursor.fetchone()
     return bool(row and row[0])
-
-
-def table_kinds(cursor) -> dict[str, str]:
-    """Each table Citus knows: "distributed", "reference" or "citus-local" (a local table Citus added to its
-    metadata by itself, because a foreign key ties it to a reference table)."""
-    cursor.execute("SELECT logicalrelid::regclass::text, partmethod, repmodel FROM pg_dist_partition")
-    kinds = {}
-    for table, method, replication in cursor.fetchall():
-        kinds[table] = ("distributed" if method == "h" else "reference" if replication == "t" else "citus-local")
-    return kinds
 
 
 @dataclass

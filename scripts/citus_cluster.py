@@ -163,7 +163,8 @@ def start_node(data: Path, user: str | None) -> None:
 
 def sql(port: int, query: str, database: str = DB_NAME, host: str = HOST, user: str = DB_USER) -> str:
     """One statement through the wheel's psql, over TCP as the nodes reach one another."""
-    return pg.psql(["-h", host, "-p", str(port), "-U", user, "-d", database, "-X", "-A", "-t", "-q",
+    # -w: a node that asks for a password fails here instead of waiting for one at a prompt.
+    return pg.psql(["-h", host, "-p", str(port), "-U", user, "-d", database, "-w", "-X", "-A", "-t", "-q",
                     "-v", "ON_ERROR_STOP=1", "-c", query]).strip()
 
 
@@ -189,11 +190,15 @@ def register_workers(coordinator: Node, workers: list[Node], name: str = DB_NAME
             sql(port, f"SELECT citus_add_node('{worker_host}', {worker_port})", name, host, user)
 
 
+# The nodes of a database that hold shards: every active primary but the coordinator (group 0).
+WORKERS = "groupid <> 0 AND isactive AND noderole = 'primary'"
+
+
 def cluster_workers(coordinator: Node, database: str = DB_NAME, user: str = DB_USER) -> list[Node]:
     """The workers a coordinator's database knows (any Citus cluster, not only this local one)."""
     host, port = coordinator
-    rows = sql(port, "SELECT nodename || ' ' || nodeport FROM pg_dist_node WHERE groupid <> 0 AND isactive"
-               " ORDER BY nodeid", database, host, user)
+    rows = sql(port, f"SELECT nodename || ' ' || nodeport FROM pg_dist_node WHERE {WORKERS} ORDER BY nodeid",
+               database, host, user)
     return [(line.split()[0], int(line.split()[1])) for line in rows.splitlines() if line]
 
 
@@ -204,16 +209,28 @@ def cluster_database(name: str, fresh: bool = False, coordinator: Node | None = 
     drops it everywhere first. By default the local cluster's nodes. Returns its URL."""
     if not re.fullmatch(r"[a-z_][a-z0-9_]*", name) or name == DB_NAME:
         fail(f"{name!r}: a database name here is lower-case letters, digits and underscores, not {DB_NAME}.")
-    if coordinator is None:
-        coordinator, workers = (HOST, NODES["coordinator"]), [(HOST, NODES[w]) for w in ("worker1", "worker2")]
-    nodes = [coordinator, *workers]
+    coordinator, workers = _nodes(coordinator, workers, user)
     if fresh:
-        for host, port in nodes:
-            sql(port, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)", "postgres", host, user)
+        cluster_database_drop(name, coordinator, workers, user)
     for host, port in [*workers, coordinator]:
         prepare_database(port, name, host, user)
     register_workers(coordinator, workers, name, user)
     return f"postgresql://{user}@{coordinator[0]}:{coordinator[1]}/{name}"
+
+
+def cluster_database_drop(name: str, coordinator: Node | None = None, workers: list[Node] | None = None,
+                          user: str = DB_USER) -> None:
+    """`name` dropped on every node (by default the local cluster's), its sessions ended."""
+    coordinator, workers = _nodes(coordinator, workers, user)
+    for host, port in [coordinator, *workers]:
+        sql(port, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)', "postgres", host, user)
+
+
+def _nodes(coordinator: Node | None, workers: list[Node] | None, user: str) -> tuple[Node, list[Node]]:
+    """The local cluster's nodes when no coordinator is given; a coordinator's own workers when none are."""
+    if coordinator is None:
+        return (HOST, NODES["coordinator"]), [(HOST, NODES[w]) for w in ("worker1", "worker2")]
+    return coordinator, workers if workers is not None else cluster_workers(coordinator, DB_NAME, user)
 
 
 def start() -> None:

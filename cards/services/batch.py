@@ -24,7 +24,7 @@ from ..models import Card, CardKind, Cardinality
 from .embedding import embed_outcomes_after_commit
 from .perspectives import perspectives_set
 from .remember import card_remember
-from .sql import cards_insert_many
+from .sql import cards_insert_many, scopes_of
 from .tags import about_someone_else, is_guess, lock_label, tags_settle
 from .write_plan import (ONE_MICROSECOND, STATED_AT_KEEP, Outcome, Write, WriteOutcome, duplicate_window,
                          timeline_lock_key, write_prepare)
@@ -242,7 +242,8 @@ def _decide_event(write: Write, timeline: _Timeline, plan: _Plan) -> tuple[str, 
 def _flush(plan: _Plan) -> None:
     """Ids first, then close, reinforce, insert: while an old card is current the
     unique index would refuse its successor, and foreign keys wait for commit.
-    Each UPDATE finds its cards by (id, scope_id), which a cluster routes to their shards."""
+    Each UPDATE finds its cards by (id, scope_id), and names their scopes as constants: a cluster prunes
+    shards by those, not by a join with a list of rows."""
     with connection.cursor() as cursor:
         if plan.new:
             cursor.execute("SELECT nextval(pg_get_serial_sequence('cards_card', 'id'))"
@@ -254,9 +255,9 @@ def _flush(plan: _Plan) -> None:
             cursor.execute(
                 "UPDATE cards_card c SET superseded_at = v.at, superseded_by_id = v.by"
                 " FROM unnest(%s::bigint[], %s::bigint[], %s::timestamptz[], %s::bigint[]) AS v(id, scope, at, by)"
-                " WHERE c.id = v.id AND c.scope_id = v.scope",
+                " WHERE c.id = v.id AND c.scope_id = v.scope AND c.scope_id = ANY(%s::bigint[])",
                 [[c.pk for c in rows], [c.scope_id for c in rows], [c.superseded_at for c in rows],
-                 [c.superseded_by.pk for c in rows]])
+                 [c.superseded_by.pk for c in rows], scopes_of(rows)])
             if cursor.rowcount != len(rows):
                 # A forget committed since the timelines were read (it takes no timeline lock), as in the
                 # single path's _fork: a value that is gone is not closed into a successor that says it was.
@@ -269,8 +270,9 @@ def _flush(plan: _Plan) -> None:
             values = ", ".join(["(%s::bigint, %s::bigint, %s::timestamptz, %s::timestamptz[])"] * len(rows))
             cursor.execute(
                 "UPDATE cards_card c SET verified_at = v.verified, stated_at = v.stated"
-                f" FROM (VALUES {values}) AS v(id, scope, verified, stated) WHERE c.id = v.id AND c.scope_id = v.scope",
-                [x for c in rows for x in (c.pk, c.scope_id, c.verified_at, list(c.stated_at))])
+                f" FROM (VALUES {values}) AS v(id, scope, verified, stated) WHERE c.id = v.id AND c.scope_id = v.scope"
+                " AND c.scope_id = ANY(%s::bigint[])",
+                [*(x for c in rows for x in (c.pk, c.scope_id, c.verified_at, list(c.stated_at))), scopes_of(rows)])
             if cursor.rowcount != len(rows):
                 # Likewise: a card forgotten meanwhile is not reported as reinforced.
                 raise CardGone(gettext("That card was forgotten meanwhile."))

@@ -11,6 +11,7 @@ from django.db import connection, transaction
 
 from ..embeddings import card_embedding_text, embed_texts, embedding_setting
 from ..models import Card, Entity
+from .sql import scopes_of
 
 if TYPE_CHECKING:
     from .write_plan import WriteOutcome
@@ -128,9 +129,10 @@ def _store(cards: list[Card], vectors: list[list[float]]) -> int:
             "UPDATE cards_card c SET embedding = v.embedding::vector"
             " FROM unnest(%s::bigint[], %s::bigint[], %s::text[], %s::text[], %s::text[])"
             " AS v(id, scope, value, text, embedding)"
-            " WHERE c.id = v.id AND c.scope_id = v.scope AND c.value = v.value AND c.text = v.text",
+            " WHERE c.id = v.id AND c.scope_id = v.scope AND c.value = v.value AND c.text = v.text"
+            " AND c.scope_id = ANY(%s::bigint[])",
             [[c.pk for c in cards], [c.scope_id for c in cards], [c.value for c in cards],
-             [c.text for c in cards], literals])
+             [c.text for c in cards], literals, scopes_of(cards)])
         return cursor.rowcount
 
 

@@ -43,6 +43,12 @@ def card_insert(card: Card) -> Card:
     return card
 
 
+def scopes_of(cards) -> list[int]:
+    """The scopes of these rows, once each: `scope_id = ANY(…)` beside a join with a list of rows lets a
+    cluster send an UPDATE to those scopes' shards only."""
+    return sorted({card.scope_id for card in cards})
+
+
 def timestamps_literal(values) -> str:
     """A timestamptz[] as PostgreSQL's text form, for arrays inside arrays (unnest flattens nested ones)."""
     return "{" + ",".join(f'"{t.isoformat()}"' for t in values) + "}"

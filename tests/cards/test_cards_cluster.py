@@ -64,8 +64,9 @@ def test_on_a_citus_coordinator_it_refuses_before_it_rewrites_anything():
     """On one PostgreSQL too: a temporary table named as Citus's catalogue (found before any other) says the
     cards are distributed, and the command refuses with a message, not a CLUSTER of an empty shell."""
     with connection.cursor() as cursor:
-        cursor.execute("CREATE TEMP TABLE pg_dist_partition (logicalrelid regclass, partmethod \"char\")")
-        cursor.execute("INSERT INTO pg_dist_partition VALUES ('cards_card', 'h')")
+        cursor.execute("CREATE TEMP TABLE pg_dist_partition (logicalrelid regclass, partmethod \"char\","
+                       " repmodel \"char\")")
+        cursor.execute("INSERT INTO pg_dist_partition VALUES ('cards_card', 'h', 's'), ('cards_label', 'n', 't')")
         try:
             assert is_distributed(cursor, "cards_card") and not is_distributed(cursor, "cards_label")
             with pytest.raises(CommandError, match="distributed over a Citus cluster"):
