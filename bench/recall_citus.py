@@ -65,7 +65,7 @@ def _postmaster(host: str, port: int, data_directory: str) -> int | None:
     """The pid of the server at host:port when it runs on this machine: its data folder's postmaster.pid
     names the pid (line 1) and the port (line 4), which must be this node's (another server may use the
     same folder name on another machine)."""
-    if host not in LOCAL_HOSTS and not host.startswith("/"):
+    if not data_directory or (host not in LOCAL_HOSTS and not host.startswith("/")):
         return None
     try:
         lines = Path(data_directory, "postmaster.pid").read_text().splitlines()
@@ -118,7 +118,7 @@ def server_nodes() -> dict[str, int | None]:
 
 class CpuMeter:
     """CPU milliseconds spent by this process and by each server between two readings. Background work
-    (autovacuum, checkpoints, Citus's maintenance daemon) counts too: on Citus on three servers."""
+    (autovacuum, checkpoints, Citus's maintenance daemon) counts too, on each of Citus's three servers."""
 
     def __init__(self):
         self.nodes = server_nodes()

@@ -55,18 +55,24 @@ def main(argv: list[str], args) -> int:
 
 
 def _run(command: list[str]) -> int:
-    """The child to its end, even when this run is interrupted: the child gets the same Ctrl-C (or is sent
-    the SIGTERM this one got) and stops its server and drops its databases before it exits."""
-    child = subprocess.Popen(command, stdout=subprocess.DEVNULL)
-    previous = signal.signal(signal.SIGTERM, lambda signum, frame: child.send_signal(signal.SIGTERM))
+    """The child to its end, even when this run is interrupted: the child is sent the SIGINT or SIGTERM this
+    one got, stops its server and drops its databases; then the interruption goes on (no next target)."""
+    # A session of its own: a Ctrl-C at the terminal reaches this process only, which passes it on once.
+    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, start_new_session=True)
+    stopped: list[int] = []
+
+    def forward(signum, frame):
+        stopped.append(signum)
+        child.send_signal(signum)
+    previous = {signum: signal.signal(signum, forward) for signum in (signal.SIGINT, signal.SIGTERM)}
     try:
-        while True:
-            try:
-                return child.wait()
-            except KeyboardInterrupt:
-                continue        # the child has the same SIGINT from the terminal: wait for it to clean up
+        code = child.wait()
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+    if stopped:
+        raise KeyboardInterrupt(f"signal {stopped[0]}: the run stops after cleaning up")
+    return code
 
 
 def _get(report: dict, size: int, *path):
@@ -84,7 +90,7 @@ def _get(report: dict, size: int, *path):
 ROWS = [
     ("seed: COPY rows/s", ("seed", "copy_rows_per_s")),
     # Not alike: one 3 GB build with a parallel worker, against 32 shard builds of 256 MB each (recall_seed).
-    ("seed: HNSW build s (see above)", ("seed", "hnsw_build_s")),
+    ("seed: HNSW build s (1 build / 32 shards)", ("seed", "hnsw_build_s")),
     ("household: service auto p50 ms", ("service", "routes", "auto", "total_ms", "p50")),
     ("household: service auto p95 ms", ("service", "routes", "auto", "total_ms", "p95")),
     ("household: in-process request p95 ms", ("in_process_request", "request_ms", "p95")),

@@ -1,6 +1,7 @@
-"""Citus's catalogue, read: whether the database is part of a cluster and how each table is spread. The few
-places that act on one server's copy of a table (a CLUSTER rewrite, a size read from the table itself) ask
-before they act; `manage.py distribute` plans from it."""
+"""Citus's catalogue of tables, read: whether it is there and how each table is spread. The few places that
+act on one server's copy of a table (a CLUSTER rewrite, a size read from the table itself) ask before they
+act; `manage.py distribute` plans from it (whether this node is the coordinator, it asks in
+memory_site/distribution.py)."""
 
 from __future__ import annotations
 
@@ -22,5 +23,9 @@ def table_kinds(cursor) -> dict[str, str]:
 
 
 def is_distributed(cursor, table: str) -> bool:
-    """True when `table` is a Citus distributed table (its rows live in shards on the workers)."""
-    return citus_present(cursor) and table_kinds(cursor).get(table) == "distributed"
+    """True when `table` is a Citus distributed table (its rows live in shards on the workers). Compared as a
+    regclass, so a table outside the search path is found too."""
+    if not citus_present(cursor):
+        return False
+    cursor.execute("SELECT 1 FROM pg_dist_partition WHERE logicalrelid = %s::regclass AND partmethod = 'h'", [table])
+    return cursor.fetchone() is not None

@@ -21,24 +21,31 @@ class ScopeRow(models.Model):
         row._scope_loaded = row.__dict__.get("scope_id")
         return row
 
+    def _scope_known(self) -> int | None:
+        """The scope the row lives in as far as this instance knows, never read from the database for it (a
+        deferred scope would be fetched by id alone): the one it was loaded or first saved in, else its own."""
+        loaded = getattr(self, "_scope_loaded", None)
+        return loaded if loaded is not None else self.__dict__.get("scope_id")
+
     def save(self, *args, **kwargs):
-        if not self._state.adding and "scope" in (kwargs.get("update_fields") or ()):
+        adding = self._state.adding
+        if not adding and "scope" in (kwargs.get("update_fields") or ()):
             raise ValueError(f"A {type(self).__name__} never moves to another scope.")
-        if not self._state.adding and kwargs.get("update_fields") is None and not kwargs.get("force_insert"):
-            if getattr(self, "_scope_loaded", self.scope_id) != self.scope_id:
+        if not adding and kwargs.get("update_fields") is None and not kwargs.get("force_insert"):
+            current = self.__dict__.get("scope_id")
+            if current is not None and current != self._scope_known():
                 raise ValueError(f"A {type(self).__name__} never moves to another scope.")
             deferred = self.get_deferred_fields()
             kwargs["update_fields"] = [field.name for field in self._meta.concrete_fields
                                        if not field.primary_key and field.attname != "scope_id"
                                        and field.attname not in deferred]
         super().save(*args, **kwargs)
-        self._scope_loaded = self.scope_id
+        if adding or getattr(self, "_scope_loaded", None) is None:
+            self._scope_loaded = self.__dict__.get("scope_id")
 
     def _do_update(self, base_qs, using, pk_val, values, update_fields, forced_update):
-        # Django's own UPDATE finds the row by id alone, which a cluster would send to every shard. The scope
-        # it was loaded in, else the one it was made with; never read from the database for this (a deferred
-        # scope would be fetched by id alone).
-        scope_id = getattr(self, "_scope_loaded", None) or self.__dict__.get("scope_id")
+        # Django's own UPDATE finds the row by id alone, which a cluster would send to every shard.
+        scope_id = self._scope_known()
         if scope_id is not None:
             base_qs = base_qs.filter(scope_id=scope_id)
         return super()._do_update(base_qs, using, pk_val, values, update_fields, forced_update)

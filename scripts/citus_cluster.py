@@ -207,8 +207,7 @@ def cluster_database(name: str, fresh: bool = False, coordinator: Node | None = 
     """Another database of a running cluster (a test or bench database): Citus does not propagate CREATE
     DATABASE, so it is made on every node, with the extensions, and the nodes registered in it; `fresh`
     drops it everywhere first. By default the local cluster's nodes. Returns its URL."""
-    if not re.fullmatch(r"[a-z_][a-z0-9_]*", name) or name == DB_NAME:
-        fail(f"{name!r}: a database name here is lower-case letters, digits and underscores, not {DB_NAME}.")
+    _name_checked(name)
     coordinator, workers = _nodes(coordinator, workers, user)
     if fresh:
         cluster_database_drop(name, coordinator, workers, user)
@@ -221,9 +220,16 @@ def cluster_database(name: str, fresh: bool = False, coordinator: Node | None = 
 def cluster_database_drop(name: str, coordinator: Node | None = None, workers: list[Node] | None = None,
                           user: str = DB_USER) -> None:
     """`name` dropped on every node (by default the local cluster's), its sessions ended."""
+    _name_checked(name)
     coordinator, workers = _nodes(coordinator, workers, user)
     for host, port in [coordinator, *workers]:
         sql(port, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)', "postgres", host, user)
+
+
+def _name_checked(name: str) -> None:
+    """Another database than the cluster's own, named plainly enough to need no quoting."""
+    if not re.fullmatch(r"[a-z_][a-z0-9_]*", name) or name == DB_NAME:
+        fail(f"{name!r}: a database name here is lower-case letters, digits and underscores, not {DB_NAME}.")
 
 
 def _nodes(coordinator: Node | None, workers: list[Node] | None, user: str) -> tuple[Node, list[Node]]:

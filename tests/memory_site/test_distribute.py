@@ -249,4 +249,6 @@ def test_saving_a_row_again_writes_everything_but_its_scope(alice):
     card.text = "plays go on Sundays"
     card.save(update_fields=["text"])
     assert type(card).objects.filter(pk=card.pk, scope=alice.personal_scope, text="plays go on Sundays").exists()
+    with pytest.raises(ValueError, match="never moves"):       # still: the other scope was never saved
+        card.save()
 
