@@ -3,8 +3,19 @@ issue's targets (bench/recall.py builds the report)."""
 
 from __future__ import annotations
 
+import statistics
+
 TARGETS = {100_000: 15.0, 1_000_000: 40.0}     # HTTP p95 ms, query embedding included
 RECALL_TARGET = 0.95
+
+
+def stats(values: list[float]) -> dict:
+    from http_load import percentile
+    if not values:
+        return {"n": 0}
+    return {"n": len(values), "p50": round(percentile(values, 50), 2), "p95": round(percentile(values, 95), 2),
+            "p99": round(percentile(values, 99), 2), "max": round(max(values), 2),
+            "mean": round(statistics.fmean(values), 2)}
 
 
 def table(report: dict) -> str:
