@@ -413,13 +413,11 @@ def main() -> int:
         import numpy as np
         log(f"migrating {ARGS.database} …")
         call_command("migrate", verbosity=0, interactive=False)
-        if ON_CITUS and not ARGS.reuse:
+        if ON_CITUS:
             import io
-            from memory_site.distribution import sessions_renew
             said = io.StringIO()
             call_command("distribute", stdout=said)
             report["distribute"] = said.getvalue().splitlines()
-            sessions_renew(connection)
         with connection.cursor() as cursor:
             cursor.execute("SHOW server_version")
             report["postgres"] = cursor.fetchone()[0]
@@ -450,13 +448,13 @@ def main() -> int:
                                                   texts=ARGS.texts, sizes=ARGS.scope_sizes)
                 size["load_average_after_seed"] = load_average()
                 log(f"  {size['seed']}")
-            if ARGS.cluster and ON_CITUS:
-                # CLUSTER rewrites one table on one server; a shard holds a few thousand rows of each scope.
-                size["cluster"] = "not on Citus: a scope's cards already share one shard"
-            elif ARGS.cluster:
-                from cards.management.commands.cards_cluster import cards_cluster
+            if ARGS.cluster:
+                from cards.management.commands.cards_cluster import ClusterRefused, cards_cluster
                 log("  clustering by scope …")
-                size["cluster"] = cards_cluster()
+                try:
+                    size["cluster"] = cards_cluster()
+                except ClusterRefused as refused:       # on Citus
+                    size["cluster"] = str(refused)
                 log(f"  {size['cluster']}")
             log("  service …")
             size["service"] = service_phase(world, queries)

@@ -29,7 +29,8 @@ class ScopeRow(models.Model):
 
     def save(self, *args, **kwargs):
         adding = self._state.adding
-        if not adding and "scope" in (kwargs.get("update_fields") or ()):
+        # Django takes a field by its name or its column's ("scope" or "scope_id").
+        if not adding and {"scope", "scope_id"} & set(kwargs.get("update_fields") or ()):
             raise ValueError(f"A {type(self).__name__} never moves to another scope.")
         if not adding and kwargs.get("update_fields") is None and not kwargs.get("force_insert"):
             current = self.__dict__.get("scope_id")

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from django.apps import apps
 from django.db import DatabaseError, transaction
 
-from core.citus import table_kinds
+from core.citus import citus_present, table_kinds
 
 log = logging.getLogger(__name__)
 
@@ -47,8 +47,7 @@ def reference_tables() -> list[str]:
 
 def citus_coordinator(cursor) -> bool:
     """True on a Citus coordinator (the node whose group is 0); a worker or plain PostgreSQL is not one."""
-    cursor.execute("SELECT 1 FROM pg_extension WHERE extname = 'citus'")
-    if cursor.fetchone() is None:
+    if not citus_present(cursor):
         return False
     cursor.execute("SELECT groupid = 0 FROM pg_dist_local_group")
     row = cursor.fetchone()

@@ -132,17 +132,26 @@ def _load(writes: list[Write]) -> dict[Key, _Timeline]:
     cols = ", ".join(f"c.{column}" for column in COLUMNS)
     join3 = "JOIN unnest(%s::bigint[], %s::bigint[], %s::bigint[]) AS k(s, su, l)" \
             " ON c.scope_id = k.s AND c.subject_id = k.su AND c.label_id = k.l"
-    sql = (
-        f"(SELECT DISTINCT ON (c.scope_id, c.subject_id, c.label_id) {cols} FROM cards_card c {join3}"
-        "  WHERE c.kind = 'state' AND c.cardinality = 'single' AND c.tag <> 'hypothesis' AND c.disputes_id IS NULL"
-        "  ORDER BY c.scope_id, c.subject_id, c.label_id, c.effective_at DESC, c.id DESC)"
-        f" UNION ALL (SELECT {cols} FROM cards_card c {join3}"
-        "  WHERE c.kind <> 'event' AND c.cardinality = 'multi' AND c.superseded_at IS NULL AND c.tag <> 'hypothesis')"
-        f" UNION ALL (SELECT {cols} FROM cards_card c"
-        "  JOIN unnest(%s::bigint[], %s::bigint[], %s::bigint[], %s::text[]) AS k(s, su, l, v)"
-        "   ON c.scope_id = k.s AND c.subject_id = k.su AND c.label_id = k.l AND c.value_norm = k.v"
-        "  WHERE c.kind = 'event')")
-    params = [*_columns(single, 3), *_columns(multi, 3), *_columns(events, 4)]
+    # Each part also names its scopes as constants, as _flush's UPDATEs do: a cluster prunes by those. A part
+    # with nothing to look up is left out (an empty list prunes nothing there: every shard was asked).
+    parts = [
+        (single, 3, f"(SELECT DISTINCT ON (c.scope_id, c.subject_id, c.label_id) {cols} FROM cards_card c {join3}"
+         "  WHERE c.kind = 'state' AND c.cardinality = 'single' AND c.tag <> 'hypothesis' AND c.disputes_id IS NULL"
+         "  AND c.scope_id = ANY(%s::bigint[])"
+         "  ORDER BY c.scope_id, c.subject_id, c.label_id, c.effective_at DESC, c.id DESC)"),
+        (multi, 3, f"(SELECT {cols} FROM cards_card c {join3}"
+         "  WHERE c.kind <> 'event' AND c.cardinality = 'multi' AND c.superseded_at IS NULL AND c.tag <> 'hypothesis'"
+         "  AND c.scope_id = ANY(%s::bigint[]))"),
+        (events, 4, f"(SELECT {cols} FROM cards_card c"
+         "  JOIN unnest(%s::bigint[], %s::bigint[], %s::bigint[], %s::text[]) AS k(s, su, l, v)"
+         "   ON c.scope_id = k.s AND c.subject_id = k.su AND c.label_id = k.l AND c.value_norm = k.v"
+         "  WHERE c.kind = 'event' AND c.scope_id = ANY(%s::bigint[]))"),
+    ]
+    parts = [(keys, width, part) for keys, width, part in parts if keys]
+    if not parts:
+        return {}
+    sql = " UNION ALL ".join(part for _, _, part in parts)
+    params = [x for keys, width, _ in parts for x in (*_columns(keys, width), sorted({key[0] for key in keys}))]
     timelines: dict[Key, _Timeline] = {}
     for card in Card.objects.raw(sql, params):
         timeline = timelines.setdefault((card.scope_id, card.subject_id, card.label_id, card.kind), _Timeline())

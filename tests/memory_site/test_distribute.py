@@ -245,6 +245,8 @@ def test_saving_a_row_again_writes_everything_but_its_scope(alice):
         card.save()
     with pytest.raises(ValueError, match="never moves"):
         card.save(update_fields=["scope"])
+    with pytest.raises(ValueError, match="never moves"):
+        card.save(update_fields=["scope_id"])
     # Naming other fields, the row is updated where it was loaded, and stays there.
     card.text = "plays go on Sundays"
     card.save(update_fields=["text"])

@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 
-from memory_site.distribution import DistributeRefused, KeysNotPutBack, distribute
+from memory_site.distribution import DistributeRefused, KeysNotPutBack, distribute, sessions_renew
 
 
 class Command(BaseCommand):
@@ -26,5 +26,8 @@ class Command(BaseCommand):
                                + "\n  ".join(refused.lines)) from None
         except KeysNotPutBack as lost:
             raise CommandError(f"Some keys set aside could not be put back; run these by hand:\n{lost}") from lost
+        # This process may go on (call_command): its next statement opens a session with the settings
+        # distribute gave the database, not the one that ran it.
+        sessions_renew(connection)
         for line in lines:
             self.stdout.write(line)
