@@ -23,7 +23,6 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import math
-from dataclasses import dataclass, field
 from functools import lru_cache
 
 import orjson
@@ -33,6 +32,10 @@ from django.utils import timezone
 from .embeddings import embed_query
 from .labels import NEVER_ASKED_LABELS_SQL
 from .lexical import lexemes, query_terms
+from .recall_answer import ALPHA, NAMED_BOOST, Aging, Contradiction, Recall, Scored
+from .recall_memory import build_sql as memory_build_sql
+from .recall_memory import enabled as memory_enabled
+from .recall_scoring import from_memory
 from .models import Card, Cardinality, CardKind, Tag
 from .understand import ABSENCE_TELLS, labels_named, name_runs, speaks_of_self
 from .unembedded import unembedded_score, unembedded_sql
@@ -54,17 +57,7 @@ MAX_SCAN_TUPLES = 80_000
 AGING_LIMIT = 5
 CONTRADICTION_LIMIT = 5
 ROUTES = ("exact", "index")
-# Relevance = ALPHA × similarity + (1 − ALPHA) × lexical; the k most relevant
-# are returned, in the order of score = relevance × decay. Below FLOOR a card is
-# not returned, and with none above it recall says there is no evidence. Both
-# measured on the evaluation set (bench/README "retrieval_quality.py"): ALPHA
-# 0.4 ranks best; no floor separated the questions nothing answers (precision
-# ≤ 0.25 at any floor), so FLOOR keeps every candidate until one does.
-ALPHA = 0.4
-# Added to the relevance of a card about an entity the query names exactly (by
-# its name, an alias, or a member's name): "what does Kai play?" is about Kai.
-# Measured at 0, 0.05, 0.1 and 0.2: recall@10 0.900, 0.901, 0.900, 0.904.
-NAMED_BOOST = 0.2
+# Below FLOOR a card is not returned (recall_answer.py says why it is 0).
 FLOOR = 0.0
 
 
@@ -79,72 +72,6 @@ def query_vector(query: str) -> str:
     for its context every turn) are embedded once per process."""
     vector = embed_query(query)
     return "[" + ",".join(f"{x:.9g}" for x in vector) + "]"
-
-
-@dataclass
-class Scored:
-    card_id: int
-    similarity: float
-    decay: float
-    days: float
-    # The idf-weighted share of the query's words the card holds (cards/lexical.py).
-    lexical: float = 0.0
-    # The card is about (or relates to) an entity the query names.
-    named: bool = False
-    # The card has no stored vector yet: its similarity was computed in this request (unembedded.py).
-    computed: bool = False
-
-    @property
-    def relevance(self) -> float:
-        return ALPHA * self.similarity + (1 - ALPHA) * self.lexical + (NAMED_BOOST if self.named else 0.0)
-
-    @property
-    def score(self) -> float:
-        return self.relevance * self.decay
-
-
-@dataclass
-class Aging:
-    card_id: int
-    days: float
-    # When the caller said they asked about it as it stands; `askable`: it may be
-    # put to them now (never asked, and not a sensitive attribute).
-    asked_at: dt.datetime | None = None
-    askable: bool = True
-
-
-@dataclass
-class Contradiction:
-    subject_id: int
-    label_id: int
-    card_ids: list[int]
-    # Its question is recorded on its newest card: a new value on either side is
-    # a newer card, and brings the question back.
-    question_card_id: int = 0
-    asked_at: dt.datetime | None = None
-    askable: bool = True
-
-
-@dataclass
-class Recall:
-    at: dt.datetime
-    route: str
-    results: list[Scored] = field(default_factory=list)
-    aging: list[Aging] = field(default_factory=list)
-    contradictions: list[Contradiction] = field(default_factory=list)
-    # How many of each may be asked in all, beyond the ones listed too.
-    aging_askable: int = 0
-    contradictions_askable: int = 0
-    # Candidates without a stored vector: how many were scored on the fly, and whether more were left out.
-    unembedded: dict = field(default_factory=lambda: {"scored": 0, "left_out": False})
-
-    # The query asks for a person's attribute nothing records (see _UNANSWERED): nothing is returned.
-    unanswered: bool = False
-
-    @property
-    def no_evidence(self) -> bool:
-        """Nothing here is relevant enough to the query (FLOOR) to be returned, or nothing recorded answers it."""
-        return not self.results
 
 
 # Δt counts from when the card was last made true or verified, as known at
@@ -248,7 +175,10 @@ def recall(*, scope_ids: list[int], query: str, k: int = 10, as_of: dt.datetime 
            when: Interval | None = None, route: str | None = None, subject_ids: list[int] | None = None,
            asker_id: int | None = None, when_events_only: bool = True) -> Recall:
     """Scored cards among `scope_ids` (already restricted to what the caller may
-    read), best first; `route` forces "exact" or "index" (the bench compares them).
+    read), best first; `route` forces "exact" or "index" read from SQL (the bench compares them), or
+    "memory": the exact route scored from the scopes' snapshots (recall_memory.py) wherever the default
+    would, which is for every read of now with no time range, subject or unanswerable attribute, on one
+    PostgreSQL, while the snapshots fit in RECALL_MEMORY_MB.
     `asker_id` is the person questions would be put to (None: nobody was asked anything).
     `when` keeps the events in its range, and with `when_events_only` false states and knowledge too."""
     at = as_of or timezone.now()
@@ -258,12 +188,17 @@ def recall(*, scope_ids: list[int], query: str, k: int = 10, as_of: dt.datetime 
               "speaks_of_self": speaks_of_self(query),
               "boost": NAMED_BOOST,
               "fetch": k * OVERFETCH, "limit": EXACT_LIMIT + 1,
-              "exact_limit": EXACT_LIMIT if route is None else EXACT_LIMIT + 1}
+              "exact_limit": EXACT_LIMIT if route in (None, "memory") else EXACT_LIMIT + 1}
     valid = _valid(params, as_of=as_of, when=when, subject_ids=subject_ids, when_events_only=when_events_only)
     counted = _valid(params, as_of=as_of, when=when, subject_ids=subject_ids, routing=True,
                      when_events_only=when_events_only)
     # Most questions name no such attribute: then the statement is planned without the test.
     unanswered = _UNANSWERED.format(held=_valid(params, as_of=as_of, when=None)) if params["tells"] else "false"
+    if route in (None, "memory") and as_of is None and when is None and subject_ids is None:
+        with connection.cursor() as cursor:
+            found = _from_memory(cursor, params, unanswered)
+        if found is not None:
+            return Recall(at=at, route="exact", memory=True, **found)
     if route != "index":
         # One statement: no transaction of its own. Not prepared: a generic plan
         # (PostgreSQL's choice after five runs) would serve a household and an
@@ -472,21 +407,54 @@ def _exact(cursor, valid: str, counted: str, unanswered: str, params: dict) -> d
     count, top, aged, aging_askable, sides, unembedded, unanswered = cursor.fetchone()
     if count > params["exact_limit"]:
         return None
-    # JSON writes a whole float without its point (decay 1, days 0): float() keeps
+    # JSON writes a whole float without its point (decay 1, days 0): _answer's float() keeps
     # the types the index route and the API schema give.
+    aged = [(pk, days, _instant(asked), askable) for pk, days, asked, askable in orjson.loads(aged or "[]")]
+    sides = [(subject, label, ids, key, _instant(asked), askable)
+             for subject, label, ids, key, asked, askable in orjson.loads(sides or "[]")]
+    return _answer(cursor, params, top=orjson.loads(top or "[]"), aged=aged, aging_askable=aging_askable,
+                   sides=sides, unembedded=unembedded or [], unanswered=unanswered)
+
+
+def _from_memory(cursor, params: dict, unanswered: str) -> dict | None:
+    """The exact route's answer scored from the scopes' snapshots in this process (recall_memory.py), or
+    None when they cannot serve it (off, Citus, too large: SQL then answers). `unanswered`: _UNANSWERED
+    for this read, asked of SQL only when the query names such an attribute."""
+    if not memory_enabled(cursor):
+        return None
+    found = from_memory(cursor, params, named_sql=_NAMED, build_sql=_memory_build_sql(), alpha=ALPHA,
+                        boost=NAMED_BOOST, aging_days=AGING_DAYS, aging_limit=AGING_LIMIT)
+    if found is None:
+        return None
+    if params["tells"]:
+        cursor.execute(f"WITH {_NAMED} SELECT {unanswered}", params)
+        unanswered = cursor.fetchone()[0]
+    return _answer(cursor, params, top=found["top"], aged=found["aged"], sides=found["sides"],
+                   unembedded=found["unembedded"], aging_askable=found["aging_askable"],
+                   unanswered=bool(params["tells"]) and unanswered)
+
+
+@lru_cache(maxsize=1)
+def _memory_build_sql() -> str:
+    return memory_build_sql(anchor=_ANCHOR, single=_single("c."), ages=aging_condition("c."))
+
+
+def _answer(cursor, params: dict, *, top: list, aged: list, aging_askable: int, sides: list,
+            unembedded: list[int], unanswered: bool = False) -> dict:
+    """Recall's answer from what a route found: the top (id, similarity, lexical, decay, days, named) in
+    score order, aged facts (id, days, asked_at, askable), contradictions' sides (subject, label, ids,
+    question card, asked_at, askable) and the ids of the freshest candidates without a vector."""
     results = [Scored(card_id=pk, similarity=float(sim), lexical=float(lex), decay=float(dec), days=float(days),
-                      named=named) for pk, sim, lex, dec, days, named in orjson.loads(top or "[]")]
-    aging = [Aging(card_id=pk, days=float(days), asked_at=_instant(asked), askable=askable)
-             for pk, days, asked, askable in orjson.loads(aged or "[]")]
+                      named=named) for pk, sim, lex, dec, days, named in top]
+    aging = [Aging(card_id=pk, days=float(days), asked_at=asked, askable=askable) for pk, days, asked, askable in aged]
     contradictions = [Contradiction(subject_id=subject, label_id=label, card_ids=ids, question_card_id=key,
-                                    asked_at=_instant(asked), askable=askable)
-                      for subject, label, ids, key, asked, askable in orjson.loads(sides or "[]")]
-    results, unembedded = _with_unembedded(cursor, results, unembedded or [], params)
+                                    asked_at=asked, askable=askable)
+                      for subject, label, ids, key, asked, askable in sides]
+    results, unembedded = _with_unembedded(cursor, results, unembedded, params)
     if unanswered:
         results = []
     return {"results": results, "aging": aging, "aging_askable": aging_askable, "unembedded": unembedded,
-            "unanswered": unanswered,
-            **_for_the_caller(_touching_first(contradictions, {r.card_id for r in results}))}
+            "unanswered": unanswered, **_for_the_caller(_touching_first(contradictions, {r.card_id for r in results}))}
 
 
 def _instant(text: str | None) -> dt.datetime | None:

@@ -7,6 +7,7 @@ from celery.utils.time import get_exponential_backoff_interval
 from django.db import InterfaceError, OperationalError
 
 from .embeddings import EmbeddingUnavailable
+from .recall_memory import scope_log_fold
 from .services.embedding import cards_embed_missing, cards_embed_now
 
 # Passing trouble: the embedding server or the database coming back.
@@ -40,3 +41,11 @@ def cards_embed(self, card_ids: list[int], scope_ids: list[int] | None = None) -
 def cards_embed_sweep() -> dict:
     """Embed a bounded batch of committed cards that have no vector, newest first."""
     return cards_embed_missing()
+
+
+# Beat, hourly (settings.CELERY_BEAT_SCHEDULE "cards-scope-log-fold"): the scope-change log recall's
+# snapshots are checked against grows by a row a write; this keeps it a few rows a scope.
+@shared_task(acks_late=True)
+def cards_scope_log_fold() -> int:
+    """Fold each busy scope's rows of the scope-change log into one; returns how many rows went."""
+    return scope_log_fold()

@@ -264,6 +264,7 @@ def distribute(cursor) -> list[str]:
         if found:
             raise DistributeRefused([f"blocked: {line}" for line in found])
     report = [f"already {line}" for line in todo.already]
+    report += scope_log_dropped(cursor)
     # One connection per node: Citus refuses parallel DDL on a table tied to a reference table touched in the
     # same session. The write-once trigger on cards is row-level and reads only its row and a setting, which
     # is what Citus asks of a trigger it runs on the shards.
@@ -309,3 +310,20 @@ def distribute(cursor) -> list[str]:
         cursor.execute(f'ALTER DATABASE "{database}" SET {name} = %s', [value])
         report.append(f"set {name} = {value} for new sessions")
     return report
+
+
+# The log of which scopes' cards changed (cards migration 0029) serves the snapshots recall keeps in memory on
+# one PostgreSQL (cards/recall_memory.py). On Citus recall reads SQL, and the triggers would run on the shards
+# and the reference table's copies, where the log is not.
+SCOPE_LOG_TRIGGERS = (("cards_card", "cards_scope_changed_insert"), ("cards_card", "cards_scope_changed_update"),
+                      ("cards_card", "cards_scope_changed_delete"), ("cards_card", "cards_scope_changed_truncate"),
+                      ("cards_label", "cards_scope_changed_label"))
+
+
+def scope_log_dropped(cursor) -> list[str]:
+    cursor.execute("SELECT count(*) FROM pg_trigger WHERE tgname = ANY(%s)", [[t for _, t in SCOPE_LOG_TRIGGERS]])
+    if not cursor.fetchone()[0]:
+        return []
+    for table, trigger in SCOPE_LOG_TRIGGERS:
+        cursor.execute(f"DROP TRIGGER IF EXISTS {trigger} ON {table}")
+    return ["dropped the scope-change log's triggers: recall reads SQL on Citus, not snapshots"]

@@ -118,8 +118,10 @@ def test_exact_and_index_routes_agree_and_stay_inside_the_given_scopes(alice):
     assert [r.card_id for r in index.results] == [r.card_id for r in exact.results]
 
 
-def test_above_the_exact_limit_the_index_route_serves_the_same_answer(alice, monkeypatch):
+def test_above_the_exact_limit_the_index_route_serves_the_same_answer(alice, monkeypatch, settings):
     from cards import retrieval
+
+    settings.RECALL_MEMORY_MB = 0   # SQL's routing, which the in-memory exact route would otherwise take over
 
     family = family_scope(owner=alice)
     taipei = remember(alice.personal_scope, alice, label="city", value="Taipei", reference_time=days_ago(181))

@@ -8,8 +8,9 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
 
-from memory_site.distribution import (DISTRIBUTED, LOCAL, ForeignKey, KeysNotPutBack, blockers, citus_coordinator,
-                                      keys_put_back, parents_first, plan, reference_tables)
+from memory_site.distribution import (DISTRIBUTED, LOCAL, SCOPE_LOG_TRIGGERS, ForeignKey, KeysNotPutBack, blockers,
+                                      citus_coordinator, keys_put_back, parents_first, plan, reference_tables,
+                                      scope_log_dropped)
 
 
 def on_coordinator() -> bool:
@@ -254,3 +255,24 @@ def test_saving_a_row_again_writes_everything_but_its_scope(alice):
     with pytest.raises(ValueError, match="never moves"):       # still: the other scope was never saved
         card.save()
 
+
+
+@pytest.mark.django_db
+def test_the_scope_change_log_goes_with_distribution_and_recall_reads_sql_there():
+    """The log recall's snapshots are checked against (cards migration 0029) is one server's: distributing
+    drops its triggers (a second run has nothing to drop), and on a cluster recall never uses snapshots."""
+    from cards.recall_memory import enabled
+
+    def triggers() -> int:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM pg_trigger WHERE tgname = ANY(%s)",
+                           [[name for _, name in SCOPE_LOG_TRIGGERS]])
+            return cursor.fetchone()[0]
+    with connection.cursor() as cursor:
+        if on_coordinator():
+            assert triggers() == 0 and not enabled(cursor)
+            return
+        assert triggers() == len(SCOPE_LOG_TRIGGERS) and enabled(cursor)
+        assert scope_log_dropped(cursor) == ["dropped the scope-change log's triggers: recall reads SQL on Citus, "
+                                             "not snapshots"]
+        assert triggers() == 0 and scope_log_dropped(cursor) == []

@@ -1,0 +1,171 @@
+"""The exact route's scoring over snapshots in memory (recall_memory.py): what retrieval._EXACT computes in
+SQL, in numpy, column by column. The SQL statement stays the definition: tests/cards/test_recall_memory.py
+holds the two to the same answers on generated worlds, and every read this cannot serve (a past instant, a
+time range, a subject, a question for an attribute nothing may record, Citus) goes to SQL.
+
+One statement a read when nothing changed: the log's versions, the entities the query names and the
+caller's asked questions, together."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import numpy as np
+import orjson
+
+from .recall_memory import AGES, HAS_VECTOR, OPEN, SENSITIVE, SINGLE, _VERSIONS, Snapshot, microseconds, \
+    snapshots, versions_read
+from . import unembedded
+
+_US_PER_DAY = 86_400 * 1_000_000
+
+
+def _first_sql(named: str) -> str:
+    return f"""WITH {named}
+SELECT (SELECT COALESCE(array_agg(id), '{{}}') FROM named),
+  (SELECT json_agg(json_build_array(x.scope_id, x.total, x.newest)) FROM ({_VERSIONS}) AS x)::text,
+  (SELECT json_agg(json_build_array(a.card_id, (extract(epoch FROM a.card_verified_at) * 1000000)::bigint,
+                                    a.asked_at))
+   FROM cards_cardasked a WHERE a.scope_id = ANY(%(scopes)s) AND a.user_id IS NOT DISTINCT FROM %(asker)s)::text"""
+
+
+class Columns:
+    """The read's snapshots side by side: one array per column, cards of every scope."""
+
+    def __init__(self, found: list[Snapshot], query: np.ndarray):
+        def joined(name: str) -> np.ndarray:
+            return np.concatenate([getattr(s, name) for s in found]) if found else np.zeros(0)
+        self.ids = joined("ids").astype(np.int64)
+        self.flags = joined("flags").astype(np.int64)
+        self.scope_ids = np.concatenate([np.full(len(s.ids), s.scope_id, dtype=np.int64) for s in found]) \
+            if found else np.zeros(0, dtype=np.int64)
+        for name in ("label_ids", "subject_ids", "object_ids", "value_keys", "effective_us", "superseded_us",
+                     "verified_us", "anchor_us", "decay_lambda"):
+            setattr(self, name, joined(name))
+        # Cosine against the unit-length vectors; NaN where a card has none (SQL's NULL).
+        similarity = np.concatenate([s.vectors @ query.astype(np.float32) for s in found]).astype(np.float64) \
+            if found else np.zeros(0)
+        self.similarity = np.where(self.flags & HAS_VECTOR, similarity, np.nan)
+        self.offsets = np.cumsum([0, *(len(s.ids) for s in found)])
+        self.found = found
+
+    def holding(self, word: str) -> np.ndarray:
+        """Positions of the cards holding `word`."""
+        parts = [s.words[word] + offset for s, offset in zip(self.found, self.offsets) if word in s.words]
+        return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+
+
+def _query(vector_text: str) -> np.ndarray:
+    query = np.array(vector_text[1:-1].split(","), dtype=np.float32).astype(np.float64)
+    norm = np.linalg.norm(query)
+    return query / norm if norm > 0 else query
+
+
+def _lexical(columns: Columns, valid: np.ndarray, terms: list[str], n: int) -> np.ndarray:
+    """The idf-weighted share of the query's words a candidate holds (retrieval._LEXICAL): each word's idf
+    over the n candidates routing counted, its holders among the valid ones."""
+    lexical = np.zeros(len(columns.ids))
+    if not terms:
+        return lexical
+    held, idfs = [], []
+    for term in terms:
+        positions = columns.holding(term)
+        positions = positions[valid[positions]]
+        df = len(positions)
+        idfs.append(np.log(1 + (max(n, df) - df + 0.5) / (df + 0.5)))
+        held.append(positions)
+    for positions, idf in zip(held, idfs):
+        np.add.at(lexical, positions, idf)
+    return lexical / sum(idfs)
+
+
+def _asked(asked: dict, card_id: int, verified_us: int) -> dt.datetime | None:
+    """When the caller said they asked this card's question as it stands (retrieval._asked)."""
+    found = asked.get(int(card_id))
+    return found[1] if found is not None and found[0] == verified_us else None
+
+
+def _asked_at(columns: Columns, rows: np.ndarray, asked: dict) -> tuple[np.ndarray, np.ndarray]:
+    """For each of `rows`, when the caller said they asked its question as the card stands (or None), and
+    whether they did."""
+    found = np.full(len(rows), None, dtype=object)
+    if asked:
+        for i in np.flatnonzero(np.isin(columns.ids[rows], np.fromiter(asked, dtype=np.int64))):
+            found[i] = _asked(asked, columns.ids[rows[i]], columns.verified_us[rows[i]])
+    return found, np.fromiter((at is not None for at in found), dtype=bool, count=len(found))
+
+
+def _aging(columns: Columns, valid: np.ndarray, days: np.ndarray, asked: dict, aging_days: int,
+           limit: int) -> tuple[list, int]:
+    """Aging facts (retrieval.aging_condition, unconfirmed for aging_days): those that may be asked first,
+    then the most similar (none last), the oldest, by id; and how many may be asked."""
+    rows = np.flatnonzero(valid & ((columns.flags & AGES) > 0) & (days >= aging_days))
+    if not len(rows):
+        return [], 0
+    asked_at, was_asked = _asked_at(columns, rows, asked)
+    askable = ((columns.flags[rows] & SENSITIVE) == 0) & ~was_asked
+    similarity = np.nan_to_num(columns.similarity[rows], nan=-np.inf)
+    order = np.lexsort((columns.ids[rows], -days[rows], -similarity, ~askable))[:limit]
+    return [(int(columns.ids[rows[i]]), float(days[rows[i]]), asked_at[i], bool(askable[i])) for i in order], \
+        int(np.count_nonzero(askable))
+
+
+def _sides(columns: Columns, valid: np.ndarray, asked: dict) -> list[tuple]:
+    """Single-value states about one subject and label holding more than one value (retrieval's
+    contradictions): ids newest first, the question on the newest recorded side."""
+    rows = np.flatnonzero(valid & ((columns.flags & SINGLE) > 0))
+    if not len(rows):
+        return []
+    rows = rows[np.lexsort((-columns.ids[rows], -columns.effective_us[rows], columns.label_ids[rows],
+                            columns.subject_ids[rows]))]
+    subject, label = columns.subject_ids[rows], columns.label_ids[rows]
+    starts = np.concatenate([[0], np.flatnonzero((subject[1:] != subject[:-1]) | (label[1:] != label[:-1])) + 1])
+    values = columns.value_keys[rows]
+    differ = np.minimum.reduceat(values, starts) != np.maximum.reduceat(values, starts)
+    ends = np.append(starts[1:], len(rows))
+    found = []
+    for start, end in zip(starts[differ], ends[differ]):
+        group = rows[start:end]
+        question = group[np.argmax(columns.ids[group])]
+        asked_at = _asked(asked, columns.ids[question], columns.verified_us[question])
+        found.append((int(subject[start]), int(label[start]), [int(i) for i in columns.ids[group]],
+                      int(columns.ids[question]), asked_at,
+                      not (columns.flags[question] & SENSITIVE) and asked_at is None))
+    return found
+
+
+def from_memory(cursor, params: dict, *, named_sql: str, build_sql: str, alpha: float, boost: float,
+                aging_days: int, aging_limit: int) -> dict | None:
+    """What the exact route answers for `params` (retrieval.recall's), scored from snapshots: top (id,
+    similarity, lexical, decay, days, named) best first, aged (id, days, asked_at, askable), how many of
+    those may be asked, sides (subject, label, ids, question card, asked_at, askable) and the ids of the
+    freshest candidates without a vector. None when the snapshots cannot be had (recall then reads SQL)."""
+    cursor.execute(_first_sql(named_sql), {**params, "every": [*params["scopes"], 0]})
+    named_ids, versions, asked_rows = cursor.fetchone()
+    versions = versions_read(orjson.loads(versions) if versions else [])
+    found = snapshots(cursor, list(params["scopes"]), at=params["at"], versions=versions, build_sql=build_sql,
+                      params=params)
+    if found is None:
+        return None
+    asked = {card: (verified, dt.datetime.fromisoformat(at))
+             for card, verified, at in (orjson.loads(asked_rows) if asked_rows else [])}
+    columns = Columns(found, _query(params["q"]))
+    at_us = microseconds(params["at"])
+    valid = (columns.effective_us <= at_us) & (columns.superseded_us > at_us)
+    n = min(int(np.count_nonzero(columns.flags & OPEN)), params["limit"])
+    days = np.maximum(0.0, (at_us - columns.anchor_us) / _US_PER_DAY)
+    decay = np.exp(-columns.decay_lambda * days)
+    lexical = _lexical(columns, valid, list(params["terms"]), n)
+    named = np.isin(columns.subject_ids, named_ids) | np.isin(columns.object_ids, named_ids)
+    relevance = alpha * columns.similarity + (1 - alpha) * lexical + np.where(named, boost, 0.0)
+    eligible = np.flatnonzero(valid & ((columns.flags & HAS_VECTOR) > 0) & (relevance >= params["floor"]))
+    chosen = eligible[np.lexsort((-columns.ids[eligible], -relevance[eligible]))[:params["k"]]]
+    chosen = chosen[np.lexsort((-columns.ids[chosen], -(relevance[chosen] * decay[chosen])))]
+    top = [(int(columns.ids[i]), float(columns.similarity[i]), float(lexical[i]), float(decay[i]), float(days[i]),
+            bool(named[i])) for i in chosen]
+    aged, aging_askable = _aging(columns, valid, days, asked, aging_days, aging_limit)
+    waiting = np.flatnonzero(valid & ((columns.flags & HAS_VECTOR) == 0))
+    waiting = waiting[np.lexsort((-columns.ids[waiting], -columns.verified_us[waiting]))]
+    waiting = waiting[:unembedded.UNEMBEDDED_LIMIT + 1]
+    return {"top": top, "aged": aged, "aging_askable": aging_askable, "sides": _sides(columns, valid, asked),
+            "unembedded": [int(columns.ids[i]) for i in waiting]}

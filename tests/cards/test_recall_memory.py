@@ -1,0 +1,225 @@
+"""Recall scored from snapshots in memory (cards/recall_memory.py, recall_scoring.py) answers what the exact
+route answers in SQL, on generated worlds, and never from a snapshot the database has moved past: a write,
+a forgetting, a label's change, a planned value's day or a confirmation falling due."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+
+import pytest
+from django.db import connection, transaction
+from django.utils import timezone
+from hypothesis import HealthCheck, given, settings as hypothesis_settings
+from hypothesis import strategies as st
+
+from cards import recall_memory
+from cards.drafts import CardDraft
+from cards.models import Card, CardAsked, CardKind, Entity, Label, Precision, Tag, TimeSource
+from cards.retrieval import recall
+from cards.services import card_remember, cards_forget
+from cards.services.embedding import cards_embed_now
+from tests.factories import family_scope
+
+DAY = dt.timedelta(days=1)
+WORDS = ["tea", "chess", "kyoto", "garden", "piano", "river", "taipei", "soup"]
+QUERIES = ["where does Mei live", "tea and chess", "the garden by the river", "piano lessons in kyoto", "soup"]
+# Single-value and aging; single and never aging; single, aging and sensitive; multi-value; an event; knowledge.
+LABELS = ("city", "birthday", "weight", "hobby", "meal", "note")
+
+
+def _same(sql, memory) -> None:
+    assert memory.memory and not sql.memory
+    assert [r.card_id for r in memory.results] == [r.card_id for r in sql.results]
+    for a, b in zip(sql.results, memory.results):
+        assert (b.similarity, b.lexical, b.decay, b.days) == pytest.approx((a.similarity, a.lexical, a.decay, a.days),
+                                                                           abs=1e-6)
+        assert bool(a.named) == b.named and a.computed == b.computed
+    assert [(a.card_id, a.asked_at, a.askable) for a in memory.aging] == \
+        [(a.card_id, a.asked_at, a.askable) for a in sql.aging]
+    assert [a.days for a in memory.aging] == pytest.approx([a.days for a in sql.aging])
+    assert (memory.aging_askable, memory.contradictions_askable) == (sql.aging_askable, sql.contradictions_askable)
+    assert memory.contradictions == sql.contradictions
+    assert (memory.unembedded, memory.unanswered, memory.route) == (sql.unembedded, sql.unanswered, "exact")
+
+
+def _world(alice, seed: int, size: int) -> list[int]:
+    """Cards in three scopes, made as rows (every kind, tag and time a write could leave, and some no write
+    path makes together), with vectors drawn from the seed, words from WORDS, some confirmed or stated in the
+    future, some planned, some ended, some without a vector and some asked about."""
+    rng = random.Random(seed)
+    now = timezone.now()
+    scopes = [alice.personal_scope, family_scope(owner=alice, name=f"Family {seed}"),
+              family_scope(owner=alice, name=f"Team {seed}")]
+    people = [alice.entity] + [Entity.objects.create(scope=scopes[i % 3], name=name, kind="person")
+                               for i, name in enumerate(("Mei", "Kai", "Rin"))]
+    labels = {label.key: label for label in Label.objects.filter(key__in=LABELS)}
+    cards = []
+    for _ in range(size):
+        label = labels[rng.choice(LABELS)]
+        effective = now - rng.choice([400, 200, 100, 30, 1, 0.001, -2]) * DAY
+        ended = label.kind != CardKind.EVENT and rng.random() < 0.2
+        dated = label.kind == CardKind.EVENT and rng.random() < 0.8
+        cards.append(Card(
+            scope=rng.choice(scopes), kind=label.kind, cardinality=label.cardinality, label=label,
+            tag=rng.choice([Tag.FACT, Tag.FACT, Tag.FACT, Tag.HYPOTHESIS]), subject=rng.choice(people),
+            object=rng.choice([None, None, None, *people]), value=rng.choice(["a", "b", "c"]), text="",
+            effective_at=effective, recorded_at=effective,
+            superseded_at=(now - rng.choice([300, 5, -3]) * DAY) if ended else None,
+            verified_at=now - rng.choice([500, 190, 50, 0, -1]) * DAY,
+            stated_at=sorted(now - d * DAY for d in rng.sample([250, 181, 20, 2, -4], rng.randint(0, 3))),
+            occurred_at=effective if dated else None, precision=Precision.DAY if dated else "",
+            time_source=TimeSource.STATED if dated else TimeSource.NONE,
+            lexemes=rng.sample(WORDS, rng.randint(0, 3)),
+            embedding=None if rng.random() < 0.1 else [rng.gauss(0, 1) for _ in range(384)]))
+    held = set()
+    for i, card in enumerate(cards):
+        # One current value per scope, subject and label, and a value once (the database holds it): the
+        # others ended, or an event's value made its own.
+        key = (card.scope.pk, card.subject.pk, card.label.pk,
+               None if card.cardinality == "single" and card.tag != Tag.HYPOTHESIS else card.value)
+        if card.superseded_at is None and key in held:
+            if card.kind == CardKind.EVENT:
+                card.value = f"{card.value}{i}"
+            else:
+                card.superseded_at = now - 5 * DAY
+        held.add(key)
+        card.value_norm = card.value
+    made = Card.objects.bulk_create(cards)
+    for card in rng.sample(made, min(5, len(made))):
+        CardAsked.objects.create(scope=card.scope, card=card, user=alice, asked_at=now - DAY,
+                                 card_verified_at=card.verified_at if rng.random() < 0.7 else now - 9 * DAY)
+    return [scope.pk for scope in scopes]
+
+
+@hypothesis_settings(max_examples=12, deadline=None, derandomize=True,
+                     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), size=st.integers(0, 120), k=st.sampled_from([1, 3, 10]))
+def test_memory_answers_what_sql_answers(alice, seed, size, k):
+    with pytest.raises(_Rollback), transaction.atomic():
+        scopes = _world(alice, seed, size)
+        for query in QUERIES:
+            sql = recall(scope_ids=scopes, query=query, k=k, route="exact", asker_id=alice.pk)
+            _same(sql, recall(scope_ids=scopes, query=query, k=k, asker_id=alice.pk))
+        # Fewer scopes than the snapshots kept: each read takes its own.
+        sql = recall(scope_ids=scopes[1:], query=QUERIES[0], k=k, route="exact", asker_id=alice.pk)
+        _same(sql, recall(scope_ids=scopes[1:], query=QUERIES[0], k=k, asker_id=alice.pk))
+        raise _Rollback
+
+
+class _Rollback(Exception):
+    pass
+
+
+def remember(scope, actor, value: str, label: str = "city", **fields) -> Card:
+    return card_remember(scope=scope, actor=actor, draft=CardDraft(kind="state", label=label, subject="me",
+                                                                   value=value, **fields)).card
+
+
+def found(scope, query: str = "where do I live"):
+    return recall(scope_ids=[scope.pk], query=query, k=5)
+
+
+def test_a_write_is_found_by_the_next_read(alice):
+    scope = alice.personal_scope
+    kyoto = remember(scope, alice, "Kyoto")
+    first = found(scope)
+    assert first.memory and [r.card_id for r in first.results] == [kyoto.pk]
+    taipei = remember(scope, alice, "Taipei")   # supersedes Kyoto
+    second = found(scope)
+    assert second.memory and [r.card_id for r in second.results] == [taipei.pk]
+    # A write by statement, not by service, all the same: the database logs it (the vector first: a card
+    # without one is scored on similarity alone).
+    cards_embed_now(card_ids=[taipei.pk])
+    with connection.cursor() as cursor:
+        cursor.execute("UPDATE cards_card SET lexemes = '{lisbon}' WHERE id = %s", [taipei.pk])
+    assert found(scope, "lisbon").results[0].lexical == pytest.approx(1.0)
+
+
+def test_a_forgotten_card_is_never_recalled_again(alice):
+    scope = alice.personal_scope
+    kyoto = remember(scope, alice, "Kyoto")
+    pottery = remember(scope, alice, "pottery", label="hobby")
+    assert {r.card_id for r in found(scope, "Kyoto pottery").results} == {kyoto.pk, pottery.pk}
+    cards_forget(card_ids=[kyoto.pk], actor=alice, scope_ids=[scope.pk])
+    again = found(scope, "Kyoto pottery")
+    assert again.memory and [r.card_id for r in again.results] == [pottery.pk]
+
+
+def test_a_labels_change_reaches_every_snapshot(alice):
+    scope = alice.personal_scope
+    remember(scope, alice, "Kyoto", reference_time=timezone.now() - 50 * DAY)
+    before = found(scope).results[0].decay
+    Label.objects.filter(key="city").update(decay_lambda=0.1)
+    after = found(scope)
+    assert after.memory and after.results[0].decay == pytest.approx(before ** 5, rel=1e-3)
+
+
+def test_a_planned_value_comes_in_on_its_day_and_a_confirmation_when_due(alice, monkeypatch):
+    scope = alice.personal_scope
+    now = timezone.now()
+    kyoto = remember(scope, alice, "Kyoto", reference_time=now - 30 * DAY)
+    Card.objects.filter(pk=kyoto.pk).update(verified_at=now + 2 * DAY)
+    osaka = Card.objects.get(pk=remember(scope, alice, "Osaka", label="hobby").pk)
+    Card.objects.filter(pk=osaka.pk).update(effective_at=now + DAY)
+    today = found(scope, "Kyoto Osaka")
+    assert today.memory and [r.card_id for r in today.results] == [kyoto.pk]
+    assert today.results[0].days == pytest.approx(30, abs=0.01)
+    monkeypatch.setattr(timezone, "now", lambda: now + 3 * DAY)
+    later = found(scope, "Kyoto Osaka")
+    sql = recall(scope_ids=[scope.pk], query="Kyoto Osaka", k=5, route="exact")
+    assert later.memory and {r.card_id for r in later.results} == {kyoto.pk, osaka.pk}
+    _same(sql, later)
+    assert next(r for r in later.results if r.card_id == kyoto.pk).days == pytest.approx(1, abs=0.01)
+
+
+def test_questions_asked_are_read_every_time(alice):
+    scope = alice.personal_scope
+    old = remember(scope, alice, "Kyoto", reference_time=timezone.now() - 400 * DAY)
+    assert [(a.card_id, a.askable) for a in found(scope).aging] == [(old.pk, True)]
+    CardAsked.objects.create(scope=scope, card=old, user=alice, asked_at=timezone.now(),
+                             card_verified_at=old.verified_at)
+    asked = recall(scope_ids=[scope.pk], query="where do I live", asker_id=alice.pk)
+    assert asked.memory and [(a.card_id, a.askable) for a in asked.aging] == [(old.pk, False)]
+
+
+def test_off_too_large_and_unembedded_go_to_sql(alice, settings, monkeypatch):
+    scope = alice.personal_scope
+    remember(scope, alice, "Kyoto")
+    assert found(scope).memory and found(scope).unembedded == {"scored": 1, "left_out": False}
+    cards_embed_now(card_ids=list(Card.objects.values_list("pk", flat=True)))
+    assert found(scope).memory and found(scope).unembedded == {"scored": 0, "left_out": False}
+    settings.RECALL_MEMORY_MB = 0
+    assert not found(scope).memory
+    settings.RECALL_MEMORY_MB = 1
+    monkeypatch.setattr(recall_memory.Snapshot, "nbytes", property(lambda self: 2 * 1024 * 1024))
+    recall_memory.MEMORY.clear()
+    assert not found(scope).memory
+    assert not recall(scope_ids=[scope.pk], query="where do I live", as_of=timezone.now()).memory
+
+
+def _log(scope_id: int) -> tuple:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*), sum(weight) FROM cards_scopechange WHERE scope_id = %s", [scope_id])
+        return cursor.fetchone()
+
+
+def test_every_write_is_logged_and_folding_keeps_the_sum(alice):
+    scope = alice.personal_scope
+    start = _log(scope.pk)[0]
+    for value in ("Kyoto", "Osaka", "Nara"):
+        remember(scope, alice, value)
+    rows, total = _log(scope.pk)
+    assert rows > start and total == rows
+    assert found(scope).memory
+    assert recall_memory.scope_log_fold(above=1) >= rows
+    assert _log(scope.pk) == (1, total)
+    # The newest id moved: the snapshot is rebuilt once, and answers as before.
+    again = found(scope)
+    assert again.memory and again.results[0].card_id == Card.objects.get(value="Nara").pk
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM cards_scopechange WHERE scope_id = 0")
+        labels = cursor.fetchone()[0]
+        Label.objects.filter(key="city").update(description="Where someone lives")
+        cursor.execute("SELECT count(*) FROM cards_scopechange WHERE scope_id = 0")
+        assert cursor.fetchone()[0] == labels + 1
