@@ -65,6 +65,9 @@ def embed_outcomes_after_commit(outcomes: Iterable[WriteOutcome]) -> None:
 
 class _EmbedOnCommit:
     def __init__(self, cards: dict[int, int]) -> None:
+        # Django names a robust callback that failed by its __qualname__ before logging it: an instance has
+        # none, and looking it up raised out of the commit instead of the failure being logged.
+        self.__qualname__ = "cards_embed after commit"
         self.cards = cards  # id → scope_id
         self.ran = False  # a callback that ran takes no more ids (test helpers keep it listed)
 

@@ -274,3 +274,20 @@ def test_hnsw_cosine_index_exists_on_card_embeddings():
         (definition,) = cursor.fetchone()
     assert "USING hnsw (embedding vector_cosine_ops)" in definition
     assert "m='16'" in definition and "ef_construction='64'" in definition
+
+
+def test_a_failure_to_queue_the_embedding_is_logged_and_the_card_stays(alice, scope, t0, monkeypatch, caplog,
+                                                                        django_capture_on_commit_callbacks):
+    """The card is committed before its embedding is queued: a broker or embedder failure then is logged
+    (the sweep catches up), never raised out of the write."""
+    from cards import tasks
+
+    def down(**kwargs):
+        raise ConnectionError("broker down")
+    monkeypatch.setattr(tasks.cards_embed, "delay", down)
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        card = card_remember(scope=scope, actor=alice, draft=city("Kyoto", t0)).card
+    assert len(callbacks) == 1
+    assert Card.objects.get(pk=card.pk).embedding is None
+    assert any("cards_embed after commit" in r.getMessage() and "broker down" in r.getMessage()
+               for r in caplog.records)
