@@ -143,8 +143,9 @@ def from_memory(cursor, params: dict, *, named_sql: str, build_sql: str, alpha: 
     cursor.execute(_first_sql(named_sql), {**params, "every": [*params["scopes"], 0]})
     named_ids, versions, asked_rows = cursor.fetchone()
     versions = versions_read(orjson.loads(versions) if versions else [])
-    found = snapshots(cursor, list(params["scopes"]), at=params["at"], versions=versions, build_sql=build_sql,
-                      params=params)
+    # Each scope once: a scope named twice would bring its cards twice (SQL's ANY takes it once).
+    found = snapshots(cursor, list(dict.fromkeys(params["scopes"])), at=params["at"], versions=versions,
+                      build_sql=build_sql, params=params)
     if found is None:
         return None
     asked = {card: (verified, dt.datetime.fromisoformat(at))

@@ -39,12 +39,15 @@ def recall_equals_the_oracle(data) -> None:
                     seen = oracle.read_in(principal, scope_id)
                     expected = {card for card, scope in cards.items() if scope in seen}
                     assert recalled(principal, scope_id) == (200, expected), (principal.name, scope_id, seen)
-            # The vector-index route is held to the same scopes as the exact one.
+            # The vector-index route is held to the same scopes as the exact one, and so is the exact route
+            # scored from memory (which the requests above took).
             for scope_id in scope_ids:
                 allowed = {card for card, scope in cards.items() if scope == scope_id}
-                for route in ("exact", "index"):
-                    got = {r.card_id for r in recall(scope_ids=[scope_id], query="skill", k=100, route=route).results}
-                    assert got == allowed if route == "exact" else got <= allowed, (route, scope_id)
+                for route in ("exact", "index", "memory"):
+                    found = recall(scope_ids=[scope_id], query="skill", k=100, route=route)
+                    got = {r.card_id for r in found.results}
+                    assert got <= allowed if route == "index" else got == allowed, (route, scope_id)
+                    assert found.memory == (route == "memory"), (route, scope_id)
             raise _Rollback
     except _Rollback:
         pass
