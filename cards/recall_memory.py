@@ -9,12 +9,15 @@ would move makes the snapshot expire at that instant.
 
 A snapshot is used only while its scope's log says nothing changed (migration 0029: the database adds a row
 for every statement that writes a scope's cards, and one for scope 0 when labels change); each read checks
-that log first, in one statement with the entities the query names, and rebuilds what changed. Every
-snapshot a read uses was checked in the same statement as the others, or rebuilt in one that checked them
-again, so a read never mixes two states of the database it could tell apart.
+that log first, in one statement with the entities the query names, and rebuilds what changed. The cards of
+every snapshot a read uses are of one state of the database: checked in one statement, or rebuilt in one
+that checked the others again. The version is the sum of a scope's weights, which every commit raises and a
+fold keeps, with its newest id, which a fold moves and which a rolled-back write never gives again. A
+transaction that has written reads its own uncommitted rows: its snapshots are built for it alone.
 
-Off on Citus (the log is not kept there) and when RECALL_MEMORY_MB is 0; bounded by it per process, the
-least recently read scopes going first."""
+Off on Citus (the log is not kept there), while the log's triggers are missing or disabled, and when
+RECALL_MEMORY_MB is 0; bounded by it per process, the least recently read scopes going first, and a read
+estimated above it goes to SQL without building."""
 
 from __future__ import annotations
 
@@ -77,7 +80,8 @@ class Snapshot:
         arrays = (self.ids, self.vectors, self.flags, self.label_ids, self.subject_ids, self.object_ids,
                   self.value_keys, self.effective_us, self.superseded_us, self.verified_us, self.anchor_us,
                   self.decay_lambda)
-        return sum(a.nbytes for a in arrays) + 64 * sum(len(p) for p in self.words.values())
+        # A word costs its key, its array and its dict slot (about 200 bytes), and 8 bytes a card holding it.
+        return sum(a.nbytes for a in arrays) + sum(200 + p.nbytes for p in self.words.values())
 
 
 _VERSIONS = """SELECT scope_id, sum(weight)::bigint AS total, max(id) AS newest FROM cards_scopechange
@@ -85,12 +89,13 @@ _VERSIONS = """SELECT scope_id, sum(weight)::bigint AS total, max(id) AS newest 
 
 
 def build_sql(*, anchor: str, single: str, ages: str) -> str:
-    """One row per scope of %(build)s: its cards as columns (binary, in id order), and the log's versions of
-    the scope and of scope 0 read in the same statement, so in the same state of the database."""
+    """One row per scope of %(build)s: its cards as columns (binary, in id order), the log's versions of the
+    scope and of scope 0, and of every scope of the read (%(every)s), read in the same statement, so in the
+    same state of the database as the cards."""
     def agg(expression: str) -> str:
         return f"string_agg({expression}, '' ORDER BY r.id) FILTER (WHERE r.id IS NOT NULL)"
     return f"""
-WITH v AS MATERIALIZED ({_VERSIONS.replace("%(every)s", "array_append(%(build)s::bigint[], 0::bigint)")}),
+WITH v AS MATERIALIZED ({_VERSIONS}),
 rows AS MATERIALIZED (
     SELECT c.scope_id, c.id, c.embedding, c.label_id, c.subject_id, c.object_id, c.lexemes,
            hashtextextended(c.value_norm || '|' || COALESCE(c.object_id::text, ''), 0) AS value_key,
@@ -115,7 +120,8 @@ SELECT s.id,
     {agg(_us("r.effective_at"))}, {agg(_us("r.superseded_at"))}, {agg(_us("r.verified_at"))},
     {agg(_us("r.anchor"))}, {agg("float8send(r.decay_lambda)")},
     (json_agg(r.lexemes ORDER BY r.id) FILTER (WHERE r.id IS NOT NULL))::text,
-    min(r.due)
+    min(r.due),
+    (SELECT json_agg(json_build_array(v.scope_id, v.total, v.newest)) FROM v)::text
 FROM unnest(%(build)s::bigint[]) AS s(id) LEFT JOIN rows r ON r.scope_id = s.id
 GROUP BY s.id"""
 
@@ -132,7 +138,7 @@ def _column(blob: bytes | None, dtype: str) -> np.ndarray:
 
 def _snapshot(row, built_us: int) -> Snapshot:
     (scope_id, version, labels, ids, vectors, flags, label_ids, subject_ids, object_ids, value_keys, effective,
-     superseded, verified, anchor, decay_lambda, lexemes, due) = row
+     superseded, verified, anchor, decay_lambda, lexemes, due, _) = row
     ids = _column(ids, ">i8")
     width = 4 + 4 * EMBEDDING_DIMENSIONS
     raw = np.frombuffer(vectors or b"", dtype=np.uint8).reshape(-1, width)[:, 4:]
@@ -141,7 +147,7 @@ def _snapshot(row, built_us: int) -> Snapshot:
     matrix = (matrix / np.where(norms > 0, norms, 1.0)[:, None]).astype(np.float32)
     words: dict[str, list[int]] = {}
     for position, held in enumerate(orjson.loads(lexemes) if lexemes else []):
-        for word in held or ():
+        for word in dict.fromkeys(held or ()):      # a word once a card, as SQL's `= ANY` counts it
             words.setdefault(word, []).append(position)
     return Snapshot(
         scope_id=scope_id, version=_pair(version), labels=_pair(labels),
@@ -195,6 +201,16 @@ class Memory:
 
 MEMORY = Memory()
 _citus: dict[str, bool] = {}
+# The triggers that keep the log (migration 0029): a read uses snapshots only while all of them are there and
+# enabled (manage.py distribute drops them; an operator may disable them).
+LOG_TRIGGERS = (("cards_card", "cards_scope_changed_insert"), ("cards_card", "cards_scope_changed_update"),
+                ("cards_card", "cards_scope_changed_delete"), ("cards_card", "cards_scope_changed_truncate"),
+                ("cards_label", "cards_scope_changed_label"))
+LOGGED_SQL = (f"(SELECT count(*) FROM pg_trigger WHERE tgname = ANY(ARRAY{[name for _, name in LOG_TRIGGERS]})"
+              f" AND tgenabled <> 'D') = {len(LOG_TRIGGERS)}")
+# What a snapshot keeps of a card, about (a vector of 384 float32, the columns, its words): what a build is
+# estimated at before it runs, so a read too large for RECALL_MEMORY_MB is sent to SQL without building.
+BYTES_PER_CARD = 1_800
 
 
 def limit_bytes() -> int:
@@ -202,37 +218,59 @@ def limit_bytes() -> int:
 
 
 def enabled(cursor) -> bool:
-    """Snapshots are kept here: a size was given, and this is one PostgreSQL (Citus keeps no log)."""
+    """Snapshots may be kept here: a size was given, and this is not Citus (whose shards keep no log)."""
     if limit_bytes() <= 0:
         return False
-    key = _database_key()
+    db = connection.settings_dict
+    key = f"{db.get('HOST')}:{db.get('PORT')}/{db.get('NAME')}"
     if key not in _citus:
         _citus[key] = citus_present(cursor)
     return not _citus[key]
-
-
-def _database_key() -> str:
-    db = connection.settings_dict
-    return f"{db.get('HOST')}:{db.get('PORT')}/{db.get('NAME')}"
 
 
 def _version(versions: dict, scope_id: int) -> tuple:
     return versions.get(scope_id, (0, None))
 
 
-def snapshots(cursor, scope_ids: list[int], *, at: dt.datetime, versions: dict, build_sql: str,
-              params: dict) -> list[Snapshot] | None:
+# Reads found too large to keep: (database, scopes to build, their versions). Checked before counting again.
+_TOO_LARGE: OrderedDict[tuple, bool] = OrderedDict()
+
+
+def _fits(cursor, stale: list[int], kept: int, versions: dict, database: int, limit: int) -> bool:
+    """Whether the read's snapshots would fit: those kept (`kept` bytes) and those to build, estimated from
+    how many cards their scopes hold (counted up to what the limit allows)."""
+    key = (database, tuple(stale), tuple(_version(versions, s) for s in stale))
+    if key in _TOO_LARGE:
+        return False
+    cap = (limit - kept) // BYTES_PER_CARD + 1
+    cursor.execute("SELECT count(*) FROM (SELECT 1 FROM cards_card WHERE scope_id = ANY(%(build)s) LIMIT %(cap)s)"
+                   " AS t", {"build": stale, "cap": max(cap, 1)})
+    if cursor.fetchone()[0] < cap:
+        return True
+    _TOO_LARGE[key] = True
+    while len(_TOO_LARGE) > 256:
+        _TOO_LARGE.popitem(last=False)
+    return False
+
+
+def snapshots(cursor, scope_ids: list[int], *, at: dt.datetime, versions: dict, database: int, shared: bool,
+              build_sql: str, params: dict) -> list[Snapshot] | None:
     """The snapshots of `scope_ids` at `versions` (the log as the caller's statement read it: {scope: (sum,
-    newest)}), those that changed rebuilt; None when they still disagree after two rebuilds or do not fit in
-    memory (the caller then reads SQL). A rebuilt snapshot carries the versions its own statement read; the
-    log is then read once more and every snapshot checked against it, so all of them are of one state."""
-    at_us, db, limit = microseconds(at), _database_key(), limit_bytes()
+    newest)}), those that changed rebuilt in one statement that reads the log again for every scope of the
+    read, against which the kept ones are checked once more: all of them are then of one state of the
+    database. None (the caller reads SQL) when they do not fit in memory, or a scope changed again meanwhile.
+
+    `shared`: the caller's transaction has written nothing, so what it sees is committed and the process's
+    snapshots may be used and kept. Otherwise its own uncommitted writes are in what it reads: snapshots are
+    built for this read alone, never kept (a rollback would leave them matching a log that moved on)."""
+    at_us, limit = microseconds(at), limit_bytes()
+    store = MEMORY if shared else Memory()
     found: dict[int, Snapshot] = {}
-    for attempt in range(3):
+    for attempt in range(2):
         labels = _version(versions, 0)
         stale = []
         for scope_id in scope_ids:
-            kept = found.get(scope_id) or MEMORY.get((db, scope_id))
+            kept = found.get(scope_id) or store.get((database, scope_id))
             if (kept is not None and kept.version == _version(versions, scope_id) and kept.labels == labels
                     and kept.built_us <= at_us < kept.expires_us):
                 found[scope_id] = kept
@@ -241,18 +279,16 @@ def snapshots(cursor, scope_ids: list[int], *, at: dt.datetime, versions: dict, 
                 stale.append(scope_id)
         if not stale:
             return [found[scope_id] for scope_id in scope_ids]
-        if attempt == 2:
+        if attempt or not _fits(cursor, stale, sum(s.nbytes for s in found.values()), versions, database, limit):
             return None
         # Built as of the read's instant: Δt's anchor as known then, the cards that may hold then or later.
-        cursor.execute(build_sql, {**params, "build": stale, "at": at})
-        for row in cursor.fetchall():
+        cursor.execute(build_sql, {**params, "build": stale, "every": [*scope_ids, 0], "at": at})
+        rows = cursor.fetchall()
+        for row in rows:
             snapshot = _snapshot(row, at_us)
-            if snapshot.nbytes > limit:
-                return None
-            MEMORY.put((db, snapshot.scope_id), snapshot, limit)
+            store.put((database, snapshot.scope_id), snapshot, limit)
             found[snapshot.scope_id] = snapshot
-        cursor.execute(_VERSIONS, {"every": [*scope_ids, 0]})
-        versions = versions_read(cursor.fetchall())
+        versions = versions_read(orjson.loads(rows[0][-1]) if rows and rows[0][-1] else [])
     return None
 
 

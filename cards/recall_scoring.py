@@ -4,7 +4,8 @@ holds the two to the same answers on generated worlds, and every read this canno
 time range, a subject, a question for an attribute nothing may record, Citus) goes to SQL.
 
 One statement a read when nothing changed: the log's versions, the entities the query names and the
-caller's asked questions, together."""
+caller's asked questions, together. When a scope changed, its rebuild reads the log again; the entities and
+questions stay those of the first statement (read a moment before; neither is a card of the snapshots)."""
 
 from __future__ import annotations
 
@@ -13,16 +14,21 @@ import datetime as dt
 import numpy as np
 import orjson
 
-from .recall_memory import AGES, HAS_VECTOR, OPEN, SENSITIVE, SINGLE, _VERSIONS, Snapshot, microseconds, \
-    snapshots, versions_read
+from .recall_memory import AGES, HAS_VECTOR, LOGGED_SQL, OPEN, SENSITIVE, SINGLE, _VERSIONS, Snapshot, \
+    microseconds, snapshots, versions_read
 from . import unembedded
 
 _US_PER_DAY = 86_400 * 1_000_000
 
 
 def _first_sql(named: str) -> str:
+    # Whether this transaction wrote anything (then its reads hold uncommitted rows: recall_memory.snapshots,
+    # `shared`); the database's oid (a database dropped and made again under its name is another); whether the
+    # log is kept (its triggers there and enabled).
     return f"""WITH {named}
-SELECT (SELECT COALESCE(array_agg(id), '{{}}') FROM named),
+SELECT pg_current_xact_id_if_assigned() IS NULL, (SELECT oid FROM pg_database WHERE datname = current_database()),
+  {LOGGED_SQL},
+  (SELECT COALESCE(array_agg(id), '{{}}') FROM named),
   (SELECT json_agg(json_build_array(x.scope_id, x.total, x.newest)) FROM ({_VERSIONS}) AS x)::text,
   (SELECT json_agg(json_build_array(a.card_id, (extract(epoch FROM a.card_verified_at) * 1000000)::bigint,
                                     a.asked_at))
@@ -82,7 +88,7 @@ def _lexical(columns: Columns, valid: np.ndarray, terms: list[str], n: int) -> n
 def _asked(asked: dict, card_id: int, verified_us: int) -> dt.datetime | None:
     """When the caller said they asked this card's question as it stands (retrieval._asked)."""
     found = asked.get(int(card_id))
-    return found[1] if found is not None and found[0] == verified_us else None
+    return dt.datetime.fromisoformat(found[1]) if found is not None and found[0] == verified_us else None
 
 
 def _asked_at(columns: Columns, rows: np.ndarray, asked: dict) -> tuple[np.ndarray, np.ndarray]:
@@ -141,15 +147,16 @@ def from_memory(cursor, params: dict, *, named_sql: str, build_sql: str, alpha: 
     those may be asked, sides (subject, label, ids, question card, asked_at, askable) and the ids of the
     freshest candidates without a vector. None when the snapshots cannot be had (recall then reads SQL)."""
     cursor.execute(_first_sql(named_sql), {**params, "every": [*params["scopes"], 0]})
-    named_ids, versions, asked_rows = cursor.fetchone()
+    shared, database, logged, named_ids, versions, asked_rows = cursor.fetchone()
+    if not logged:
+        return None
     versions = versions_read(orjson.loads(versions) if versions else [])
     # Each scope once: a scope named twice would bring its cards twice (SQL's ANY takes it once).
     found = snapshots(cursor, list(dict.fromkeys(params["scopes"])), at=params["at"], versions=versions,
-                      build_sql=build_sql, params=params)
+                      database=database, shared=shared, build_sql=build_sql, params=params)
     if found is None:
         return None
-    asked = {card: (verified, dt.datetime.fromisoformat(at))
-             for card, verified, at in (orjson.loads(asked_rows) if asked_rows else [])}
+    asked = {card: (verified, at) for card, verified, at in (orjson.loads(asked_rows) if asked_rows else [])}
     columns = Columns(found, _query(params["q"]))
     at_us = microseconds(params["at"])
     valid = (columns.effective_us <= at_us) & (columns.superseded_us > at_us)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from django.apps import apps
 from django.db import DatabaseError, transaction
 
+from cards.recall_memory import LOG_TRIGGERS
 from core.citus import citus_present, table_kinds
 
 log = logging.getLogger(__name__)
@@ -315,15 +316,10 @@ def distribute(cursor) -> list[str]:
 # The log of which scopes' cards changed (cards migration 0029) serves the snapshots recall keeps in memory on
 # one PostgreSQL (cards/recall_memory.py). On Citus recall reads SQL, and the triggers would run on the shards
 # and the reference table's copies, where the log is not.
-SCOPE_LOG_TRIGGERS = (("cards_card", "cards_scope_changed_insert"), ("cards_card", "cards_scope_changed_update"),
-                      ("cards_card", "cards_scope_changed_delete"), ("cards_card", "cards_scope_changed_truncate"),
-                      ("cards_label", "cards_scope_changed_label"))
-
-
 def scope_log_dropped(cursor) -> list[str]:
-    cursor.execute("SELECT count(*) FROM pg_trigger WHERE tgname = ANY(%s)", [[t for _, t in SCOPE_LOG_TRIGGERS]])
+    cursor.execute("SELECT count(*) FROM pg_trigger WHERE tgname = ANY(%s)", [[t for _, t in LOG_TRIGGERS]])
     if not cursor.fetchone()[0]:
         return []
-    for table, trigger in SCOPE_LOG_TRIGGERS:
+    for table, trigger in LOG_TRIGGERS:
         cursor.execute(f"DROP TRIGGER IF EXISTS {trigger} ON {table}")
     return ["dropped the scope-change log's triggers: recall reads SQL on Citus, not snapshots"]

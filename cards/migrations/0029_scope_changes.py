@@ -8,19 +8,28 @@ other here) and folded together by cards.tasks.scope_changes_fold, which keeps e
 
 The ids come from a sequence no column owns: a test flush (TRUNCATE … RESTART IDENTITY) never restarts it,
 so an id is never seen twice, even across rolled-back transactions. The table is no model's: a flush leaves
-it alone, and Citus never sees it (`manage.py distribute` drops the triggers; recall reads SQL there)."""
+it alone, and Citus never sees it: `manage.py distribute` drops the triggers, and on a cluster already
+distributed they are not made (Citus refuses them there); recall reads SQL on Citus."""
 
 from django.db import migrations
 
-FORWARD = """
+LOG = """
 CREATE SEQUENCE cards_scopechange_ids;
 CREATE TABLE cards_scopechange (
     id bigint PRIMARY KEY DEFAULT nextval('cards_scopechange_ids'),
     scope_id bigint NOT NULL,
     weight bigint NOT NULL DEFAULT 1
 );
-CREATE INDEX cards_scopechange_scope ON cards_scopechange (scope_id, id);
+-- A read sums a scope's rows from the index alone.
+CREATE INDEX cards_scopechange_scope ON cards_scopechange (scope_id, id) INCLUDE (weight);
+"""
 
+LOG_REVERSE = """
+DROP TABLE IF EXISTS cards_scopechange;
+DROP SEQUENCE IF EXISTS cards_scopechange_ids;
+"""
+
+TRIGGERS = """
 CREATE FUNCTION cards_scope_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_TABLE_NAME <> 'cards_card' OR TG_OP = 'TRUNCATE' THEN
@@ -48,18 +57,34 @@ CREATE TRIGGER cards_scope_changed_label AFTER INSERT OR UPDATE OR DELETE OR TRU
   FOR EACH STATEMENT EXECUTE FUNCTION cards_scope_changed();
 """
 
-REVERSE = """
+TRIGGERS_REVERSE = """
 DROP TRIGGER IF EXISTS cards_scope_changed_label ON cards_label;
 DROP TRIGGER IF EXISTS cards_scope_changed_truncate ON cards_card;
 DROP TRIGGER IF EXISTS cards_scope_changed_delete ON cards_card;
 DROP TRIGGER IF EXISTS cards_scope_changed_update ON cards_card;
 DROP TRIGGER IF EXISTS cards_scope_changed_insert ON cards_card;
 DROP FUNCTION IF EXISTS cards_scope_changed();
-DROP TABLE IF EXISTS cards_scopechange;
-DROP SEQUENCE IF EXISTS cards_scopechange_ids;
 """
+
+
+def _distributed(schema_editor) -> bool:
+    with schema_editor.connection.cursor() as cursor:
+        cursor.execute("SELECT to_regclass('pg_dist_partition') IS NOT NULL")
+        if not cursor.fetchone()[0]:
+            return False
+        cursor.execute("SELECT 1 FROM pg_dist_partition WHERE logicalrelid = 'cards_card'::regclass")
+        return cursor.fetchone() is not None
+
+
+def triggers_made(apps, schema_editor):
+    if not _distributed(schema_editor):
+        schema_editor.execute(TRIGGERS)
+
+
+def triggers_dropped(apps, schema_editor):
+    schema_editor.execute(TRIGGERS_REVERSE)
 
 
 class Migration(migrations.Migration):
     dependencies = [("cards", "0028_leaf_keys_by_scope")]
-    operations = [migrations.RunSQL(FORWARD, REVERSE)]
+    operations = [migrations.RunSQL(LOG, LOG_REVERSE), migrations.RunPython(triggers_made, triggers_dropped)]

@@ -8,9 +8,9 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
 
-from memory_site.distribution import (DISTRIBUTED, LOCAL, SCOPE_LOG_TRIGGERS, ForeignKey, KeysNotPutBack, blockers,
-                                      citus_coordinator, keys_put_back, parents_first, plan, reference_tables,
-                                      scope_log_dropped)
+from cards.recall_memory import LOG_TRIGGERS
+from memory_site.distribution import (DISTRIBUTED, LOCAL, ForeignKey, KeysNotPutBack, blockers, citus_coordinator,
+                                      keys_put_back, parents_first, plan, reference_tables, scope_log_dropped)
 
 
 def on_coordinator() -> bool:
@@ -266,13 +266,13 @@ def test_the_scope_change_log_goes_with_distribution_and_recall_reads_sql_there(
     def triggers() -> int:
         with connection.cursor() as cursor:
             cursor.execute("SELECT count(*) FROM pg_trigger WHERE tgname = ANY(%s)",
-                           [[name for _, name in SCOPE_LOG_TRIGGERS]])
+                           [[name for _, name in LOG_TRIGGERS]])
             return cursor.fetchone()[0]
     with connection.cursor() as cursor:
         if on_coordinator():
             assert triggers() == 0 and not enabled(cursor)
             return
-        assert triggers() == len(SCOPE_LOG_TRIGGERS) and enabled(cursor)
+        assert triggers() == len(LOG_TRIGGERS) and enabled(cursor)
         assert scope_log_dropped(cursor) == ["dropped the scope-change log's triggers: recall reads SQL on Citus, "
                                              "not snapshots"]
         assert triggers() == 0 and scope_log_dropped(cursor) == []
