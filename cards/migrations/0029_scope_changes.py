@@ -48,7 +48,8 @@ $$;
 CREATE TRIGGER cards_scope_changed_insert AFTER INSERT ON cards_card
   REFERENCING NEW TABLE AS changed_new FOR EACH STATEMENT EXECUTE FUNCTION cards_scope_changed();
 CREATE TRIGGER cards_scope_changed_update AFTER UPDATE ON cards_card
-  REFERENCING OLD TABLE AS changed_old NEW TABLE AS changed_new FOR EACH STATEMENT EXECUTE FUNCTION cards_scope_changed();
+  REFERENCING OLD TABLE AS changed_old NEW TABLE AS changed_new
+  FOR EACH STATEMENT EXECUTE FUNCTION cards_scope_changed();
 CREATE TRIGGER cards_scope_changed_delete AFTER DELETE ON cards_card
   REFERENCING OLD TABLE AS changed_old FOR EACH STATEMENT EXECUTE FUNCTION cards_scope_changed();
 CREATE TRIGGER cards_scope_changed_truncate AFTER TRUNCATE ON cards_card
