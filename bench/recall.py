@@ -359,9 +359,10 @@ def similarity_fetch_plan(scope_ids, query: str) -> str:
 
 
 def broad_phase(world, queries, n: int) -> dict:
-    """A broad read, where the auto route takes the index: the caller's 5 scopes and the next
-    ARGS.broad_scopes - 5 (at 1M cards ~670 current cards a scope). Service only; latency of both
-    routes and recall@k of the index against the exact scan."""
+    """A broad read: the caller's 5 scopes and the next ARGS.broad_scopes - 5 (at 1M cards ~670 current cards
+    a scope), where SQL's routing takes the index and the default answers from memory when it fits. Service
+    only; latency of the SQL routes and of the default (also with its query embedded), and recall@k of the
+    index and of the default against the exact scan."""
     from cards import retrieval
     scope_ids = world.scope_ids[:ARGS.broad_scopes]
     from cards.models import Card

@@ -180,6 +180,8 @@ class Memory:
             return found
 
     def put(self, key: tuple, snapshot: Snapshot, limit: int) -> None:
+        if snapshot.nbytes > limit:     # kept, it would only push every other snapshot out first
+            return
         with self._lock:
             old = self._kept.pop(key, None)
             self._bytes -= old.nbytes if old else 0
@@ -206,8 +208,12 @@ _citus: dict[str, bool] = {}
 LOG_TRIGGERS = (("cards_card", "cards_scope_changed_insert"), ("cards_card", "cards_scope_changed_update"),
                 ("cards_card", "cards_scope_changed_delete"), ("cards_card", "cards_scope_changed_truncate"),
                 ("cards_label", "cards_scope_changed_label"))
-LOGGED_SQL = (f"(SELECT count(*) FROM pg_trigger WHERE tgname = ANY(ARRAY{[name for _, name in LOG_TRIGGERS]})"
-              f" AND tgenabled <> 'D') = {len(LOG_TRIGGERS)}")
+_TRIGGERS_HERE = (f"FROM pg_trigger WHERE tgrelid IN ('cards_card'::regclass, 'cards_label'::regclass)"
+                  f" AND tgname = ANY(ARRAY{[name for _, name in LOG_TRIGGERS]}) AND tgenabled IN ('O', 'A')")
+# Whether the log is kept now, and which trigger rows keep it: disabling one and enabling it again (writes in
+# between went unlogged) gives its row a new xmin, so no snapshot of before is trusted again.
+LOGGED_SQL = f"(SELECT count(*) {_TRIGGERS_HERE}) = {len(LOG_TRIGGERS)}"
+TRIGGERS_KEY_SQL = f"(SELECT string_agg(oid::text || ':' || xmin::text, ',' ORDER BY oid) {_TRIGGERS_HERE})"
 # What a snapshot keeps of a card, about (a vector of 384 float32, the columns, its words): what a build is
 # estimated at before it runs, so a read too large for RECALL_MEMORY_MB is sent to SQL without building.
 BYTES_PER_CARD = 1_800
@@ -232,28 +238,32 @@ def _version(versions: dict, scope_id: int) -> tuple:
     return versions.get(scope_id, (0, None))
 
 
-# Reads found too large to keep: (database, scopes to build, their versions). Checked before counting again.
+# Reads found too large to keep: (database, the read's scopes, their versions, the limit).
 _TOO_LARGE: OrderedDict[tuple, bool] = OrderedDict()
 
 
-def _fits(cursor, stale: list[int], kept: int, versions: dict, database: int, limit: int) -> bool:
-    """Whether the read's snapshots would fit: those kept (`kept` bytes) and those to build, estimated from
-    how many cards their scopes hold (counted up to what the limit allows)."""
-    key = (database, tuple(stale), tuple(_version(versions, s) for s in stale))
-    if key in _TOO_LARGE:
-        return False
-    cap = (limit - kept) // BYTES_PER_CARD + 1
-    cursor.execute("SELECT count(*) FROM (SELECT 1 FROM cards_card WHERE scope_id = ANY(%(build)s) LIMIT %(cap)s)"
-                   " AS t", {"build": stale, "cap": max(cap, 1)})
-    if cursor.fetchone()[0] < cap:
-        return True
+def _too_large(key: tuple) -> None:
     _TOO_LARGE[key] = True
     while len(_TOO_LARGE) > 256:
         _TOO_LARGE.popitem(last=False)
+
+
+def _fits(cursor, stale: list[int], kept: int, key: tuple, at: dt.datetime, limit: int) -> bool:
+    """Whether the read's snapshots would fit: those kept (`kept` bytes) and those to build, estimated from
+    how many cards a build would read (counted up to what the limit allows)."""
+    if key in _TOO_LARGE:
+        return False
+    cap = max((limit - kept) // BYTES_PER_CARD + 1, 1)
+    cursor.execute("SELECT count(*) FROM (SELECT 1 FROM cards_card WHERE scope_id = ANY(%(build)s)"
+                   " AND (superseded_at IS NULL OR superseded_at > %(at)s) LIMIT %(cap)s) AS t",
+                   {"build": stale, "cap": cap, "at": at})
+    if cursor.fetchone()[0] < cap:
+        return True
+    _too_large(key)
     return False
 
 
-def snapshots(cursor, scope_ids: list[int], *, at: dt.datetime, versions: dict, database: int, shared: bool,
+def snapshots(cursor, scope_ids: list[int], *, at: dt.datetime, versions: dict, database: tuple, shared: bool,
               build_sql: str, params: dict) -> list[Snapshot] | None:
     """The snapshots of `scope_ids` at `versions` (the log as the caller's statement read it: {scope: (sum,
     newest)}), those that changed rebuilt in one statement that reads the log again for every scope of the
@@ -279,7 +289,8 @@ def snapshots(cursor, scope_ids: list[int], *, at: dt.datetime, versions: dict, 
                 stale.append(scope_id)
         if not stale:
             return [found[scope_id] for scope_id in scope_ids]
-        if attempt or not _fits(cursor, stale, sum(s.nbytes for s in found.values()), versions, database, limit):
+        read = (database, tuple(scope_ids), tuple(_version(versions, s) for s in (*scope_ids, 0)), limit)
+        if attempt or not _fits(cursor, stale, sum(s.nbytes for s in found.values()), read, at, limit):
             return None
         # Built as of the read's instant: Δt's anchor as known then, the cards that may hold then or later.
         cursor.execute(build_sql, {**params, "build": stale, "every": [*scope_ids, 0], "at": at})
@@ -288,6 +299,9 @@ def snapshots(cursor, scope_ids: list[int], *, at: dt.datetime, versions: dict, 
             snapshot = _snapshot(row, at_us)
             store.put((database, snapshot.scope_id), snapshot, limit)
             found[snapshot.scope_id] = snapshot
+        if sum(s.nbytes for s in found.values()) > limit:      # the estimate was short: do not try again
+            _too_large(read)
+            return None
         versions = versions_read(orjson.loads(rows[0][-1]) if rows and rows[0][-1] else [])
     return None
 

@@ -14,8 +14,8 @@ import datetime as dt
 import numpy as np
 import orjson
 
-from .recall_memory import AGES, HAS_VECTOR, LOGGED_SQL, OPEN, SENSITIVE, SINGLE, _VERSIONS, Snapshot, \
-    microseconds, snapshots, versions_read
+from .recall_memory import AGES, HAS_VECTOR, LOGGED_SQL, OPEN, SENSITIVE, SINGLE, TRIGGERS_KEY_SQL, _VERSIONS, \
+    Snapshot, microseconds, snapshots, versions_read
 from . import unembedded
 
 _US_PER_DAY = 86_400 * 1_000_000
@@ -24,10 +24,10 @@ _US_PER_DAY = 86_400 * 1_000_000
 def _first_sql(named: str) -> str:
     # Whether this transaction wrote anything (then its reads hold uncommitted rows: recall_memory.snapshots,
     # `shared`); the database's oid (a database dropped and made again under its name is another); whether the
-    # log is kept (its triggers there and enabled).
+    # log is kept (its triggers there and enabled), and by which trigger rows (part of the snapshots' key).
     return f"""WITH {named}
 SELECT pg_current_xact_id_if_assigned() IS NULL, (SELECT oid FROM pg_database WHERE datname = current_database()),
-  {LOGGED_SQL},
+  {LOGGED_SQL}, {TRIGGERS_KEY_SQL},
   (SELECT COALESCE(array_agg(id), '{{}}') FROM named),
   (SELECT json_agg(json_build_array(x.scope_id, x.total, x.newest)) FROM ({_VERSIONS}) AS x)::text,
   (SELECT json_agg(json_build_array(a.card_id, (extract(epoch FROM a.card_verified_at) * 1000000)::bigint,
@@ -147,13 +147,13 @@ def from_memory(cursor, params: dict, *, named_sql: str, build_sql: str, alpha: 
     those may be asked, sides (subject, label, ids, question card, asked_at, askable) and the ids of the
     freshest candidates without a vector. None when the snapshots cannot be had (recall then reads SQL)."""
     cursor.execute(_first_sql(named_sql), {**params, "every": [*params["scopes"], 0]})
-    shared, database, logged, named_ids, versions, asked_rows = cursor.fetchone()
+    shared, database, logged, triggers, named_ids, versions, asked_rows = cursor.fetchone()
     if not logged:
         return None
     versions = versions_read(orjson.loads(versions) if versions else [])
     # Each scope once: a scope named twice would bring its cards twice (SQL's ANY takes it once).
     found = snapshots(cursor, list(dict.fromkeys(params["scopes"])), at=params["at"], versions=versions,
-                      database=database, shared=shared, build_sql=build_sql, params=params)
+                      database=(database, triggers), shared=shared, build_sql=build_sql, params=params)
     if found is None:
         return None
     asked = {card: (verified, at) for card, verified, at in (orjson.loads(asked_rows) if asked_rows else [])}

@@ -8,8 +8,8 @@ other here) and folded together by cards.tasks.scope_changes_fold, which keeps e
 
 The ids come from a sequence no column owns: a test flush (TRUNCATE … RESTART IDENTITY) never restarts it,
 so an id is never seen twice, even across rolled-back transactions. The table is no model's: a flush leaves
-it alone, and Citus never sees it: `manage.py distribute` drops the triggers, and on a cluster already
-distributed they are not made (Citus refuses them there); recall reads SQL on Citus."""
+it alone. Where Citus is installed the triggers are not made (Citus refuses them on its tables), and
+`manage.py distribute` drops them where Citus came after this migration: recall reads SQL on Citus."""
 
 from django.db import migrations
 
@@ -68,22 +68,20 @@ DROP FUNCTION IF EXISTS cards_scope_changed();
 """
 
 
-def _distributed(schema_editor) -> bool:
+def _citus(schema_editor) -> bool:
     with schema_editor.connection.cursor() as cursor:
         cursor.execute("SELECT to_regclass('pg_dist_partition') IS NOT NULL")
-        if not cursor.fetchone()[0]:
-            return False
-        cursor.execute("SELECT 1 FROM pg_dist_partition WHERE logicalrelid = 'cards_card'::regclass")
-        return cursor.fetchone() is not None
+        return cursor.fetchone()[0]
 
 
 def triggers_made(apps, schema_editor):
-    if not _distributed(schema_editor):
+    if not _citus(schema_editor):   # Citus refuses them on its tables, and recall reads SQL there anyway
         schema_editor.execute(TRIGGERS)
 
 
 def triggers_dropped(apps, schema_editor):
-    schema_editor.execute(TRIGGERS_REVERSE)
+    if not _citus(schema_editor):
+        schema_editor.execute(TRIGGERS_REVERSE)
 
 
 class Migration(migrations.Migration):

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from cards import recall_memory
 from cards.drafts import CardDraft
 from cards.models import Card, CardAsked, CardKind, Entity, Label, Precision, Tag, TimeSource
+from scopes.models import Scope
 from cards.retrieval import recall
 from cards.services import card_remember, cards_forget
 from cards.services.embedding import cards_embed_now
@@ -102,7 +103,7 @@ def test_memory_answers_what_sql_answers(alice, seed, size, k):
         for query in QUERIES:
             sql = recall(scope_ids=scopes, query=query, k=k, route="exact", asker_id=alice.pk)
             _same(sql, recall(scope_ids=scopes, query=query, k=k, asker_id=alice.pk))
-        # Fewer scopes than the snapshots kept: each read takes its own.
+        # Fewer scopes than the world's: the read takes its own.
         sql = recall(scope_ids=scopes[1:], query=QUERIES[0], k=k, route="exact", asker_id=alice.pk)
         _same(sql, recall(scope_ids=scopes[1:], query=QUERIES[0], k=k, asker_id=alice.pk))
         raise _Rollback
@@ -117,8 +118,8 @@ class _Rollback(Exception):
 COMMITTED = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
 
-def remember(scope, actor, value: str, label: str = "city", **fields) -> Card:
-    return card_remember(scope=scope, actor=actor, draft=CardDraft(kind="state", label=label, subject="me",
+def remember(scope, actor, value: str, label: str = "city", subject: str = "me", **fields) -> Card:
+    return card_remember(scope=scope, actor=actor, draft=CardDraft(kind="state", label=label, subject=subject,
                                                                    value=value, **fields)).card
 
 
@@ -145,7 +146,8 @@ def test_a_write_is_found_by_the_next_read(alice):
     # A write by statement, not by service, all the same: the database logs it.
     with connection.cursor() as cursor:
         cursor.execute("UPDATE cards_card SET lexemes = '{lisbon}' WHERE id = %s", [taipei.pk])
-    assert found(scope, "lisbon").results[0].lexical == pytest.approx(1.0)
+    lisbon = found(scope, "lisbon")
+    assert lisbon.memory and lisbon.results[0].lexical == pytest.approx(1.0)
 
 
 @COMMITTED
@@ -165,7 +167,9 @@ def test_a_labels_change_reaches_every_snapshot(alice):
     scope = alice.personal_scope
     remember(scope, alice, "Kyoto", reference_time=timezone.now() - 50 * DAY)
     embedded()
-    before = found(scope).results[0].decay
+    first = found(scope)
+    assert first.memory and recall_memory.MEMORY.nbytes
+    before = first.results[0].decay
     Label.objects.filter(key="city").update(decay_lambda=0.1)
     after = found(scope)
     assert after.memory and after.results[0].decay == pytest.approx(before ** 5, rel=1e-3)
@@ -213,10 +217,46 @@ def test_off_too_large_unlogged_and_unembedded(alice, settings, monkeypatch):
     settings.RECALL_MEMORY_MB = 1
     monkeypatch.setattr(recall_memory, "BYTES_PER_CARD", 2 * 1024 * 1024)   # a card above the whole limit
     assert not found(scope).memory
-    assert not found(scope).memory         # known too large: not counted again
+    with CaptureQueriesContext(connection) as statements:
+        assert not found(scope).memory     # known too large: not counted again
+    assert not [q for q in statements.captured_queries if "count(*) FROM (SELECT 1 FROM cards_card" in q["sql"]]
     monkeypatch.undo()
     settings.RECALL_MEMORY_MB = 0
     assert not found(scope).memory
+
+
+@COMMITTED
+def test_memory_answers_what_sql_answers_from_kept_and_rebuilt_snapshots(alice):
+    """Committed, so the snapshots are kept: the first read builds them, the second uses them all, the third
+    uses two and rebuilds the one a write changed."""
+    scopes = _world(alice, 7, 90)
+    recall_memory.MEMORY.clear()
+    mei = Entity.objects.get(name="Mei")
+    for step in range(3):
+        if step == 2:
+            remember(Scope.objects.get(pk=scopes[1]), alice, "tea garden", label="hobby", subject="Mei")
+            embedded()
+        for query in QUERIES[:3]:
+            sql = recall(scope_ids=scopes, query=query, k=5, route="exact", asker_id=alice.pk)
+            _same(sql, recall(scope_ids=scopes, query=query, k=5, asker_id=alice.pk))
+    assert mei.pk and len(recall_memory.MEMORY._kept) >= 3
+
+
+@COMMITTED
+def test_a_log_disabled_then_enabled_again_trusts_nothing_from_before(alice):
+    scope = alice.personal_scope
+    kyoto = remember(scope, alice, "Kyoto")
+    embedded()
+    assert found(scope).memory
+    with connection.cursor() as cursor:
+        cursor.execute("ALTER TABLE cards_card DISABLE TRIGGER cards_scope_changed_update")
+        try:
+            cursor.execute("UPDATE cards_card SET lexemes = '{lisbon}' WHERE id = %s", [kyoto.pk])   # not logged
+            assert not found(scope).memory
+        finally:
+            cursor.execute("ALTER TABLE cards_card ENABLE TRIGGER cards_scope_changed_update")
+    again = found(scope, "lisbon")
+    assert again.memory and again.results[0].lexical == pytest.approx(1.0)
 
 
 def test_while_the_log_is_not_kept_no_snapshot_is_trusted(alice):
