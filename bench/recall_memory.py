@@ -100,7 +100,8 @@ def main() -> int:
     print(f"household: cold p50 {out['household']['cold_ms']['p50']} ms, warm p50 {out['household']['warm_ms']['p50']}"
           f" ms, SQL {out['household']['sql_exact_ms']['p50']} ms; broad: cold p50 {out['broad']['cold_ms']['p50']},"
           f" warm {out['broad']['warm_ms']['p50']}, SQL {out['broad']['sql_exact_ms']['p50']}; after a write "
-          f"{out['read_after_a_write']['read_ms']['p50']} ms; {out['household']['bytes_per_card_estimated']} bytes a card (estimated)")
+          f"{out['read_after_a_write']['read_ms']['p50']} ms; {out['household']['bytes_per_card_estimated']} bytes a"
+          " card (estimated)")
     return 0
 
 
