@@ -10,9 +10,11 @@ questions stay those of the first statement (read a moment before; neither is a 
 from __future__ import annotations
 
 import datetime as dt
+from functools import lru_cache
 
 import numpy as np
 import orjson
+from threadpoolctl import threadpool_limits
 
 from .recall_memory import AGES, HAS_VECTOR, LOGGED_SQL, OPEN, SENSITIVE, SINGLE, TRIGGERS_KEY_SQL, _VERSIONS, \
     Snapshot, microseconds, snapshots, versions_read
@@ -35,10 +37,20 @@ SELECT pg_current_xact_id_if_assigned() IS NULL, (SELECT oid FROM pg_database WH
    FROM cards_cardasked a WHERE a.scope_id = ANY(%(scopes)s) AND a.user_id IS NOT DISTINCT FROM %(asker)s)::text"""
 
 
+@lru_cache(maxsize=1)
+def _one_blas_thread() -> None:
+    """OpenBLAS, numpy's, runs a product on every core and its idle threads then spin: in a web process
+    beside the other workers and PostgreSQL that made recall slower under load than reading SQL
+    (bench/README "Recall from memory": 4 clients p50 52.3 ms with its threads, 25.8 ms with one). Once a
+    process, for the process: the products here are a few MB, one core's work."""
+    threadpool_limits(limits=1, user_api="blas")
+
+
 class Columns:
     """The read's snapshots side by side: one array per column, cards of every scope."""
 
     def __init__(self, found: list[Snapshot], query: np.ndarray):
+        _one_blas_thread()
         def joined(name: str) -> np.ndarray:
             return np.concatenate([getattr(s, name) for s in found]) if found else np.zeros(0)
         self.ids = joined("ids").astype(np.int64)
