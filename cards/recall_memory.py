@@ -49,10 +49,6 @@ def microseconds(at: dt.datetime) -> int:
     return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
 
 
-def instant(us: int) -> dt.datetime:
-    return EPOCH + dt.timedelta(microseconds=int(us))
-
-
 @dataclass
 class Snapshot:
     """One scope's cards at a build, in id order."""
@@ -171,6 +167,18 @@ class Memory:
         self._kept: OrderedDict[tuple, Snapshot] = OrderedDict()
         self._bytes = 0
         self._lock = threading.Lock()
+        # The log's version of scope -1 (cards deleted anywhere) when this memory was last checked against it.
+        self._deleted: dict = {}
+
+    def forget_deleted(self, database: tuple, deleted: tuple) -> None:
+        """Drop every snapshot when cards were deleted (forgotten) since the last read of `database` saw the
+        log: a forgotten card's words and vector leave this process's memory at its next read, whichever
+        scopes it reads (DESIGN §4.9), not only when its own scope is read again."""
+        with self._lock:
+            if self._deleted.get(database) != deleted:
+                self._kept.clear()
+                self._bytes = 0
+                self._deleted[database] = deleted
 
     def get(self, key: tuple) -> Snapshot | None:
         with self._lock:
@@ -195,6 +203,7 @@ class Memory:
         with self._lock:
             self._kept.clear()
             self._bytes = 0
+            self._deleted.clear()
 
     @property
     def nbytes(self) -> int:
@@ -274,6 +283,8 @@ def snapshots(cursor, scope_ids: list[int], *, at: dt.datetime, versions: dict, 
     snapshots may be used and kept. Otherwise its own uncommitted writes are in what it reads: snapshots are
     built for this read alone, never kept (a rollback would leave them matching a log that moved on)."""
     at_us, limit = microseconds(at), limit_bytes()
+    if shared:      # a committed view: cards deleted since the last read drop every snapshot kept
+        MEMORY.forget_deleted(database, _version(versions, -1))
     store = MEMORY if shared else Memory()
     found: dict[int, Snapshot] = {}
     for attempt in range(2):
@@ -293,7 +304,7 @@ def snapshots(cursor, scope_ids: list[int], *, at: dt.datetime, versions: dict, 
         if attempt or not _fits(cursor, stale, sum(s.nbytes for s in found.values()), read, at, limit):
             return None
         # Built as of the read's instant: Δt's anchor as known then, the cards that may hold then or later.
-        cursor.execute(build_sql, {**params, "build": stale, "every": [*scope_ids, 0], "at": at})
+        cursor.execute(build_sql, {**params, "build": stale, "every": [*scope_ids, 0, -1], "at": at})
         rows = cursor.fetchall()
         for row in rows:
             snapshot = _snapshot(row, at_us)

@@ -74,7 +74,7 @@ class Columns:
 
 
 def _query(vector_text: str) -> np.ndarray:
-    query = np.array(vector_text[1:-1].split(","), dtype=np.float32).astype(np.float64)
+    query = unembedded.vector_of(vector_text)
     norm = np.linalg.norm(query)
     return query / norm if norm > 0 else query
 
@@ -158,7 +158,7 @@ def from_memory(cursor, params: dict, *, named_sql: str, build_sql: str, alpha: 
     similarity, lexical, decay, days, named) best first, aged (id, days, asked_at, askable), how many of
     those may be asked, sides (subject, label, ids, question card, asked_at, askable) and the ids of the
     freshest candidates without a vector. None when the snapshots cannot be had (recall then reads SQL)."""
-    cursor.execute(_first_sql(named_sql), {**params, "every": [*params["scopes"], 0]})
+    cursor.execute(_first_sql(named_sql), {**params, "every": [*params["scopes"], 0, -1]})
     shared, database, logged, triggers, named_ids, versions, asked_rows = cursor.fetchone()
     if not logged:
         return None

@@ -33,6 +33,14 @@ UNEMBEDDED_LIMIT = 16
 _CACHE_SIZE = 1_024
 
 
+def vector_of(text: str):
+    """A vector written as pgvector text (retrieval.query_vector) as a numpy array: float32, as pgvector
+    stores both sides, widened to float64, in which its <=> computes cosine."""
+    import numpy as np  # with the embedding model's own dependencies, never at import
+
+    return np.array(text[1:-1].split(","), dtype=np.float32).astype(np.float64)
+
+
 def unembedded_sql(valid: str) -> str:
     """The ids of the freshest candidates without a vector, at most
     UNEMBEDDED_LIMIT + 1 (so the caller knows when some were left out). Kept
@@ -72,11 +80,9 @@ def unembedded_score(cursor, ids: list[int], params: dict, days: str) -> Unembed
         return Unembedded(scored=[], left_out=False)
     cursor.execute(unembedded_rows_sql(days), {**params, "unembedded": list(ids[:UNEMBEDDED_LIMIT])})
     rows = cursor.fetchall()
-    query_vector = params["q"]
     import numpy as np  # with the embedding model's own dependencies, never at import
 
-    # float32, as pgvector stores both sides; cosine in float64, as its <=> computes it.
-    query = np.array(query_vector[1:-1].split(","), dtype=np.float32).astype(np.float64)
+    query = vector_of(params["q"])
     vectors = np.array(_vectors([embedding_text(label_key=key, value=value, object_name=obj, text=text)
                                  for _, key, value, obj, text, _, _ in rows]), dtype=np.float32).astype(np.float64)
     norms = np.linalg.norm(vectors, axis=1) * np.linalg.norm(query)

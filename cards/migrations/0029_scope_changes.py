@@ -3,8 +3,10 @@ scope's cards in a worker's memory for as long as its log says nothing changed).
 
 Every statement that inserts, updates or deletes cards adds one row per scope it touched; a label's change
 (its decay, whether it ages, whether it is sensitive) adds a row for scope 0, which every reader checks; a
-TRUNCATE of the cards adds one for scope 0 too. Rows are only ever added (no lock: writers never wait on each
-other here) and folded together by cards.tasks.scope_changes_fold, which keeps each scope's sum.
+statement that deletes cards (forgetting) or truncates them adds one for scope -1, on which every process
+drops every snapshot it keeps, of any scope (DESIGN §4.9: a forgotten card's words and vector leave caches).
+Rows are only ever added (no lock: writers never wait on each other here) and folded together by
+cards.tasks.cards_scope_log_fold, which keeps each scope's sum.
 
 The ids come from a sequence no column owns: a test flush (TRUNCATE … RESTART IDENTITY) never restarts it,
 so an id is never seen twice, even across rolled-back transactions. The table is no model's: a flush leaves
@@ -32,12 +34,14 @@ DROP SEQUENCE IF EXISTS cards_scopechange_ids;
 TRIGGERS = """
 CREATE FUNCTION cards_scope_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  IF TG_TABLE_NAME <> 'cards_card' OR TG_OP = 'TRUNCATE' THEN
+  IF TG_TABLE_NAME <> 'cards_card' THEN
     INSERT INTO cards_scopechange (scope_id) VALUES (0);
+  ELSIF TG_OP = 'TRUNCATE' THEN
+    INSERT INTO cards_scopechange (scope_id) VALUES (-1);
   ELSIF TG_OP = 'INSERT' THEN
     INSERT INTO cards_scopechange (scope_id) SELECT DISTINCT scope_id FROM changed_new;
   ELSIF TG_OP = 'DELETE' THEN
-    INSERT INTO cards_scopechange (scope_id) SELECT DISTINCT scope_id FROM changed_old;
+    INSERT INTO cards_scopechange (scope_id) SELECT DISTINCT scope_id FROM changed_old UNION ALL SELECT -1;
   ELSE
     INSERT INTO cards_scopechange (scope_id)
       SELECT scope_id FROM changed_new UNION SELECT scope_id FROM changed_old;

@@ -163,6 +163,21 @@ def test_a_forgotten_card_is_never_recalled_again(alice):
 
 
 @COMMITTED
+def test_forgetting_drops_every_snapshot_the_process_keeps(alice):
+    """DESIGN §4.9: a forgotten card's words and vector leave the caches at once. The next read of any
+    scope, not only of the forgotten card's, finds none of it kept."""
+    family = family_scope(owner=alice, name="Family")
+    kyoto = remember(alice.personal_scope, alice, "Kyoto")
+    remember(family, alice, "pottery", label="hobby")
+    embedded()
+    assert found(alice.personal_scope).memory and found(family, "pottery").memory
+    assert any(kyoto.pk in s.ids for s in recall_memory.MEMORY._kept.values())
+    cards_forget(card_ids=[kyoto.pk], actor=alice, scope_ids=[alice.personal_scope.pk])
+    assert found(family, "pottery").memory
+    assert not any(kyoto.pk in s.ids for s in recall_memory.MEMORY._kept.values())
+
+
+@COMMITTED
 def test_a_labels_change_reaches_every_snapshot(alice):
     scope = alice.personal_scope
     remember(scope, alice, "Kyoto", reference_time=timezone.now() - 50 * DAY)
