@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test migrate seed bench clean-data vendor messages citus citus-stop test-distributed
+.PHONY: install run test migrate seed bench clean-data vendor messages
 
 # PyICU (TR39 skeletons of names, cards/text.py) builds against Debian's ICU: installed here when missing.
 $(STAMP): pyproject.toml clients/python/pyproject.toml
@@ -67,33 +67,6 @@ vendor:
 
 bench: migrate
 	$(BIN)/python bench/ingest.py
-
-# A local Citus cluster (a coordinator and two workers) on the embedded PostgreSQL, for the scale-out work:
-# Citus 14.0.1 is compiled once from ../shared/vendor/ into the venv's PostgreSQL, the nodes keep their data in
-# .data/citus/ and are reused on the next run. The last line printed is the coordinator's DATABASE_URL.
-CITUS_JOBS ?= 2
-citus: install
-	$(BIN)/python scripts/citus_cluster.py build --jobs $(CITUS_JOBS)
-	$(BIN)/python scripts/citus_cluster.py start
-
-citus-stop:
-	$(BIN)/python scripts/citus_cluster.py stop
-
-# The suites that matter across shards (issue 26), on that cluster: card writes and supersede, events, recall,
-# answer, count, forget (the canary), the isolation property tests and the API's bad input. `pytest --cluster`
-# makes the test database on every node, migrates it and runs `distribute`; the run stops with distribute's
-# list of blockers should it ever refuse (docs/distributed.md).
-# `build` fails saying where to get the source when ../shared/vendor/ has none.
-DISTRIBUTED_SUITES := tests/memory_site/test_distribute.py tests/cards/test_remember_single.py \
-	tests/cards/test_remember_multi_and_knowledge.py tests/cards/test_events.py tests/cards/test_recall_anchor.py \
-	tests/api/test_recall.py tests/api/test_answer.py tests/api/test_count.py tests/test_forget_canary.py \
-	tests/api/test_isolation_property.py tests/api/test_recall_isolation.py tests/api/test_bad_input.py \
-	tests/test_routing.py
-test-distributed: install
-	$(BIN)/python scripts/citus_cluster.py build --jobs $(CITUS_JOBS)
-	DATABASE_URL=$$($(BIN)/python scripts/citus_cluster.py start | tail -n 1) \
-		TEST_DATABASE_NAME=test_memory_site_distributed $(BIN)/python -m pytest --cluster=distributed \
-		-m "not long" $(DISTRIBUTED_SUITES)
 
 # Stops the embedded PostgreSQL and deletes its data folder.
 clean-data:

@@ -86,12 +86,6 @@ def parse_args(argv=None):
                    help="scopes of the broad read (at 1M cards ~53k candidates: the index route)")
     p.add_argument("--cluster", action="store_true",
                    help="rewrite the cards in scope order before measuring (manage.py cards_cluster), and time it")
-    p.add_argument("--coordinator", metavar="URL",
-                   help="a Citus coordinator (postgresql://user@host:port/database, e.g. what `make citus` prints): "
-                        "the run measures the single node as configured, then the same on the cluster, and "
-                        "prints both side by side (bench/recall_compare.py)")
-    p.add_argument("--only", choices=["single", "coordinator"],
-                   help="with --coordinator: measure one of the two only (the side-by-side run calls itself so)")
     p.add_argument("--writes", type=int, default=200,
                    help="cards written one call each, and as many again in batches, to time the write rate")
     p.add_argument("--database", default="memory_site_bench_recall")
@@ -107,20 +101,10 @@ def parse_args(argv=None):
     args.clients = [int(x) for x in args.clients.split(",")]
     if args.scopes < 6:
         p.error("--scopes must be at least 6")
-    if args.only and not args.coordinator:
-        p.error("--only goes with --coordinator")
-    if args.coordinator and args.reuse and args.only != "single":
-        p.error("--reuse measures a kept database of one server, not a cluster's: add --only single")
     return args
 
 
 ARGS = parse_args()
-if ARGS.coordinator and ARGS.only is None:
-    import recall_compare  # noqa: E402  (bench/ is on sys.path when run as a script)
-    sys.exit(recall_compare.main(sys.argv[1:], ARGS))
-ON_CITUS = ARGS.only == "coordinator"
-if ON_CITUS:
-    os.environ["DATABASE_URL"] = ARGS.coordinator
 
 from http_load import SERVER_ENV  # noqa: E402  (bench/ is on sys.path when run as a script)
 import recall_cost  # noqa: E402
@@ -156,18 +140,12 @@ def _admin(db: dict) -> psycopg.Connection:
 
 
 def database_create(db: dict, name: str) -> None:
-    if ON_CITUS:                            # CREATE DATABASE is not propagated: made on every node
-        import recall_citus
-        return recall_citus.database_create(db, name)
     with _admin(db) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         conn.execute(f'CREATE DATABASE "{name}"')
 
 
 def database_drop(db: dict, name: str) -> None:
-    if ON_CITUS:
-        import recall_citus
-        return recall_citus.database_drop(db, name)
     with _admin(db) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
@@ -404,8 +382,7 @@ def main() -> int:
     report = {"started_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
               "command": " ".join([".venv/bin/python", "bench/recall.py", *sys.argv[1:]]),
               "cpus": os.cpu_count(), "python": platform.python_version(), "database": ARGS.database,
-              "config": {k: v for k, v in vars(ARGS).items()}, "load_average_start": load_average(), "sizes": [],
-              "target": "citus coordinator" if ON_CITUS else "single server"}
+              "config": {k: v for k, v in vars(ARGS).items()}, "load_average_start": load_average(), "sizes": []}
     servers: list = []
     status = 0
 
@@ -425,11 +402,6 @@ def main() -> int:
         import numpy as np
         log(f"migrating {ARGS.database} …")
         call_command("migrate", verbosity=0, interactive=False)
-        if ON_CITUS:
-            import io
-            said = io.StringIO()
-            call_command("distribute", stdout=said)
-            report["distribute"] = said.getvalue().splitlines()
         with connection.cursor() as cursor:
             cursor.execute("SHOW server_version")
             report["postgres"] = cursor.fetchone()[0]

@@ -1,6 +1,5 @@
 """What a read and a write cost, for bench/recall.py: the write rate through the services, and the CPU a
-household or broad read spends in this process and in each database server (on Citus: the coordinator
-and every worker), from which a cluster of N machines can be estimated on paper (bench/README.md)."""
+household or broad read spends in this process and in the database server (bench/README.md)."""
 
 from __future__ import annotations
 
@@ -69,9 +68,9 @@ def _chunks(items: list, size: int) -> list[list]:
 
 def cost_phase(world, queries, n: int, broad_scopes: list[int], n_broad: int, k: int) -> dict:
     """CPU milliseconds per read, by process: `n` household reads and `n_broad` broad reads (auto route),
-    the query embedded first and counted apart. Wall time too, and which shards the reads reach."""
+    the query embedded first and counted apart. Wall time too."""
     from cards import retrieval
-    from recall_citus import CpuMeter, placement
+    from cpu_meter import CpuMeter
     meter = CpuMeter()
     out: dict = {"nodes_measured": [name for name, pid in meter.nodes.items() if pid]}
     for name, scope_ids, count in (("household", world.caller_scope_ids, n), ("broad", broad_scopes, n_broad)):
@@ -91,7 +90,5 @@ def cost_phase(world, queries, n: int, broad_scopes: list[int], n_broad: int, k:
         out[name] = {"reads": count, "wall_ms_per_read": round(wall * 1000 / count, 2),
                      "embedding_cpu_ms_per_read": round(embedding / count, 2),
                      "cpu_ms_per_read": {k_: (None if v is None else round(v / count, 2)) for k_, v in spent.items()}}
-        if "coordinator" in meter.nodes:
-            out[name]["placement"] = placement(scope_ids)
     out["measured_at"] = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
     return out

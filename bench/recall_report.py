@@ -111,11 +111,8 @@ def table(report: dict) -> str:
 def cost_line(read: str, c: dict) -> str:
     """What one read cost, by process (recall_cost.cost_phase)."""
     cpu = ", ".join(f"{k} {v}" for k, v in c["cpu_ms_per_read"].items() if v is not None)
-    where = c.get("placement")
     return (f"CPU ms per {read} read (auto route, {c['reads']} reads): {cpu}; embedding "
-            f"{c['embedding_cpu_ms_per_read']}; wall {c['wall_ms_per_read']} ms"
-            + (f"; reaches {where['shards']} of {where['of_shards']} shards {where['shards_by_node']}"
-               if where else ""))
+            f"{c['embedding_cpu_ms_per_read']}; wall {c['wall_ms_per_read']} ms")
 
 
 def _cost_lines(size: dict) -> list[str]:

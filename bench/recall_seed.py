@@ -19,7 +19,6 @@ from api_workload import EVENTS, EVENTS_OTHER, MULTI, MULTI_ME, MULTI_OTHER, NAM
 from cards.lexical import card_lexemes
 from cards.models import Card, Entity, EntityKind, Label
 from cards.text import name_skeleton, normalize
-from core.citus import is_distributed
 from scopes.models import Scope, ScopeKind, User
 from scopes.services import membership_set, scope_create
 
@@ -317,16 +316,9 @@ def seed_cards(world: World, bases: list[Base], base_vectors: np.ndarray, n: int
     index_started = time.perf_counter()
     with transaction.atomic():
         with connection.cursor() as cursor:
-            if is_distributed(cursor, "cards_card"):
-                # Every shard builds its own graph, many at once on each node, and a parallel build takes its
-                # whole maintenance_work_mem as shared memory up front: 3 GB each ran the machine out of memory.
-                # A shard of a million cards holds ~31k rows, ~60 MB of graph.
-                cursor.execute("SET LOCAL maintenance_work_mem = '256MB'")
-                cursor.execute("SET LOCAL max_parallel_maintenance_workers = 0")
-            else:
-                # A 1M-row graph is ~2 GB: built in memory it takes minutes, spilled it takes far longer.
-                cursor.execute("SET LOCAL maintenance_work_mem = '3GB'")
-                cursor.execute("SET LOCAL max_parallel_maintenance_workers = 1")
+            # A 1M-row graph is ~2 GB: built in memory it takes minutes, spilled it takes far longer.
+            cursor.execute("SET LOCAL maintenance_work_mem = '3GB'")
+            cursor.execute("SET LOCAL max_parallel_maintenance_workers = 1")
         with connection.schema_editor(atomic=False) as editor:
             editor.add_index(Card, index)
     t["hnsw_build_s"] = round(time.perf_counter() - index_started, 1)
@@ -351,14 +343,7 @@ def seed_cards(world: World, bases: list[Base], base_vectors: np.ndarray, n: int
 
 
 def _sizes(cursor) -> tuple[str, str]:
-    """The table's size and its HNSW index's, on one server or summed over a Citus table's shards
-    (where the coordinator's own table is an empty shell)."""
-    if not is_distributed(cursor, "cards_card"):
-        cursor.execute("SELECT pg_size_pretty(pg_table_size('cards_card')),"
-                       " pg_size_pretty(pg_relation_size(%s::regclass))", [HNSW_NAME])
-        return cursor.fetchone()
-    cursor.execute("SELECT pg_size_pretty(citus_table_size('cards_card')), pg_size_pretty(sum(result::bigint)) FROM"
-                   " run_command_on_shards('cards_card', $$SELECT coalesce(sum(pg_relation_size(i.indexrelid)), 0)"
-                   " FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am a ON a.oid = c.relam"
-                   " WHERE i.indrelid = '%s'::regclass AND a.amname = 'hnsw'$$)")
+    """The table's size and its HNSW index's."""
+    cursor.execute("SELECT pg_size_pretty(pg_table_size('cards_card')),"
+                   " pg_size_pretty(pg_relation_size(%s::regclass))", [HNSW_NAME])
     return cursor.fetchone()

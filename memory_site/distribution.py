@@ -33,8 +33,10 @@ DISTRIBUTED = (
 # written rarely and read by the admin; its events keep no content and may outlive their scope (scope_id
 # null), which a distributed row could not. Tied to the reference tables by foreign keys, Citus makes it a
 # Citus-local table by itself.
+# Two tables no model holds stay with them: Django's record of migrations, and one server's log of changed
+# scopes for recall's snapshots (cards migration 0029), which nothing writes on Citus.
 LOCAL = ("django_session", "axes_accessattempt", "axes_accessattemptexpiration", "axes_accessfailurelog",
-         "axes_accesslog", "cards_auditevent")
+         "axes_accesslog", "cards_auditevent", "django_migrations", "cards_scopechange")
 
 
 def reference_tables() -> list[str]:
@@ -106,7 +108,9 @@ SELECT i.indrelid::regclass::text, i.indexrelid::regclass::text, 'i',
              JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.n ORDER BY k.o)
   FROM pg_index i
  WHERE i.indisunique AND i.indrelid::regclass::text = ANY(%s)
-   AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid)
+   -- an index behind a key of its own table is listed above; a foreign key into it names it too (conindid)
+   AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid AND c.conrelid = i.indrelid
+                                                   AND c.contype IN ('p', 'u', 'x'))
 """
 
 _FOREIGN_KEYS_SQL = """

@@ -5,7 +5,6 @@ from rest_framework.test import APIClient
 
 from cards.labels import registry_clear
 from scopes.tokens import token_create
-from tests.cluster import cluster_database_make, cluster_distribute, cluster_mode
 from tests.factories import UserFactory
 
 
@@ -30,26 +29,6 @@ def pytest_collection_modifyitems(items):
     items.sort(key=_run_order)
 
 
-def pytest_addoption(parser):
-    parser.addoption("--cluster", nargs="?", const="distributed", choices=("distributed", "local"), default=None,
-                     help="DATABASE_URL is a Citus coordinator: make the test database on every node and "
-                          "distribute it (tests/cluster.py)")
-
-
-@pytest.fixture(scope="session")
-def django_db_keepdb(request):
-    # On a cluster the database is made on every node beforehand: Django must migrate into it, not recreate it.
-    return bool(cluster_mode(request.config)) or request.config.getvalue("reuse_db")
-
-
-@pytest.fixture(scope="session")
-def django_db_modify_db_settings(request, django_db_modify_db_settings_parallel_suffix):
-    if cluster_mode(request.config):
-        from django.db import connection
-
-        cluster_database_make(connection.settings_dict["TEST"]["NAME"])
-
-
 @pytest.fixture(scope="session")
 def django_db_setup(request, django_db_setup, django_db_blocker):
     """The test database without autovacuum. Tests roll their rows back, so its tables fill
@@ -61,8 +40,6 @@ def django_db_setup(request, django_db_setup, django_db_blocker):
     from django.db import connection
 
     with django_db_blocker.unblock():
-        if cluster_mode(request.config):
-            cluster_distribute(cluster_mode(request.config))
         with connection.cursor() as cursor:
             cursor.execute("SELECT format('%I.%I', schemaname, tablename) FROM pg_tables WHERE schemaname = 'public'")
             for (table,) in cursor.fetchall():

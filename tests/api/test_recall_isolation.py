@@ -31,7 +31,7 @@ def recall_equals_the_oracle(data) -> None:
             oracle = Oracle()
             principals, cards, scope_ids = world_of(data, oracle)
             cards_embed_now(card_ids=list(cards))
-            with connection.cursor() as cursor:     # not on Citus: recall reads SQL there
+            with connection.cursor() as cursor:
                 memory_kept = memory_enabled(cursor)
             for principal in principals:
                 views = oracle.views(principal)

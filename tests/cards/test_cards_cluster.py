@@ -26,11 +26,6 @@ def _pages_by_scope(scope_ids: list[int]) -> list[int]:
 
 
 def test_the_cards_of_a_scope_end_up_together(alice, t0):
-    with connection.cursor() as cursor:
-        if is_distributed(cursor, "cards_card"):     # on a cluster (pytest --cluster): refused, nothing changed
-            with pytest.raises(CommandError, match="distributed"):
-                call_command("cards_cluster", maintenance_work_mem="64MB")
-            return
     builtin_rows_restore()  # a transactional test: the labels may have gone with an earlier one's flush
     home = family_scope(owner=alice, name="Home")
     for i in range(6):  # written interleaved, as tenants write

@@ -1,6 +1,7 @@
 """`manage.py distribute`: on one PostgreSQL it has nothing to do; what it would do on a coordinator is
 worked out from what the cluster already holds, so a second run does nothing; and the catalogue check
-names what Citus would refuse, in the words Citus uses (docs/distributed.md)."""
+names what Citus would refuse, in the words Citus uses. No Citus runs here: every table's place and every
+key are held by reading one PostgreSQL's catalogue (docs/distributed.md)."""
 
 from io import StringIO
 
@@ -13,32 +14,21 @@ from memory_site.distribution import (DISTRIBUTED, LOCAL, ForeignKey, KeysNotPut
                                       keys_put_back, parents_first, plan, reference_tables, scope_log_dropped)
 
 
-def on_coordinator() -> bool:
-    with connection.cursor() as cursor:
-        return citus_coordinator(cursor)
-
-
 @pytest.mark.django_db
 def test_plain_postgresql_has_nothing_to_do():
-    if on_coordinator():
-        pytest.skip("a Citus coordinator (pytest --cluster)")
+    with connection.cursor() as cursor:
+        assert not citus_coordinator(cursor)
     out = StringIO()
     call_command("distribute", stdout=out)
     assert out.getvalue().startswith("not a Citus coordinator: nothing to do")
 
 
 @pytest.mark.django_db
-def test_nothing_blocks_the_schema_and_a_second_run_is_a_report():
+def test_nothing_blocks_the_schema():
     """Every key of the distributed tables holds the scope, or points at a reference table: nothing for
-    Citus to refuse, on one PostgreSQL as on a cluster. On a cluster this run has already distributed the
-    tables (pytest --cluster): running the command again only reports them."""
+    Citus to refuse (tests/memory_site/test_catalogue_distributable.py holds each kind of key apart)."""
     with connection.cursor() as cursor:
         assert blockers(cursor) == []
-    if on_coordinator():
-        out = StringIO()
-        call_command("distribute", stdout=out)
-        assert "already cards_card: distributed" in out.getvalue(), out.getvalue()
-        assert "already cards_entity: reference" in out.getvalue(), out.getvalue()
 
 
 @pytest.mark.django_db
@@ -61,9 +51,8 @@ def test_a_coordinator_refuses_while_a_key_blocks_and_changes_nothing(monkeypatc
     it distributed. One PostgreSQL is taken for a coordinator that has distributed nothing yet."""
     from memory_site import distribution
 
-    if not on_coordinator():
-        monkeypatch.setattr(distribution, "citus_coordinator", lambda cursor: True)
-        monkeypatch.setattr(distribution, "table_kinds", lambda cursor: {})
+    monkeypatch.setattr(distribution, "citus_coordinator", lambda cursor: True)
+    monkeypatch.setattr(distribution, "table_kinds", lambda cursor: {})
     monkeypatch.setattr(distribution, "DISTRIBUTED", (*DISTRIBUTED, "cards_entity"))
     with connection.cursor() as cursor:
         keys_before = distribution.foreign_keys(cursor, list(DISTRIBUTED))
@@ -156,10 +145,8 @@ def test_a_rule_decision_is_in_the_global_scope(alice):
 
 @pytest.mark.django_db
 def test_a_key_through_scope_refuses_a_row_of_another_scope(alice):
-    """The composite key says more than the old one did: a job's candidates live in the job's scope. On a
-    cluster Citus checks it at commit only (SET CONSTRAINTS does not reach the workers): one PostgreSQL here."""
-    if on_coordinator():
-        pytest.skip("a Citus coordinator: the key is checked when the transaction commits")
+    """The composite key says more than the old one did: a job's candidates live in the job's scope. (On a
+    cluster Citus checks it at commit only: SET CONSTRAINTS does not reach the workers.)"""
     from django.db import IntegrityError, transaction
 
     from review.models import Candidate, IngestJob
@@ -260,7 +247,7 @@ def test_saving_a_row_again_writes_everything_but_its_scope(alice):
 @pytest.mark.django_db
 def test_the_scope_change_log_goes_with_distribution_and_recall_reads_sql_there():
     """The log recall's snapshots are checked against (cards migration 0029) is one server's: distributing
-    drops its triggers (a second run has nothing to drop), and on a cluster recall never uses snapshots."""
+    drops its triggers (a second run has nothing to drop), and without them recall never uses snapshots."""
     from cards.recall_memory import enabled
 
     def triggers() -> int:
@@ -269,9 +256,6 @@ def test_the_scope_change_log_goes_with_distribution_and_recall_reads_sql_there(
                            [[name for _, name in LOG_TRIGGERS]])
             return cursor.fetchone()[0]
     with connection.cursor() as cursor:
-        if on_coordinator():
-            assert triggers() == 0 and not enabled(cursor)
-            return
         assert triggers() == len(LOG_TRIGGERS) and enabled(cursor)
         assert scope_log_dropped(cursor) == ["dropped the scope-change log's triggers: recall reads SQL on Citus, "
                                              "not snapshots"]

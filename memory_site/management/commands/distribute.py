@@ -28,7 +28,7 @@ class Command(BaseCommand):
             raise CommandError(f"Some keys set aside could not be put back; run these by hand:\n{lost}") from lost
         # This process may go on (call_command): its next statement opens a session with the settings
         # distribute gave the database, not the one that ran it. Not inside a caller's transaction, which
-        # closing would end (its caller renews the session after committing, as tests/cluster.py does).
+        # closing would end (whose caller renews the session after committing: `distribution.sessions_renew`).
         if not connection.in_atomic_block:
             sessions_renew(connection)
         for line in lines:
