@@ -227,11 +227,14 @@ def recall(*, scope_ids: list[int], query: str, k: int = 10, as_of: dt.datetime 
             matched=f"SELECT c.id, c.lexemes FROM cards_card c WHERE {valid} AND c.embedding IS NOT NULL"
                     " AND c.lexemes && %(terms)s::text[]", n="%(limit)s")
         relevance = _RELEVANCE.format(sim="s.similarity", lex="COALESCE(x.lexical, 0)", named=_is_named("o"))
+        # The arms' cards are read again by id and by the read's scopes, which hold every one of them: on a
+        # cluster a read of cards by id alone is sent to every shard.
+        nearest = "nearest JOIN cards_card c ON c.id = nearest.id AND c.scope_id = ANY(%(scopes)s)"
         cursor.execute(
             f"WITH {lexical}, {_NAMED}, nearest AS MATERIALIZED ({arms})"
             f" SELECT s.id, s.similarity, COALESCE(x.lexical, 0), s.decay, s.days, {_is_named('o')}"
-            f" FROM ({_SCORED.format(source='nearest JOIN cards_card c ON c.id = nearest.id')}) AS s"
-            " JOIN cards_card o ON o.id = s.id"
+            f" FROM ({_SCORED.format(source=nearest)}) AS s"
+            " JOIN cards_card o ON o.id = s.id AND o.scope_id = ANY(%(scopes)s)"
             f" LEFT JOIN lexical x ON x.id = s.id WHERE {relevance} >= %(floor)s"
             f" ORDER BY {relevance} DESC, s.id DESC LIMIT %(k)s", params)
         results = _in_score_order([Scored(card_id=row[0], similarity=row[1], lexical=float(row[2]), decay=row[3],

@@ -34,11 +34,13 @@ def candidate_get(*, principal, candidate_id: int) -> Candidate:
     does its person what their own agent proposed (`own_proposals`)."""
     candidate = row_get(Candidate.objects.select_related("author", "scope", "proposed_by"), principal=principal,
                         pk=candidate_id, action="view")
-    reviewed = Candidate.objects.visible_to(principal, "review").values("pk")
-    proposed = own_proposals(principal=principal, only_open=False).values("pk")
-    if not (Candidate.objects.in_scopes([candidate.scope_id])
+    # Each read in the candidate's own scope, as constants: on a cluster it reaches that scope's shard only.
+    here = [candidate.scope_id]
+    reviewed = Candidate.objects.in_scopes(here).visible_to(principal, "review").values("pk")
+    proposed = own_proposals(principal=principal, only_open=False).in_scopes(here).values("pk")
+    if not (Candidate.objects.in_scopes(here)
             .filter(Q(pk__in=reviewed) | Q(pk__in=proposed), pk=candidate.pk).exists()):
-        this = Candidate.objects.in_scopes([candidate.scope_id]).filter(pk=candidate.pk)
+        this = Candidate.objects.in_scopes(here).filter(pk=candidate.pk)
         for action in ("review", "write"):  # its reviewer, or its person: an archived project decides nothing
             archived_refusal(this, principal=principal, action=action)
         raise PermissionDenied("Only a reviewer of this scope, or the person whose agent proposed it, decides it.")

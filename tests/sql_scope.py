@@ -12,9 +12,11 @@ from __future__ import annotations
 import contextlib
 import re
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fnmatch import fnmatch
 from pathlib import Path
+from typing import Any
 
 from django.apps import apps
 from django.db import connection
@@ -44,10 +46,22 @@ SHAPES_ALLOWED = {
 class Statement:
     sql: str
     origin: tuple[str, str, int] | None  # (path, function, line) of the project code that ran it
+    params: Any = None                   # as handed to the cursor: a row of values, or rows (`many`)
+    many: bool = False
+
+    @property
+    def where(self) -> str:
+        return f"{self.origin[0]}:{self.origin[2]} in {self.origin[1]}" if self.origin else "outside the project"
 
     def __str__(self) -> str:
-        where = f"{self.origin[0]}:{self.origin[2]} in {self.origin[1]}" if self.origin else "outside the project"
-        return f"{where}: {self.sql[:400]}"
+        return f"{self.where}: {self.sql[:400]}"
+
+    def composed(self) -> list[str]:
+        """The statement with its values written in, one per row of an executemany: what a planner that
+        routes by constants (Citus) sees. Composed as psycopg composes client-side."""
+        if self.params is None:
+            return [self.sql]
+        return [connection.ops.compose_sql(self.sql, row) for row in (self.params if self.many else [self.params])]
 
 
 @dataclass
@@ -57,8 +71,18 @@ class Recorder:
     def __call__(self, execute, sql, params, many, context):
         # The statement as Django builds it, parameters left as placeholders: the scope
         # filter is in the text (`"scope_id" IN (%s, %s)`, `= ANY(%s)`), never only in a value.
-        self.statements.append(Statement(sql=sql, origin=_origin()))
+        # The values are kept beside it (a copy: a caller may reuse its dict for the next statement).
+        if many:
+            params = list(params)  # an iterator is read once: by the cursor, after this copy
+        kept = [_copy(row) for row in params] if many else _copy(params)
+        self.statements.append(Statement(sql=sql, origin=_origin(), params=kept, many=many))
         return execute(sql, params, many, context)
+
+
+def _copy(params):
+    if isinstance(params, Mapping):
+        return dict(params)
+    return list(params) if isinstance(params, (list, tuple)) else params
 
 
 def _origin() -> tuple[str, str, int] | None:

@@ -58,7 +58,9 @@ def _outcomes(principal, results) -> list[dict]:
     after commit. A card a concurrent forget removed since is reported as
     forgotten (its id, no card) — the write stands and is not to be retried —
     never re-read into a 500."""
-    shown = cards_shown([r.card.pk for r in results], user=principal.user)
+    # By the written cards' scopes: on a cluster only their shards are asked.
+    shown = cards_shown([r.card.pk for r in results], user=principal.user,
+                        scope_ids=sorted({r.card.scope_id for r in results}))
     return [{"outcome": r.outcome, "card": shown.get(r.card.pk), "card_id": r.card.pk, "superseded": r.superseded,
              "forgotten": r.card.pk not in shown} for r in results]
 

@@ -25,11 +25,12 @@ def subject_shaped(asked: str, binding: Binding, scope_ids: list[int]) -> dict:
 
 
 class Shaper:
-    """Cards and term names for a whole answer, each read once."""
+    """Cards and term names for a whole answer, each read once; by the read's scopes when given
+    (`scope_ids`: every card of the answer was found in them)."""
 
-    def __init__(self, proofs: list[Proof], card_ids: list[int], user) -> None:
+    def __init__(self, proofs: list[Proof], card_ids: list[int], user, scope_ids: list[int] | None = None) -> None:
         ids = list(dict.fromkeys([*card_ids, *(pk for p in proofs for pk in p.card_ids())]))
-        self.cards = dict(zip(ids, cards_out(ids, user=user)))
+        self.cards = dict(zip(ids, cards_out(ids, user=user, scope_ids=scope_ids)))
         terms = {t for p in proofs for t in _terms(p)}
         entity_ids = [int(t[2:]) for t in terms if t.startswith("e:")]
         self.names = {f"e:{pk}": name for pk, name in Entity.objects.filter(pk__in=entity_ids).values_list("pk", "name")}
@@ -57,7 +58,8 @@ def answer_read(*, principal: Principal, scope_id: int, subject: str, label: str
     binding = entity_bind(name=subject, scope_ids=scope_ids, speaker=principal.user)
     found = answer(binding=binding, label=found_label, scope_ids=scope_ids, as_of=as_of)
     shaper = Shaper([*found.derived, *found.contradictions],
-                    [*found.evidence, *(p.card_id for p in found.planned), *found.disputes], principal.user)
+                    [*found.evidence, *(p.card_id for p in found.planned), *found.disputes], principal.user,
+                    scope_ids)
     return {
         "tier": found.tier, "subject": subject_shaped(subject, binding, scope_ids), "label": found_label.key,
         "values": found.values, "evidence": [shaper.cards[pk] for pk in found.evidence],

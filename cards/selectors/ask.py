@@ -167,7 +167,8 @@ class _Asking:
         if label.key == "name" and self.subject.hops and found.tier == "no_evidence":
             # "What's my dog called?": the one the pet card names.
             return self._the_hop_itself(label)
-        shaper = Shaper([*found.derived, *found.contradictions], [*self.subject.hops, *found.evidence], self.user)
+        shaper = Shaper([*found.derived, *found.contradictions], [*self.subject.hops, *found.evidence], self.user,
+                        self.scope_ids)
         values = list(found.values) if found.tier != "guessed" else [g.value for g in found.guesses[:1]]
         tier = found.tier
         chain = [shaper.chain(p) for p in found.derived]
@@ -216,7 +217,7 @@ class _Asking:
 
     def _the_hop_itself(self, label: Label) -> dict:
         """The last hop's card answers ("your pet is Bolacha"): the subject reached is what it names."""
-        card = cards_out(self.subject.hops[-1:], user=self.user)[0]
+        card = cards_out(self.subject.hops[-1:], user=self.user, scope_ids=self.scope_ids)[0]
         value = card["object"] or card["value"]
         owner, hop_label = self.subject.via
         owner_name = owner.binding.entities[0].name if owner.binding.entities else owner.asked
@@ -235,7 +236,7 @@ class _Asking:
             text = sentence("has_none", self.language, name=self._plain_name(), value=asked)
             return {"answer": text, "tier": "no_evidence", "form": "answer", "values": [], "evidence": [],
                     "chain": [], "cards": []}
-        evidence = cards_out([row["id"] for row in matching], user=self.user)
+        evidence = cards_out([row["id"] for row in matching], user=self.user, scope_ids=self.scope_ids)
         text = sentence("yes_has", self.language, name=self._plain_name(),
                         values=listed([c["value"] for c in evidence], self.language))
         return {"answer": text, "tier": "recorded", "form": "answer", "label": evidence[0]["label"],
@@ -267,7 +268,8 @@ class _Asking:
             tier = "recorded"
         return {"answer": text, "tier": tier, "form": "count", "label": label.key, "values": [str(found.count)],
                 "count": found.count, "exact": found.exact, "undated": undated,
-                "evidence": cards_out(found.card_ids, user=self.user), "chain": [], "cards": found.card_ids}
+                "evidence": cards_out(found.card_ids, user=self.user, scope_ids=self.scope_ids), "chain": [],
+                "cards": found.card_ids}
 
     def _recalled(self, *, k: int, subject: bool = True):
         subject_ids = self.subject.binding.entity_ids if self.subject and subject else None
@@ -299,7 +301,7 @@ class _Asking:
         words = set() if event_keys or thing else \
             set(query_terms(self.rest)) - _label_words(self.labels) - _subject_words(self.subject)
         about = set(self.subject.binding.entity_ids) if self.subject else set()
-        events = [c for c in cards_out(list(by_id), user=self.user)
+        events = [c for c in cards_out(list(by_id), user=self.user, scope_ids=self.scope_ids)
                   if c["kind"] == CardKind.EVENT and c["occurred_at"] and (not event_keys or c["label"] in event_keys)
                   and (not words or words & set(held.get(c["id"], ())))
                   and (not thing or thing <= set(held.get(c["id"], ())) or c["subject_id"] in about
@@ -325,7 +327,7 @@ class _Asking:
         if latest is None:
             return {"answer": sentence("when_none", self.language), "tier": "no_evidence", "form": "when",
                     "values": [], "evidence": [], "chain": [], "cards": []}
-        return self._when_of(cards_out([latest], user=self.user)[0])
+        return self._when_of(cards_out([latest], user=self.user, scope_ids=self.scope_ids)[0])
 
     def _when_of(self, event: dict) -> dict:
         # The day it happened where it was said (the card's zone), as its speaker dated it.
@@ -338,7 +340,7 @@ class _Asking:
 
     def recall(self) -> dict:
         found = self._recalled(k=RECALLED_IN_A_RANGE if self.timed else RECALLED)
-        cards = cards_out([r.card_id for r in found.results], user=self.user)
+        cards = cards_out([r.card_id for r in found.results], user=self.user, scope_ids=self.scope_ids)
         if not cards:
             return {"answer": sentence("recall_none", self.language), "tier": "no_evidence", "form": "recall",
                     "values": [], "evidence": [], "chain": [], "cards": []}

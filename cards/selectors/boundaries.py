@@ -34,4 +34,4 @@ def boundaries_of(*, user, me_id: int | None, scope_ids: list[int]) -> list[dict
         return []
     cards = person_own(Card.objects.in_scopes(scope_ids).filter(valid_q(timezone.now())), me_id)
     ids = cards.filter(BOUNDARY).order_by("effective_at", "id").values_list("id", flat=True)[:MOST]
-    return cards_out(list(ids), user=user)
+    return cards_out(list(ids), user=user, scope_ids=scope_ids)

@@ -39,7 +39,7 @@ def context_read(*, principal: Principal, scope_id: int, query: str, budget: int
     probe_id, probes_waiting = probes(user=principal.user, scope_ids=scope_ids) if probes else (None, 0)
     total = sum(body["questions_waiting"].values()) + probes_waiting
     question = question_next(contradictions=body["contradictions"], aging=body["aging_facts"],
-                             probe=lambda: _probe(probe_id, principal.user))
+                             probe=lambda: _probe(probe_id, principal.user, scope_ids))
     # <current_time> in the zone the agent asked about (tz), else the person's.
     now = timezone.localtime(timezone.now(), speaker_zone(principal.user, tz))
     # How to talk to the person, dated in their own zone; boundaries are not among
@@ -57,7 +57,8 @@ def context_read(*, principal: Principal, scope_id: int, query: str, budget: int
             "questions_waiting": max(total - 1, 0) if carried else total}
 
 
-def _probe(card_id: int | None, user: User) -> Question | None:
+def _probe(card_id: int | None, user: User, scope_ids: list[int]) -> Question | None:
     if card_id is None:
         return None
-    return Question("probe", card_id, probe_question(cards_out([card_id], user=user)[0]))
+    # The probe is a hypothesis of the read's scopes (probes(scope_ids=…)): read there.
+    return Question("probe", card_id, probe_question(cards_out([card_id], user=user, scope_ids=scope_ids)[0]))

@@ -125,8 +125,9 @@ def card_shown(card_id: int, *, user) -> dict:
     return card
 
 
-def cards_out(card_ids: Iterable[int], *, user) -> list[dict]:
-    """The cards with these ids, shaped, in the order given (ids may repeat)."""
+def cards_out(card_ids: Iterable[int], *, user, scope_ids: list[int] | None = None) -> list[dict]:
+    """The cards with these ids, shaped, in the order given (ids may repeat). `scope_ids`: the read's
+    scopes, when every id comes from one (see cards_shown)."""
     ids = list(card_ids)
-    by_id = cards_shown(ids, user=user)
+    by_id = cards_shown(ids, user=user, scope_ids=scope_ids)
     return [by_id[pk] for pk in ids]

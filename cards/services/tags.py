@@ -109,6 +109,9 @@ def tags_settle(outcomes: Iterable) -> dict[str, int]:
     if not facts:
         return {"promoted": 0, "discarded": 0, "settled": 0}
     now = timezone.now()
+    # The facts' scopes as constants, beside each join by scope: on a cluster the statement reaches only
+    # their shards (the guesses and disputes it closes are in their facts' scopes).
+    scopes = sorted({c.scope_id for c in facts})
     with connection.cursor() as cursor:
         cursor.execute(
             f"""WITH f AS MATERIALIZED (
@@ -121,7 +124,7 @@ def tags_settle(outcomes: Iterable) -> dict[str, int]:
                            (e.user_id IS NOT NULL AND e.user_id = c.source_actor_id) AS own
                       FROM cards_card c JOIN cards_label l ON l.id = c.label_id
                       JOIN cards_entity e ON e.id = c.subject_id
-                     WHERE c.id = ANY(%(facts)s)),
+                     WHERE c.id = ANY(%(facts)s) AND c.scope_id = ANY(%(scopes)s)),
                 -- Per fact, through the timeline index (scope, subject, label): the plan
                 -- must not depend on statistics (a fresh table has none).
                 hit AS MATERIALIZED (
@@ -131,7 +134,7 @@ def tags_settle(outcomes: Iterable) -> dict[str, int]:
                                 ELSE 'discarded' END AS how
                       FROM f CROSS JOIN LATERAL (
                            SELECT h.id, h.tag, h.label_id, h.value_norm FROM cards_card h
-                            WHERE h.scope_id = f.scope AND h.subject_id = f.subject
+                            WHERE h.scope_id = f.scope AND h.scope_id = ANY(%(scopes)s) AND h.subject_id = f.subject
                               AND h.label_id IN (f.label, f.opposite) AND h.superseded_at IS NULL AND h.id <> f.fact
                               AND ((h.tag = '{Tag.HYPOTHESIS}' AND h.label_id = f.label AND h.value_norm = f.value_norm)
                                 OR (h.tag = '{Tag.HYPOTHESIS}' AND h.label_id = f.label AND f.holds)
@@ -142,9 +145,10 @@ def tags_settle(outcomes: Iterable) -> dict[str, int]:
                                      OR h.value_norm = f.value_norm)))) h
                      ORDER BY h.id, f.fact DESC)
                 UPDATE cards_card h SET superseded_at = %(now)s, superseded_by_id = hit.fact
-                  FROM hit WHERE h.id = hit.id AND h.id = ANY(ARRAY(SELECT id FROM hit))
+                  FROM hit WHERE h.id = hit.id AND h.scope_id = ANY(%(scopes)s)
+                   AND h.id = ANY(ARRAY(SELECT id FROM hit))
              RETURNING h.id, h.scope_id, hit.fact, hit.how, hit.tag""",
-            {"facts": [c.pk for c in facts], "now": now})
+            {"facts": [c.pk for c in facts], "scopes": scopes, "now": now})
         closed = cursor.fetchall()
     CardRevision.objects.bulk_create([_revision(pk, fact, how, tag, now, scope_id=scope_id)
                                       for pk, scope_id, fact, how, tag in closed])
