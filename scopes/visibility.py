@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, ClassVar
 
 from django.db import models
-from django.db.models import BooleanField, ExpressionWrapper, Q
+from django.db.models import BooleanField, ExpressionWrapper, Q, Value
 
 if TYPE_CHECKING:
     from .principals import Principal
@@ -54,21 +54,29 @@ class ScopedQuerySet(models.QuerySet):
         subquery or an expression, e.g. one array parameter of a compiled query, is kept as it is)."""
         return self.filter(self.scope_condition(scope_id_values(scope_ids)))
 
-    def allowed_to(self, principal: Principal, action: str) -> ScopedQuerySet:
-        """Annotates `allowed`: whether `principal` may `action` in each row's scope,
-        so "may see" and "may act" are answered by one query."""
-        from .principals import scope_ids_for
-
-        return self.annotate(allowed=ExpressionWrapper(self.scope_condition(scope_ids_for(principal, action)),
-                                                       output_field=BooleanField()))
+    def allowed_in(self, scope_ids: Iterable[int]) -> ScopedQuerySet:
+        """Annotates `allowed`: whether each row's scope is among `scope_ids` (those the principal may act
+        in), so "may see" and "may act" are answered by one query."""
+        scope_ids = scope_id_values(scope_ids)
+        if isinstance(scope_ids, list) and not scope_ids:  # `IN ()` is no SQL: Django would drop the row instead
+            return self.annotate(allowed=Value(False, output_field=BooleanField()))
+        return self.annotate(allowed=ExpressionWrapper(self.scope_condition(scope_ids), output_field=BooleanField()))
 
 
 def row_get(rows: ScopedQuerySet, *, principal: Principal, pk: int, action: str = "view"):
     """The row `pk` if `principal` may view it (else 404: "does not exist" and
-    "may not see it" are the same answer) and may `action` it (else 403), in one query."""
-    rows = rows.visible_to(principal, "view").filter(pk=pk)
-    if action != "view":
-        rows = rows.allowed_to(principal, action)
+    "may not see it" are the same answer) and may `action` it (else 403). The
+    principal's scopes are listed first (one read of the permission tables), and
+    the row is read by them as constants: a cluster sends that read to the
+    shards of those scopes alone, where a permission subquery would ask them all."""
+    from .principals import scope_ids_listed  # principals reads the scope models, which use this module
+
+    if action == "view":
+        (viewed,) = scope_ids_listed(principal, "view")
+        rows = rows.in_scopes(viewed).filter(pk=pk)
+    else:
+        viewed, acted = scope_ids_listed(principal, "view", action)
+        rows = rows.in_scopes(viewed).filter(pk=pk).allowed_in(acted)
     return first_allowed(rows, action=action, principal=principal)
 
 

@@ -36,7 +36,7 @@ def card_history(*, card: Card) -> list[Card]:
 # --- principal-aware reads for the API ---------------------------------------------
 
 def card_get(*, principal, card_id: int, action: str = "view") -> Card:
-    """The card if `principal` may view it (else 404) and `action` it (else 403), in one query."""
+    """The card if `principal` may view it (else 404) and `action` it (else 403): scopes.visibility.row_get."""
     from scopes.visibility import row_get
 
     return row_get(Card.objects.select_related("label", "subject", "object", "scope"), principal=principal,
