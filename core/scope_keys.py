@@ -25,7 +25,8 @@ def scope_primary_key(table: str) -> tuple[list[str], list[str]]:
 
 def scope_foreign_key(table: str, column: str, target: str) -> tuple[list[str], list[str]]:
     """(forward, reverse) statements: `table.column` references `target` within the row's own scope. No ON DELETE
-    action: Django's collector does SET_NULL or CASCADE itself, and Citus refuses a SET NULL on a key that
+    action: the application does SET_NULL or CASCADE itself (a forgotten card's rows by their scope:
+    cards/services/forget_rows.py), and Citus refuses a SET NULL on a key that
     holds the distribution column. A null `column` is not checked (MATCH SIMPLE)."""
     name = f"{table}_{column}_in_scope"
     return ([f"ALTER TABLE {table} ADD CONSTRAINT {name} FOREIGN KEY ({column}, scope_id) "

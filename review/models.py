@@ -223,7 +223,8 @@ class UpkeepProposal(ScopeRow):
                              db_constraint=False)
     # A merge: the card folded in. A contradicted demotion: the later card that says otherwise. Archiving
     # a project said to be replaced: the card that said so. The last two may be in a scope above this one
-    # (another shard on a cluster): no key in the database, Django's collector still deletes with the card.
+    # (another shard on a cluster): no key in the database; forgetting the card deletes it in the scopes that
+    # reach the card's (cards/services/forget_rows.py).
     other = models.ForeignKey("cards.Card", null=True, blank=True, on_delete=models.CASCADE, related_name="+",
                               db_constraint=False)
     # sessions | impact | stale | contradicted | same_name | merged | alias | idle | replaced (review/upkeep/why.py).

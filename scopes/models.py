@@ -224,6 +224,36 @@ def ladder_seen_ids(scope_id: int) -> list[int]:
         return sorted(row[0] for row in cursor.fetchall())
 
 
+# The scopes whose reads and writes reach any of %(ids)s: each scope and every scope below it; for a personal
+# scope, every scope its owner belongs to and those below (a read takes its reader's personal scope along,
+# scopes/selectors.py read_scope_ids); for global, every scope (LADDER_SEEN_SQL sees it from all of them).
+LADDER_REACHING_SQL = f"""
+    WITH RECURSIVE named AS (SELECT id, kind, owner_id FROM scopes_scope WHERE id = ANY(%(ids)s)),
+    start(id) AS (
+        SELECT id FROM named
+        UNION SELECT m.scope_id FROM scopes_membership m JOIN named ON m.user_id = named.owner_id
+        UNION SELECT s.id FROM scopes_scope s WHERE EXISTS (SELECT FROM named WHERE kind = '{ScopeKind.GLOBAL.value}')
+    ),
+    down(id, depth) AS (
+        SELECT id, 1 FROM start
+        UNION ALL
+        SELECT s.id, down.depth + 1 FROM scopes_scope s JOIN down ON s.parent_id = down.id
+         WHERE down.depth < %(depth)s
+    )
+    SELECT DISTINCT id FROM down"""
+
+
+def ladder_reaching_ids(scope_ids) -> list[int]:
+    """Ids of LADDER_REACHING_SQL's scopes, in one statement on the scopes alone: where a row may lie that
+    points across scopes at a row of `scope_ids` (an upkeep proposal's `other` card, a card naming an
+    entity, a review decision about a card), for a statement on the scoped tables to name as constants."""
+    if not scope_ids:
+        return []
+    with connection.cursor() as cursor:
+        cursor.execute(LADDER_REACHING_SQL, {"ids": sorted(set(scope_ids)), "depth": MAX_LADDER_DEPTH})
+        return sorted(row[0] for row in cursor.fetchall())
+
+
 class Role(models.TextChoices):
     # The labels are the ones Django would derive (the migrations hold them); pages name roles with ROLE_NAMES.
     OWNER = "owner", _("Owner")

@@ -6,8 +6,7 @@ table on scope_id. On Citus that is what sends it to its scopes' shards alone; h
 PostgreSQL, with the statements' own values, as the cluster would receive them.
 
 Recall runs from SQL, as on a cluster (whose shards keep no snapshot log: recall_memory.enabled), by both
-of its routes: the exact one every household takes, and the index one of large reads. What is still sent
-to every shard is OWED, by the function that sends it: listed, so that anything else fails."""
+of its routes: the exact one every household takes, and the index one of large reads."""
 
 import datetime as dt
 
@@ -55,41 +54,22 @@ def household(db):
     return {"dana": dana, "sam": sam, "family": family}
 
 
-# Statements a cluster would still send to every shard, by the function that sends them, with what routing
-# them takes: found by this test (issue 43) and not changed with it. A test fails on an unrouted statement
-# sent from anywhere else, and on an owed one it no longer sees: fixed, it comes off this list.
-OWED = {
-    ("cards/services/forget.py", "_with_copies"): "the cards to forget are read by their ids alone",
-    ("cards/services/forget.py", "_store_copies"): "revisions, perspectives and vectors counted by card id alone",
-    ("cards/services/forget.py", "_cards_delete"):
-        "the disputes' closing UPDATE and the audit read go by card id alone, and Django's cascade deletes and "
-        "SET NULLs every child row by card_id alone (revisions, perspectives, asked, probes, upkeep proposals, "
-        "candidates, superseded_by, disputes)",
-    ("review/services/forget.py", "review_forget"): "candidates by card_id alone, decisions by item_id alone",
-}
-
-
 def _excerpt(sql: str) -> str:
     # Its head names the tables, its tail holds the WHERE: a long statement is shown by both.
     sql = " ".join(sql.split())
     return sql if len(sql) <= 900 else f"{sql[:450]} … {sql[-450:]}"
 
 
-def assert_routed(statements, *, touching: set[str], owes: tuple = ()) -> None:
-    """Every statement touching a distributed table names its scopes (those of the functions in `owes`
-    aside, each of which must still be seen), and among them they reach the tables in `touching`."""
-    problems, touched, owed = [], set(), set()
+def assert_routed(statements, *, touching: set[str]) -> None:
+    """Every statement touching a distributed table names its scopes, and among them they reach the tables
+    in `touching`."""
+    problems, touched = [], set()
     for statement in statements:
         for sql in statement.composed():
             touched |= distributed_tables(sql)
-            reasons = unrouted(sql)
-            if reasons and statement.origin and statement.origin[:2] in owes:
-                owed.add(statement.origin[:2])
-            else:
-                problems += [f"{why}\n    {statement.where}: {_excerpt(sql)}" for why in reasons]
+            problems += [f"{why}\n    {statement.where}: {_excerpt(sql)}" for why in unrouted(sql)]
     assert touching <= touched, f"the operation never reached {sorted(touching - touched)}: nothing was checked"
     assert not problems, "\n".join(problems)
-    assert owed == set(owes), f"routed now, take off OWED: {sorted(set(owes) - owed)}"
 
 
 # (method, path, body beside the scope, what the answer must show: the read found cards, so their
@@ -175,17 +155,32 @@ def test_a_batch_across_two_scopes_names_them(household, as_user):
     assert_routed(statements, touching={"cards_card"})
 
 
-def test_forgetting_a_card_and_a_subject_names_their_scopes_but_what_is_owed(household, as_user):
-    """Forgetting still goes by card id alone (OWED); every other statement it sends names its scopes."""
-    dana, family = household["dana"], household["family"]
-    hobby = Card.objects.get(scope=family, label__key="hobby")
+# Every table a forget reaches, whatever it finds there: what hangs off a card goes by its scope
+# (cards/services/forget_rows.py), and the review queue's copies too.
+FORGET_REACHES = {"cards_card", "cards_cardrevision", "cards_cardperspective", "cards_cardasked", "review_probe",
+                  "review_upkeepproposal", "review_candidate", "review_decision"}
+
+
+def test_forgetting_a_card_a_timeline_and_a_subject_names_their_scopes(household, as_user):
+    """A card that came from an approved candidate (the candidate and the decision's reason go with it), a
+    timeline, and a subject whole (its name goes when no card of a scope seeing it names it)."""
+    dana, sam, family = household["dana"], household["sam"], household["family"]
     client = as_user(dana)
+    proposed = Candidate.objects.create(scope=family, author=sam, kind="state", label="skill", subject="me",
+                                        value="welding", quote="I know welding", message_at=timezone.now())
+    approved = client.post(f"/api/v1/review/{proposed.pk}/approve/", {"reason": "he does"}, format="json")
+    assert approved.status_code == 200, approved.content
+    welding = Card.objects.get(scope=family, label__key="skill")
+    remember(family, dana, kind="knowledge", subject="Kettle", label="note", text="The kettle is red")
     with recorded() as statements:
-        assert client.delete(f"/api/v1/cards/{hobby.pk}/").status_code == 204
+        assert client.delete(f"/api/v1/cards/{welding.pk}/").status_code == 204
         forgot = client.post("/api/v1/forget/", {"scope": family.pk, "subject": "me", "label": "city"}, format="json")
-    assert forgot.status_code == 200 and not Card.objects.filter(scope=family, label__key__in=["hobby", "city"],
-                                                                   subject__user=dana).exists()
-    assert_routed(statements, touching={"cards_card"}, owes=tuple(OWED))
+        kettle = client.post("/api/v1/forget/", {"scope": family.pk, "subject": "Kettle"}, format="json")
+    assert (forgot.status_code, kettle.status_code) == (200, 200), (forgot.content, kettle.content)
+    assert kettle.json()["receipt"]["entities"] == 1 and not Candidate.objects.filter(pk=proposed.pk).exists()
+    assert not Card.objects.filter(pk=welding.pk).exists()
+    assert not Card.objects.filter(scope=family, label__key="city", subject__user=dana).exists()
+    assert_routed(statements, touching=FORGET_REACHES)
 
 
 def test_a_review_decision_names_its_scope(household, as_user):

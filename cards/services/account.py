@@ -47,8 +47,10 @@ def account_erase(*, user: User) -> Receipt:
     leaving = Entity.objects.filter(Q(scope_id__in=alone) | Q(user=user)).values("pk")
     cards = Card.objects.filter(Q(scope_id__in=alone) | Q(source_actor=user) | Q(subject_id__in=leaving)
                                 | Q(object_id__in=leaving))
-    receipt.update(cards_forget(card_ids=list(cards.values_list("pk", flat=True)), actor=user, scope_ids=alone,
-                                user=user))
+    # Their cards span scopes found only by reading them: a read across scopes, once, for an account's end.
+    theirs = dict(cards.values_list("pk", "scope_id"))
+    receipt.update(cards_forget(card_ids=list(theirs), card_scope_ids=set(theirs.values()), actor=user,
+                                scope_ids=alone, user=user))
     receipt["perspectives"] += CardPerspective.objects.filter(user=user).delete()[0]
     receipt["reasons"] += CardRevision.objects.filter(actor=user).exclude(reason="").update(reason="")
     receipt["reasons"] += PossibleDuplicate.objects.filter(decided_by=user).exclude(reason="").update(reason="")

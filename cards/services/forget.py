@@ -22,20 +22,21 @@ from dataclasses import dataclass
 from django.contrib.admin.models import LogEntry
 from django.contrib.contenttypes.models import ContentType
 from django.db import connection, transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext_lazy
 
 from core.scope_locks import locked_scope_by_scope
-from scopes.models import Scope, User
+from scopes.models import Scope, User, ladder_reaching_ids
 
 from ..labels import label_resolve
-from ..models import Alias, AuditEvent, Card, CardPerspective, CardRevision, Entity, Label, Tag
+from ..models import AuditEvent, Card, CardRevision, Entity, Label, Tag
 from ..selectors.cards import cards_forgettable
 from ..selectors.entities import ME, entity_bind
 from ..text import normalize
 from .corrections import card_hold
+from .forget_rows import card_rows_delete, entities_delete
 
 # Always in a receipt, zero or not (API.md); other kinds appear when counted.
 RECEIPT_KINDS = ("cards", "candidates", "revisions", "perspectives")
@@ -92,13 +93,15 @@ class About:
 @dataclass(frozen=True)
 class Forgetting:
     """What a participant is asked to forget, before the cards go (so its links
-    to them still hold): `card_ids`, plus everything `about` a subject, plus —
-    when an account is erased — everything in the scopes erased whole
-    (`scope_ids`) and everything of `user`'s (their candidates, jobs, the free
-    text of their decisions)."""
+    to them still hold): `card_ids`, in `card_scope_ids` (the scopes those cards
+    are in: what hangs off a card is in its scope, and a statement names them),
+    plus everything `about` a subject, plus — when an account is erased —
+    everything in the scopes erased whole (`scope_ids`) and everything of
+    `user`'s (their candidates, jobs, the free text of their decisions)."""
 
     actor: User | None
     card_ids: tuple[int, ...] = ()
+    card_scope_ids: tuple[int, ...] = ()
     about: About | None = None
     scope_ids: tuple[int, ...] = ()
     user: User | None = None
@@ -114,11 +117,11 @@ def forget_participant_register(participant: ForgetParticipant) -> None:
         _PARTICIPANTS.append(participant)
 
 
-def _with_copies(card_ids: set[int]) -> dict[int, int]:
-    """The cards still there and the guesses promoted into them (same label, same value), each with its
-    scope. A promoted guess is in its card's scope (superseded_by is a key through the scope): each step
-    joins by (id, scope_id), which a cluster can answer shard by shard."""
-    found = dict(Card.objects.filter(pk__in=card_ids).values_list("pk", "scope_id"))
+def _with_copies(card_ids: set[int], scope_ids: set[int]) -> dict[int, int]:
+    """The cards still there (of `scope_ids`) and the guesses promoted into them (same label, same value),
+    each with its scope. A promoted guess is in its card's scope (superseded_by is a key through the scope):
+    each step joins by (id, scope_id), which a cluster can answer shard by shard."""
+    found = dict(Card.objects.filter(pk__in=card_ids, scope_id__in=scope_ids).values_list("pk", "scope_id"))
     frontier = dict(found)
     while frontier:
         promoted = dict(Card.objects.filter(superseded_by_id__in=frontier, scope_id__in=set(frontier.values()),
@@ -131,23 +134,23 @@ def _with_copies(card_ids: set[int]) -> dict[int, int]:
     return found
 
 
-def _cards_lock(cards: dict[int, int]) -> list[int]:
-    """Lock these cards (id → scope) that are still there, and answer their ids: nothing can hang a new copy
+def _cards_lock(cards: dict[int, int]) -> dict[int, int]:
+    """Lock these cards (id → scope) that are still there, and answer them: nothing can hang a new copy
     on a card while it goes. Scope by scope (an account's cards span many scopes): core/scope_locks.py."""
-    return locked_scope_by_scope(Card.objects.filter(pk__in=list(cards)).values_list("pk", flat=True),
-                                 scope_ids=cards.values())
+    locked = locked_scope_by_scope(Card.objects.filter(pk__in=list(cards)).values_list("pk", flat=True),
+                                   scope_ids=cards.values())
+    return {pk: cards[pk] for pk in locked}
 
 
-def _store_copies(card_ids: list[int]) -> Receipt:
-    """Count what goes with the rows; remove the copies kept elsewhere in the store."""
-    receipt = Receipt(revisions=CardRevision.objects.filter(card_id__in=card_ids).count(),
-                      perspectives=CardPerspective.objects.filter(card_id__in=card_ids).count(),
-                      vectors=Card.objects.filter(pk__in=card_ids, embedding__isnull=False).count())
-    # A merge wrote the merged card's words into the survivor's history ("#<id>" → its value).
-    receipt["revisions"] += (CardRevision.objects.filter(field="merged", before__in=[f"#{pk}" for pk in card_ids])
-                             .exclude(card_id__in=card_ids).delete()[0])
-    admin_log_forget(Card, card_ids)
-    return receipt
+def _store_copies(cards: dict[int, int]) -> Receipt:
+    """Remove the copies kept elsewhere in the store; what goes with the rows is counted as they go."""
+    # A merge wrote the merged card's words into the survivor's history ("#<id>" → its value): the survivor
+    # is of the merged card's scope (knowledge_merge takes one scope).
+    merged = (CardRevision.objects.filter(field="merged", before__in=[f"#{pk}" for pk in cards],
+                                          scope_id__in=set(cards.values()))
+              .exclude(card_id__in=list(cards)).delete()[0])
+    admin_log_forget(Card, list(cards))
+    return Receipt(revisions=merged)
 
 
 def admin_log_forget(model, ids: Iterable[int]) -> None:
@@ -161,52 +164,62 @@ def admin_log_forget(model, ids: Iterable[int]) -> None:
 # statement is the record and the older ones are closed into it. The forgotten
 # states are closed first, so the one that joins the timeline never meets them
 # in its one-current index (their rows go in the same transaction). A dispute is in its card's scope (a key
-# through the scope): the closing UPDATE joins by (id, scope_id), as a cluster asks.
+# through the scope): every part names the cards' scopes, and the closing UPDATE joins by (id, scope_id), as a
+# cluster asks.
 _DISPUTES_JOIN = """
 WITH gone AS (UPDATE cards_card SET superseded_at = %(now)s
-               WHERE id = ANY(%(ids)s) AND kind = 'state' AND superseded_at IS NULL RETURNING id),
+               WHERE id = ANY(%(ids)s) AND scope_id = ANY(%(scopes)s) AND kind = 'state'
+                 AND superseded_at IS NULL RETURNING id),
      d AS (SELECT c.id, c.scope_id, row_number() OVER w AS n, first_value(c.id) OVER w AS newest
              FROM cards_card c
-            WHERE c.disputes_id = ANY(%(ids)s) AND NOT c.id = ANY(%(ids)s) AND c.superseded_at IS NULL
+            WHERE c.disputes_id = ANY(%(ids)s) AND c.scope_id = ANY(%(scopes)s) AND NOT c.id = ANY(%(ids)s)
+              AND c.superseded_at IS NULL
            WINDOW w AS (PARTITION BY c.disputes_id ORDER BY c.effective_at DESC, c.id DESC))
 UPDATE cards_card c SET superseded_at = %(now)s, superseded_by_id = d.newest, disputes_id = NULL
-  FROM d WHERE c.id = d.id AND c.scope_id = d.scope_id AND d.n > 1"""
+  FROM d WHERE c.id = d.id AND c.scope_id = d.scope_id AND c.scope_id = ANY(%(scopes)s) AND d.n > 1"""
 
 
-def _cards_delete(card_ids: list[int], actor: User | None) -> int:
-    if not card_ids:
-        return 0
+def _cards_delete(cards: dict[int, int], actor: User | None) -> Receipt:
+    """The cards and what hangs off them (counted as it goes), an audit line each."""
+    if not cards:
+        return Receipt()
+    ids, scopes = list(cards), sorted(set(cards.values()))
     with connection.cursor() as cursor:
-        cursor.execute(_DISPUTES_JOIN, {"ids": list(card_ids), "now": timezone.now()})
-    rows = list(Card.objects.filter(pk__in=card_ids).values_list("pk", "scope_id", "kind"))
+        cursor.execute(_DISPUTES_JOIN, {"ids": ids, "scopes": scopes, "now": timezone.now()})
+    rows = list(Card.objects.filter(pk__in=ids, scope_id__in=scopes)
+                .values_list("pk", "scope_id", "kind", Q(embedding__isnull=False)))
     AuditEvent.objects.bulk_create([AuditEvent(actor=actor, action="card.forgotten", scope_id=scope_id,
                                                 object_type="card", object_id=pk, detail={"kind": kind})
-                                    for pk, scope_id, kind in rows])
+                                    for pk, scope_id, kind, _ in rows])
     with connection.cursor() as cursor:
         # The write-once trigger lets an event row go only inside this transaction.
         cursor.execute("SET LOCAL memory_site.forgetting = 'on'")
-    deleted = Card.objects.filter(pk__in=card_ids).delete()[1].get("cards.Card", 0)
+    deleted = card_rows_delete(cards)
     with connection.cursor() as cursor:
         # Inside a caller's longer transaction, the permission ends with these cards.
         cursor.execute("SET LOCAL memory_site.forgetting = 'off'")
-    return deleted
+    return Receipt(revisions=deleted["cards.CardRevision"], perspectives=deleted["cards.CardPerspective"],
+                   vectors=sum(vector for *_, vector in rows), cards=deleted["cards.Card"])
 
 
 @transaction.atomic
-def cards_forget(*, card_ids: Iterable[int], actor: User | None, about: About | None = None,
-                 scope_ids: Iterable[int] = (), user: User | None = None) -> Receipt:
+def cards_forget(*, card_ids: Iterable[int], card_scope_ids: Iterable[int], actor: User | None,
+                 about: About | None = None, scope_ids: Iterable[int] = (), user: User | None = None) -> Receipt:
     """The one way cards go: each participant removes its copies, then the
     store's own, then the cards (an audit line each: its kind, never its words).
     A card they had superseded stays closed — a stale value is never revived —
     with its superseded_by cleared. The caller has decided that the principal
-    may forget each card."""
-    ids = _cards_lock(_with_copies(set(card_ids)))
-    forgetting = Forgetting(actor=actor, card_ids=tuple(ids), about=about, scope_ids=tuple(scope_ids), user=user)
+    may forget each card, and names the scopes the cards are in
+    (`card_scope_ids`): every statement names them, so a cluster sends it to
+    their shards alone (a card of another scope is not found, so not forgotten)."""
+    cards = _cards_lock(_with_copies(set(card_ids), set(card_scope_ids)))
+    forgetting = Forgetting(actor=actor, card_ids=tuple(cards), card_scope_ids=tuple(sorted(set(cards.values()))),
+                            about=about, scope_ids=tuple(scope_ids), user=user)
     receipt = Receipt()
     for participant in _PARTICIPANTS:
         receipt.update(participant(forgetting=forgetting))
-    receipt.update(_store_copies(ids))
-    receipt["cards"] += _cards_delete(ids, actor)
+    receipt.update(_store_copies(cards))
+    receipt.update(_cards_delete(cards, actor))
     return receipt
 
 
@@ -216,7 +229,7 @@ def card_forget(*, card: Card, actor: User) -> Receipt:
     for the writers of the card's timeline (card_hold) to commit, and a second
     forget of one card finds it gone: a 404, never a write linked to a deleted card."""
     card = card_hold(card=card)
-    return cards_forget(card_ids=[card.pk], actor=actor)
+    return cards_forget(card_ids=[card.pk], card_scope_ids=[card.scope_id], actor=actor)
 
 
 def _about(*, scope: Scope, subject: Entity | str, speaker: User, label: Label | str | None) -> About:
@@ -241,16 +254,19 @@ def _names_forget(about: About) -> Receipt:
     receipt = Receipt()
     left = set(Entity.objects.filter(pk__in=about.entity_ids, scope_id=about.scope_id, user__isnull=True)
                                     .values_list("pk", flat=True))
+    # The cards that may name an entity of the scope: those of the scopes that see it (its own, those below …).
+    naming = Card.objects.filter(scope_id__in=ladder_reaching_ids([about.scope_id])) if left else Card.objects.none()
     while left:
-        named = set(Card.objects.filter(subject_id__in=left).values_list("subject_id", flat=True))
-        named |= set(Card.objects.filter(object_id__in=left).values_list("object_id", flat=True))
+        named = set(naming.filter(subject_id__in=left).values_list("subject_id", flat=True))
+        named |= set(naming.filter(object_id__in=left).values_list("object_id", flat=True))
         named |= set(Entity.objects.filter(merged_into_id__in=left).values_list("merged_into_id", flat=True))
         free = left - named
         if not free:
             break
-        receipt["aliases"] += Alias.objects.filter(entity_id__in=free).count()
         admin_log_forget(Entity, free)
-        receipt["entities"] += Entity.objects.filter(pk__in=free).delete()[1].get("cards.Entity", 0)
+        deleted = entities_delete(free, scope_id=about.scope_id)
+        receipt["aliases"] += deleted["cards.Alias"]
+        receipt["entities"] += deleted["cards.Entity"]
         left -= free
     return receipt
 
@@ -267,7 +283,8 @@ def subject_forget(*, principal, scope: Scope, subject: Entity | str, label: Lab
     cards = cards_forgettable(principal=principal).filter(scope_id=scope.pk, subject_id__in=about.entity_ids)
     if about.label is not None:
         cards = cards.filter(label__key=about.label)
-    receipt = cards_forget(card_ids=list(cards.values_list("pk", flat=True)), actor=principal.user, about=about)
+    receipt = cards_forget(card_ids=list(cards.values_list("pk", flat=True)), card_scope_ids=[scope.pk],
+                           actor=principal.user, about=about)
     if about.label is None:
         receipt.update(_names_forget(about))
     AuditEvent.objects.create(actor=principal.user, action="timeline.forgotten" if label else "subject.forgotten",

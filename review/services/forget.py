@@ -27,7 +27,7 @@ from cards.models import Entity
 from cards.services.forget import About, Forgetting, admin_log_forget
 from cards.text import normalize
 from core.scope_locks import locked_scope_by_scope
-from scopes.models import User
+from scopes.models import User, ladder_reaching_ids
 
 from ..models import Candidate, CandidateStatus, Decision, IngestJob, Signal, UpkeepProposal
 from .candidates import OPEN
@@ -63,17 +63,25 @@ def _about_candidates(about: About) -> set[int]:
 
 
 def review_forget(*, forgetting: Forgetting) -> dict[str, int]:
-    """The queue's copies of what is being forgotten (see the module's docstring)."""
+    """The queue's copies of what is being forgotten (see the module's docstring). Each statement names the
+    scopes its rows lie in (a cluster sends it to their shards alone), but an account's erasure, which reads
+    across the person's scopes once."""
     card_ids, user = list(forgetting.card_ids), forgetting.user
-    wanted = Q(card_id__in=card_ids) | Q(scope_id__in=forgetting.scope_ids)
+    # A candidate that became a card is in the card's scope.
+    wanted = Q(card_id__in=card_ids, scope_id__in=forgetting.card_scope_ids) | Q(scope_id__in=forgetting.scope_ids)
     if user is not None:
         wanted |= Q(author_id=user.pk)
-    candidate_ids = set(Candidate.objects.filter(wanted).values_list("pk", flat=True))
+    candidates = dict(Candidate.objects.filter(wanted).values_list("pk", "scope_id"))
     if forgetting.about is not None:
-        candidate_ids |= _about_candidates(forgetting.about)
-    decided = (Q(item="candidate", item_id__in=candidate_ids) | Q(item__in=("hypothesis", "contradiction"),
-                                                                   item_id__in=card_ids)
-               | Q(detail__card__in=card_ids) | Q(item="upkeep", detail__other__in=card_ids))
+        candidates.update(dict.fromkeys(_about_candidates(forgetting.about), forgetting.about.scope_id))
+    candidate_ids, candidate_scopes = set(candidates), set(candidates.values())
+    # A decision about a candidate is in its scope; one about a card, where the card was seen from: its scope, a
+    # scope below (an upkeep proposal's `other`), the queue of a scope reading it (a contradiction's pick).
+    about_cards = (Q(item__in=("hypothesis", "contradiction"), item_id__in=card_ids) | Q(detail__card__in=card_ids)
+                   | Q(item="upkeep", detail__other__in=card_ids))
+    # One restriction by scope around both (a superset for each: ids pick the rows), as a cluster routes by.
+    decided = (Q(scope_id__in=candidate_scopes | set(ladder_reaching_ids(forgetting.card_scope_ids)))
+               & (Q(item="candidate", item_id__in=candidate_ids) | about_cards))
     if user is not None:
         decided |= Q(reviewer_id=user.pk)
     reasons = Decision.objects.filter(decided).exclude(reason="").update(reason="")
@@ -82,9 +90,9 @@ def review_forget(*, forgetting: Forgetting) -> dict[str, int]:
                     .exclude(reason="").update(reason=""))
         reasons += UpkeepProposal.objects.filter(decided_by_id=user.pk).exclude(reason="").update(reason="")
     admin_log_forget(Candidate, candidate_ids)
-    signals = _signals_behind(candidate_ids, forgetting.about)
-    counts = {"candidates": Candidate.objects.filter(pk__in=candidate_ids).delete()[1].get("review.Candidate", 0),
-              "reasons": reasons}
+    signals = _signals_behind(candidates, forgetting.about)
+    counts = {"candidates": Candidate.objects.filter(pk__in=candidate_ids, scope_id__in=candidate_scopes)
+              .delete()[1].get("review.Candidate", 0), "reasons": reasons}
     if user is not None or forgetting.scope_ids:
         jobs = Q(scope_id__in=forgetting.scope_ids)
         if user is not None:
@@ -98,16 +106,20 @@ def review_forget(*, forgetting: Forgetting) -> dict[str, int]:
     return counts
 
 
-def _signals_behind(candidate_ids: set[int], about: About | None) -> Q:
+def _signals_behind(candidates: dict[int, int], about: About | None) -> Q:
     """The signals a forgotten thing was made from, so it cannot come back with its days: a recurring
-    blocker's candidate (or the card it became) takes its author's blocker signals in its scope; forgetting
-    everything about a person in a scope takes theirs there."""
-    made = Candidate.objects.filter(pk__in=candidate_ids, rule=RULE_BLOCKER).values_list("scope_id", "author_id")
-    behind = reduce(or_, (Q(scope_id=scope, author_id=author) for scope, author in set(made)), Q(pk__in=[]))
+    blocker's candidate (id → scope; or the card it became) takes its author's blocker signals in its scope;
+    forgetting everything about a person in a scope takes theirs there. Restricted to those scopes as a
+    whole too: an OR of scopes is no constant a cluster routes by."""
+    made = set(Candidate.objects.filter(pk__in=list(candidates), scope_id__in=set(candidates.values()),
+                                        rule=RULE_BLOCKER).values_list("scope_id", "author_id"))
+    behind = reduce(or_, (Q(scope_id=scope, author_id=author) for scope, author in made), Q(pk__in=[]))
+    scopes = {scope for scope, _ in made}
     if about is not None and about.label is None:
         people = Entity.objects.filter(pk__in=about.entity_ids, user__isnull=False).values_list("user_id", flat=True)
         behind |= Q(scope_id=about.scope_id, author_id__in=list(people))
-    return behind
+        scopes.add(about.scope_id)
+    return Q(scope_id__in=scopes) & behind
 
 
 def candidates_retain(*, now: dt.datetime | None = None) -> dict[str, int]:
