@@ -27,6 +27,7 @@ from scopes.services import global_scope_get, membership_set
 from scopes.tokens import token_create
 from scopes.visibility import ScopedQuerySet, row_get
 from tests.factories import UserFactory, family_scope
+from tests.scope_routing import distributed_tables, unrouted
 
 pytestmark = pytest.mark.django_db
 
@@ -178,7 +179,11 @@ def test_row_get_is_404_for_the_unseen_and_403_for_the_seen_but_not_allowed(worl
         row_get(Card.objects.all(), principal=alice, pk=viewed.pk, action="write")
     with CaptureQueriesContext(connection) as captured:
         row_get(Card.objects.all(), principal=Principal(world["bob"]), pk=viewed.pk, action="write")
-    assert len(captured.captured_queries) == 1  # may see and may act, answered together
+    # The principal's scopes listed (one read of the permission tables: on a cluster, replicated), then the row
+    # by them as constants, may see and may act answered together.
+    assert len(captured.captured_queries) == 2
+    listed, row = (query["sql"] for query in captured.captured_queries)
+    assert not distributed_tables(listed) and distributed_tables(row) == {"cards_card"} and not unrouted(row)
 
 
 def test_a_members_own_entity_comes_with_every_scope_they_belong_to(world):
