@@ -58,9 +58,10 @@ def card_rows_delete(cards: Mapping[int, int]) -> Counter[str]:
     reaching: list[int] = []
     deleted: Counter[str] = Counter()
     for (label, name), field in relations.items():
-        if HANGING[(label, name)] == REACHING and not reaching:
-            reaching = ladder_reaching_ids(scopes)
-        where = scopes if HANGING[(label, name)] == OWN else reaching
+        if HANGING[(label, name)] == OWN:
+            where = scopes
+        else:  # read once, and only when a link across scopes is there to follow
+            where = reaching = reaching or ladder_reaching_ids(scopes)
         rows = field.model._base_manager.filter(**{f"{field.attname}__in": ids, "scope_id__in": where})
         if field.remote_field.on_delete is SET_NULL:
             rows.update(**{field.name: None})
