@@ -195,7 +195,7 @@ def _careful_locks(writes: list[Write], timelines: dict[Key, Timeline]) -> set[L
     careful: set[Lock] = {_lock_of(w) for w in writes if is_guess(w) or about_someone_else(w)}
     last_seen: dict[Key, dt.datetime] = {}
     for write in writes:
-        if write.draft.kind != CardKind.STATE or not on_timeline(write):
+        if not on_timeline(write):
             continue
         key, effective = _key(write), write.effective
         if key not in last_seen:
