@@ -132,6 +132,8 @@ def _load(writes: list[Write]) -> dict[Key, Timeline]:
     multi = {(w.scope.pk, w.subject.pk, w.label.pk) for w in writes
              if w.draft.kind != CardKind.EVENT and not on_timeline(w)}
     events = {(w.scope.pk, w.subject.pk, w.label.pk, w.value_norm) for w in writes if w.draft.kind == CardKind.EVENT}
+    beside = {(w.scope.pk, w.subject.pk, label) for w in writes if w.draft.kind != CardKind.EVENT
+              for label in filter(None, (w.label.pk, w.label.opposite_id))}
     cols = ", ".join(f"c.{column}" for column in COLUMNS)
     join3 = "JOIN unnest(%s::bigint[], %s::bigint[], %s::bigint[]) AS k(s, su, l)" \
             " ON c.scope_id = k.s AND c.subject_id = k.su AND c.label_id = k.l"
@@ -149,6 +151,10 @@ def _load(writes: list[Write]) -> dict[Key, Timeline]:
         (multi, 3, f"(SELECT {cols}, 'value' AS lane FROM cards_card c {join3}"
          "  WHERE c.kind <> 'event' AND c.superseded_at IS NULL AND c.tag <> 'hypothesis'"
          "  AND c.disputes_id IS NULL AND c.scope_id = ANY(%s::bigint[]))"),
+        # A guess or a dispute standing on a timeline: its timeline goes card by card (_careful_locks).
+        (beside, 3, f"(SELECT DISTINCT ON (c.scope_id, c.subject_id, c.label_id) {cols}, 'beside' AS lane"
+         f"  FROM cards_card c {join3} WHERE c.superseded_at IS NULL"
+         f"  AND (c.tag = 'hypothesis' OR c.disputes_id IS NOT NULL) AND c.scope_id = ANY(%s::bigint[]))"),
         (events, 4, f"(SELECT {cols}, 'event' AS lane FROM cards_card c"
          "  JOIN unnest(%s::bigint[], %s::bigint[], %s::bigint[], %s::text[]) AS k(s, su, l, v)"
          "   ON c.scope_id = k.s AND c.subject_id = k.su AND c.label_id = k.l AND c.value_norm = k.v"
@@ -160,6 +166,7 @@ def _load(writes: list[Write]) -> dict[Key, Timeline]:
     sql = " UNION ALL ".join(part for _, _, part in parts)
     params = [x for keys, width, _ in parts for x in (*_columns(keys, width), sorted({key[0] for key in keys}))]
     lock_labels = {label: lock for _, _, lock, other, _ in pairs for label in (lock, other)}
+    locks = {label: lock_label(w.label) for w in writes for label in (w.label.pk, w.label.opposite_id) if label}
     timelines: dict[Key, Timeline] = {}
     for card in Card.objects.raw(sql, params):
         where = (card.scope_id, card.subject_id)
@@ -168,6 +175,8 @@ def _load(writes: list[Write]) -> dict[Key, Timeline]:
         elif card.lane == "pair":
             key = ("pair", *where, lock_labels[card.label_id], card.value_norm)
             timelines.setdefault(key, Timeline()).line.append(card)
+        elif card.lane == "beside":
+            timelines.setdefault(("beside", *where, locks[card.label_id]), Timeline())
         elif card.lane == "value":
             timelines.setdefault(("value", *where, card.label_id, card.value_norm), Timeline()).current.append(card)
         else:
@@ -187,12 +196,16 @@ def _columns(rows: set[tuple], width: int) -> list[list]:
 
 def _careful_locks(writes: list[Write], timelines: dict[Key, Timeline]) -> set[Lock]:
     """What card_remember places, write by write, after the rest: a guess or a
-    statement about another member (whose disputes only it reads), and a
+    statement about another member (whose disputes only it reads), a timeline
+    a guess or dispute stands beside, and a
     timeline whose statements do not all come, in order, after everything we
     hold of it (its start, end and every time it was stated true) — the latest
     card is all the batch reads of a timeline. Careful by lock: every write
     that one of these might meet goes the same way, in order."""
     careful: set[Lock] = {_lock_of(w) for w in writes if is_guess(w) or about_someone_else(w)}
+    # The tag rules that follow a write (services/tags.py) run once for the whole batch, after it: a guess
+    # or dispute standing on a timeline would be settled against the batch's end, not write by write.
+    careful |= {key[1:] for key in timelines if key[0] == "beside"}
     last_seen: dict[Key, dt.datetime] = {}
     for write in writes:
         if not on_timeline(write):
