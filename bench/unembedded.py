@@ -108,14 +108,14 @@ def main() -> int:
             for route, limit in (("exact", routes.EXACT_LIMIT), ("index", 1)):
                 routes.EXACT_LIMIT = limit
                 run = {"waiting": waiting, "route": route}
-                unembedded._cache.clear()
+                unembedded.vectors_forget()
                 start = time.perf_counter()
                 found = routes.recall(scope_ids=[scope.pk], query=query, k=10)
                 run["first_call_ms"] = round((time.perf_counter() - start) * 1000, 3)
                 assert found.route == route and found.unembedded["scored"] == min(waiting, unembedded.UNEMBEDDED_LIMIT)
                 run["warm"] = timings(lambda: routes.recall(scope_ids=[scope.pk], query=query, k=10),
                                       ARGS.repeat)
-                run["cold"] = timings(lambda: (unembedded._cache.clear(),
+                run["cold"] = timings(lambda: (unembedded.vectors_forget(),
                                                routes.recall(scope_ids=[scope.pk], query=query, k=10)),
                                       max(ARGS.repeat // 10, 5)) if waiting else None
                 routes.EXACT_LIMIT = 20_000

@@ -112,3 +112,10 @@ def _vectors(texts: list[str]) -> list[list[float]]:
             while len(_cache) > _CACHE_SIZE:
                 _cache.popitem(last=False)
     return [known[text] for text in texts]
+
+
+def vectors_forget() -> None:
+    """Forget the vectors computed here: the next read embeds its unembedded candidates again (what a
+    cold process pays; bench/unembedded.py times it)."""
+    with _lock:
+        _cache.clear()
