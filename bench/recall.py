@@ -1,4 +1,4 @@
-"""Recall benchmark: latency of `cards.retrieval.recall` (in process and through
+"""Recall benchmark: latency of `cards.recall.routes.recall` (in process and through
 gunicorn) and the HNSW route's quality against the exact route, at 100k and 1M cards.
 
     .venv/bin/python bench/recall.py [--cards 100000,1000000] [--json] [--keep]
@@ -212,7 +212,8 @@ SQL_KINDS = (("WITH n AS MATERIALIZED", "exact_statement"), ("SET LOCAL", "set_l
 
 def service_phase(world, queries) -> dict:
     from django.db import connection
-    from cards.retrieval import query_vector, recall
+    from cards.recall.query import query_vector
+    from cards.recall.routes import recall
     from http_load import load_average
     routes = ["exact", "index", None]
     names = {"exact": "exact", "index": "index", None: "auto"}
@@ -291,27 +292,28 @@ def quality_phase(world, queries, n: int) -> dict:
     similarity, the service's settings) against the exact top by similarity, and how much of the
     exact top k by score lies inside the exact top k × OVERFETCH by similarity at all."""
     from django.db import connection, transaction
-    from cards import retrieval
-    fetch = ARGS.k * retrieval.OVERFETCH
+    from cards.recall import index, routes
+    from cards.recall.query import query_vector
+    fetch = ARGS.k * index.OVERFETCH
     sim_recall, covered, route_recall = [], [], []
     plan = similarity_fetch_plan(world.caller_scope_ids, queries.next())
     for _ in range(n):
         q = queries.next()
-        params = {"scopes": world.caller_scope_ids, "q": retrieval.query_vector(q), "fetch": fetch}
+        params = {"scopes": world.caller_scope_ids, "q": query_vector(q), "fetch": fetch}
         with transaction.atomic(), connection.cursor() as cursor:
             cursor.execute("SET LOCAL enable_indexscan = off")   # the HNSW index is an index scan: off = exact
             cursor.execute(HNSW_SQL, params)
             exact = [row[0] for row in cursor.fetchall()]
         with transaction.atomic(), connection.cursor() as cursor:
             cursor.execute(f"SET LOCAL hnsw.iterative_scan = relaxed_order; SET LOCAL hnsw.ef_search = "
-                           f"{retrieval.EF_SEARCH}; SET LOCAL hnsw.max_scan_tuples = {retrieval.MAX_SCAN_TUPLES}")
+                           f"{index.EF_SEARCH}; SET LOCAL hnsw.max_scan_tuples = {index.MAX_SCAN_TUPLES}")
             cursor.execute(HNSW_SQL, params)
             index = [row[0] for row in cursor.fetchall()]
-        best = [r.card_id for r in retrieval.recall(scope_ids=world.caller_scope_ids, query=q, k=ARGS.k,
+        best = [r.card_id for r in routes.recall(scope_ids=world.caller_scope_ids, query=q, k=ARGS.k,
                                                     route="exact").results]
         if exact:
             sim_recall.append(len(set(exact) & set(index)) / len(exact))
-        via_index = [r.card_id for r in retrieval.recall(scope_ids=world.caller_scope_ids, query=q, k=ARGS.k,
+        via_index = [r.card_id for r in routes.recall(scope_ids=world.caller_scope_ids, query=q, k=ARGS.k,
                                                          route="index").results]
         if best:
             covered.append(len(set(best) & set(exact)) / len(best))
@@ -326,11 +328,12 @@ def similarity_fetch_plan(scope_ids, query: str) -> str:
     """Which plan PostgreSQL picks for the index route's similarity fetch: the HNSW index, or (for a
     selective filter it estimates cheaper) the scope B-tree and a sort, which is exact."""
     from django.db import connection, transaction
-    from cards import retrieval
-    params = {"scopes": scope_ids, "q": retrieval.query_vector(query), "fetch": ARGS.k * retrieval.OVERFETCH}
+    from cards.recall import index
+    from cards.recall.query import query_vector
+    params = {"scopes": scope_ids, "q": query_vector(query), "fetch": ARGS.k * index.OVERFETCH}
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(f"SET LOCAL hnsw.iterative_scan = relaxed_order; SET LOCAL hnsw.ef_search = "
-                       f"{retrieval.EF_SEARCH}; SET LOCAL hnsw.max_scan_tuples = {retrieval.MAX_SCAN_TUPLES}")
+                       f"{index.EF_SEARCH}; SET LOCAL hnsw.max_scan_tuples = {index.MAX_SCAN_TUPLES}")
         cursor.execute("EXPLAIN " + HNSW_SQL, params)
         text = "\n".join(row[0] for row in cursor.fetchall())
     return "hnsw" if "card_embedding_hnsw" in text else "scope b-tree + sort (exact)"
@@ -341,7 +344,8 @@ def broad_phase(world, queries, n: int) -> dict:
     a scope), where SQL's routing takes the index and the default answers from memory when it fits. Service
     only; latency of the SQL routes and of the default (also with its query embedded), and recall@k of the
     index and of the default against the exact scan."""
-    from cards import retrieval
+    from cards.recall import routes
+    from cards.recall.query import query_vector
     scope_ids = world.scope_ids[:ARGS.broad_scopes]
     from cards.models import Card
     candidates = Card.objects.filter(scope_id__in=scope_ids, superseded_at__isnull=True).count()
@@ -352,15 +356,15 @@ def broad_phase(world, queries, n: int) -> dict:
         q = queries.next()
         found = {}
         for route in ("exact", "index", None):
-            retrieval.query_vector.cache_clear()
-            retrieval.query_vector(q)                      # the embedding is timed elsewhere
+            query_vector.cache_clear()
+            query_vector(q)                      # the embedding is timed elsewhere
             t0 = time.perf_counter()
-            found[route] = retrieval.recall(scope_ids=scope_ids, query=q, k=ARGS.k, route=route)
+            found[route] = routes.recall(scope_ids=scope_ids, query=q, k=ARGS.k, route=route)
             times[route or "auto"].append((time.perf_counter() - t0) * 1000)
         # What a caller waits for: the query embedded too.
-        retrieval.query_vector.cache_clear()
+        query_vector.cache_clear()
         t0 = time.perf_counter()
-        retrieval.recall(scope_ids=scope_ids, query=q, k=ARGS.k)
+        routes.recall(scope_ids=scope_ids, query=q, k=ARGS.k)
         times["auto, embedding included"].append((time.perf_counter() - t0) * 1000)
         chose = "memory" if found[None].memory else found[None].route
         auto_routes[chose] = auto_routes.get(chose, 0) + 1

@@ -69,7 +69,8 @@ def _chunks(items: list, size: int) -> list[list]:
 def cost_phase(world, queries, n: int, broad_scopes: list[int], n_broad: int, k: int) -> dict:
     """CPU milliseconds per read, by process: `n` household reads and `n_broad` broad reads (auto route),
     the query embedded first and counted apart. Wall time too."""
-    from cards import retrieval
+    from cards.recall import routes
+    from cards.recall.query import query_vector
     from cpu_meter import CpuMeter
     meter = CpuMeter()
     out: dict = {"nodes_measured": [name for name, pid in meter.nodes.items() if pid]}
@@ -77,14 +78,14 @@ def cost_phase(world, queries, n: int, broad_scopes: list[int], n_broad: int, k:
         if count < 1:
             continue
         texts = [queries.next() for _ in range(count)]
-        retrieval.query_vector.cache_clear()
+        query_vector.cache_clear()
         before = meter.read()
         for q in texts:
-            retrieval.query_vector(q)
+            query_vector(q)
         embedding = meter.since(before)["bench process"]
         before, wall = meter.read(), time.perf_counter()
         for q in texts:
-            retrieval.recall(scope_ids=scope_ids, query=q, k=k)
+            routes.recall(scope_ids=scope_ids, query=q, k=k)
         wall = time.perf_counter() - wall
         spent = meter.since(before)
         out[name] = {"reads": count, "wall_ms_per_read": round(wall * 1000 / count, 2),

@@ -79,7 +79,7 @@ def request_phase(world, queries, n: int, k: int) -> dict:
 
 def http_phase(world, queries, db_url: str, log_dir: str, servers: list, args, log) -> dict:
     from http_load import expect, load_average, log_tail, run_load, server_start, server_stop
-    from cards.retrieval import recall
+    from cards.recall.routes import recall
     routes_seen: dict[str, int] = {}
 
     def check(status, data, sample):

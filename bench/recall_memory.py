@@ -1,10 +1,10 @@
-"""What recall's in-memory snapshots cost (cards/recall_memory.py), on a kept recall bench database: building
+"""What recall's in-memory snapshots cost (cards/recall/snapshots.py), on a kept recall bench database: building
 them cold (a process's first read of a scope), a warm read, a read right after a write to one of the read's
 scopes (that scope rebuilt), and the bytes kept per card. Every read is the service call with the query
 embedded beforehand, timed against the same read from SQL (route "exact") in the same process.
 
     .venv/bin/python bench/recall.py --cards 1000000 --keep --database memory_site_bench_1m   # once
-    .venv/bin/python bench/recall_memory.py --database memory_site_bench_1m
+    .venv/bin/python bench/snapshots.py --database memory_site_bench_1m
 """
 
 from __future__ import annotations
@@ -35,7 +35,8 @@ def main() -> int:
     django.setup()
     from django.db import connections
     connections["default"].settings_dict["NAME"] = args.database
-    from cards import recall_memory, retrieval
+    from cards.recall import routes, snapshots
+    from cards.recall.query import query_vector
     from cards.drafts import CardDraft
     from cards.services import card_remember
     from recall_seed import Queries, world_load
@@ -46,20 +47,20 @@ def main() -> int:
     out = {"database": args.database}
     from django.db import connection
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT oid, {recall_memory.TRIGGERS_KEY_SQL} FROM pg_database"
+        cursor.execute(f"SELECT oid, {snapshots.TRIGGERS_KEY_SQL} FROM pg_database"
                        " WHERE datname = current_database()")
         database, triggers = cursor.fetchone()
 
     def kept(scope_id: int) -> int:
         """Cards the process keeps for the scope; 0 when it keeps none (never built, or pushed out)."""
-        found = recall_memory.MEMORY.get(((database, triggers), scope_id))
+        found = snapshots.MEMORY.get(((database, triggers), scope_id))
         return len(found.ids) if found is not None else 0
 
     def timed(scope_ids, route=None) -> tuple[float, object]:
         q = queries.next()
-        retrieval.query_vector(q)              # the embedding is not what is measured here
+        query_vector(q)              # the embedding is not what is measured here
         t0 = time.perf_counter()
-        found = retrieval.recall(scope_ids=scope_ids, query=q, route=route)
+        found = routes.recall(scope_ids=scope_ids, query=q, route=route)
         ms = (time.perf_counter() - t0) * 1000
         if route is None and not found.memory:
             raise SystemExit(f"a read expected from memory was read from SQL ({len(scope_ids)} scopes)")
@@ -68,7 +69,7 @@ def main() -> int:
     for name, scope_ids in (("household", world.caller_scope_ids), ("broad", world.scope_ids[:args.broad_scopes])):
         cold, warm, sql = [], [], []
         for _ in range(max(3, args.rounds // 4)):
-            recall_memory.MEMORY.clear()
+            snapshots.MEMORY.clear()
             ms, found = timed(scope_ids)
             assert found.memory
             cold.append(ms)
@@ -76,11 +77,11 @@ def main() -> int:
             warm.append(timed(scope_ids)[0])
             sql.append(timed(scope_ids, "exact")[0])
         cards = sum(kept(s) for s in scope_ids)
-        if any(recall_memory.MEMORY.get(((database, triggers), s)) is None for s in scope_ids):
+        if any(snapshots.MEMORY.get(((database, triggers), s)) is None for s in scope_ids):
             raise SystemExit("the read's snapshots were not all kept")
         # Snapshot.nbytes: the arrays' own bytes and an allowance per word, not the process's resident memory.
-        out[name] = {"scopes": len(scope_ids), "cards_kept": cards, "bytes_kept": recall_memory.MEMORY.nbytes,
-                     "bytes_per_card_estimated": round(recall_memory.MEMORY.nbytes / max(cards, 1)),
+        out[name] = {"scopes": len(scope_ids), "cards_kept": cards, "bytes_kept": snapshots.MEMORY.nbytes,
+                     "bytes_per_card_estimated": round(snapshots.MEMORY.nbytes / max(cards, 1)),
                      "cold_ms": stats(cold), "warm_ms": stats(warm), "sql_exact_ms": stats(sql),
                      "sql_over_warm_p50": round(stats(sql)["p50"] / stats(warm)["p50"], 1)}
     # A write, then the next read: the written scope (the caller's personal one) is rebuilt, the others kept.

@@ -41,7 +41,7 @@ def capture(path: str, *, broad: bool, queries: int, route: str | None) -> None:
     from django.db import connection
 
     import recall_seed as seeding
-    from cards import retrieval
+    from cards.recall import routes
     world = seeding.world_load()
     scope_ids = world.scope_ids[:80] if broad else world.caller_scope_ids
     texts = seeding.Queries(5)
@@ -53,7 +53,7 @@ def capture(path: str, *, broad: bool, queries: int, route: str | None) -> None:
             sent.append((sql, params))
             return execute(sql, params, many, context)
         with connection.execute_wrapper(keep):
-            retrieval.recall(scope_ids=scope_ids, query=texts.next(), route=route)
+            routes.recall(scope_ids=scope_ids, query=texts.next(), route=route)
         requests.append(sent)
     Path(path).write_bytes(pickle.dumps(requests))
     print(f"{len(requests)} requests, {sum(map(len, requests))} statements → {path}")

@@ -15,7 +15,7 @@ what a read in the conversation's scope sees (the scope, the asker's personal
 scope, global).
 
 Methods:
-* ours — `cards.retrieval.recall` as the API calls it (k 10);
+* ours — `cards.recall.routes.recall` as the API calls it (k 10);
 * cosine — the valid cards by similarity alone;
 * bm25 — rank_bm25's BM25Okapi over the valid cards' stored words (cards/lexical.py
   card_lexemes: label, value, object, text), the query's words as recall takes them;
@@ -139,11 +139,15 @@ def candidates(scope_ids: list[int], query: str, at: dt.datetime, when=None) -> 
     similarity to the query and its decay as recall computes them, and its words."""
     from django.db import connection
 
-    from cards import retrieval
+    from cards.recall.candidates import candidates_sql
+    from cards.recall.query import query_vector
+    from cards.recall.score import DAYS_SQL, SIMILARITY_SQL, decay_sql
 
-    params = {"scopes": scope_ids, "q": retrieval.query_vector(query), "at": at}
-    valid = retrieval._valid(params, as_of=at, when=when)
-    sql = (f"SELECT s.*, c.lexemes FROM ({retrieval._SCORED.format(source='cards_card c')}"
+    params = {"scopes": scope_ids, "q": query_vector(query), "at": at}
+    valid = candidates_sql(params, as_of=at, when=when)
+    scored = (f"SELECT c.id, {SIMILARITY_SQL} AS similarity, {decay_sql('l.decay_lambda', DAYS_SQL)} AS decay,"
+              f" {DAYS_SQL} AS days FROM cards_card c JOIN cards_label l ON l.id = c.label_id")
+    sql = (f"SELECT s.*, c.lexemes FROM ({scored}"
            f" WHERE {valid} AND c.embedding IS NOT NULL) s JOIN cards_card c ON c.id = s.id")
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
@@ -228,8 +232,9 @@ def best_floor(runs) -> dict:
 # --- the run -----------------------------------------------------------------------------------
 
 def evaluate(conversations: list[Conversation], alphas: list[float], boosts: list[float]) -> dict:
-    from cards import retrieval
-    from cards.retrieval import recall, recall_terms
+    from cards.recall import score
+    from cards.recall.query import recall_terms
+    from cards.recall.routes import recall
     from cards.timeexpr.find import time_in_query
     from scopes.principals import Principal
     from scopes.selectors import read_scope_ids
@@ -252,7 +257,7 @@ def evaluate(conversations: list[Conversation], alphas: list[float], boosts: lis
             timed = time_in_query(query, reference=at, tz=person_zone(asker))
             results = {}
             for boost in boosts:  # the first is the product's own
-                retrieval.NAMED_BOOST = boost
+                score.NAMED_BOOST = boost      # relevance's SQL and Python forms both read it
                 started = time.perf_counter()
                 # As recall_body calls it: a time expression in the question becomes `when`.
                 ours = recall(scope_ids=scope_ids, query=timed.rest if timed else query, k=10, asker_id=asker.pk,
@@ -263,7 +268,7 @@ def evaluate(conversations: list[Conversation], alphas: list[float], boosts: lis
                     [r.card_id for r in ours.results], ours.results[0].relevance if ours.results else 0.0)
                 if boost == boosts[0]:
                     said_none.append((ours.no_evidence, not answers, query))
-            retrieval.NAMED_BOOST = boosts[0]
+            score.NAMED_BOOST = boosts[0]
             found = candidates(scope_ids, query, at)
             sims = {c["id"]: c["similarity"] for c in found}
             decays = {c["id"]: c["decay"] for c in found}
@@ -351,7 +356,7 @@ def main() -> int:
         cards_embed_now(card_ids=list(Card.objects.values_list("id", flat=True)))
         report["embedded_seconds"] = round(time.perf_counter() - started, 1)
         log("asking …")
-        from cards.retrieval import NAMED_BOOST
+        from cards.recall.score import NAMED_BOOST
 
         boosts = [NAMED_BOOST, *(float(b) for b in ARGS.boosts.split(",") if b and float(b) != NAMED_BOOST)]
         report.update(evaluate(conversations, [float(a) for a in ARGS.alphas.split(",")], boosts))

@@ -1,4 +1,4 @@
-"""What recall pays for the cards that have no vector yet (cards/unembedded.py):
+"""What recall pays for the cards that have no vector yet (cards/recall/unembedded.py):
 nothing waiting, a few waiting (their vectors computed in the request, cold and
 then cached), and more than a request scores; on the exact and the index route.
 
@@ -8,7 +8,7 @@ In a database of its own (``--database``, default ``memory_site_bench_unembedded
 on the server Django is configured for: created, migrated, dropped at the end
 unless ``--keep``. One person's personal scope holds ``--cards`` skill cards,
 all embedded; then the vectors of the freshest N are set back to NULL. Each
-timing is one ``cards.retrieval.recall`` call in process (the query's own vector
+timing is one ``cards.recall.routes.recall`` call in process (the query's own vector
 cached, so what differs is the unembedded part), median and p95 of ``--repeat``.
 """
 
@@ -79,7 +79,9 @@ def main() -> int:
         from django.core.management import call_command
         from django.db import connection
 
-        from cards import retrieval, unembedded
+        from cards.recall import routes, unembedded
+        from cards.recall.query import query_vector
+        from cards.recall.candidates import candidates_sql
         from cards.drafts import CardDraft
         from cards.models import Card
         from cards.services import card_remember_many
@@ -99,27 +101,27 @@ def main() -> int:
             cursor.execute("VACUUM ANALYZE cards_card")
         ids = list(Card.objects.order_by("-verified_at", "-id").values_list("pk", flat=True))
         query = "which martial arts do I know?"
-        retrieval.query_vector(query)  # the query's vector is not what is measured
+        query_vector(query)  # the query's vector is not what is measured
         for waiting in (int(n) for n in ARGS.waiting.split(",")):
             cards_embed_now(card_ids=ids)
             Card.objects.filter(pk__in=ids[:waiting]).update(embedding=None)
-            for route, limit in (("exact", retrieval.EXACT_LIMIT), ("index", 1)):
-                retrieval.EXACT_LIMIT = limit
+            for route, limit in (("exact", routes.EXACT_LIMIT), ("index", 1)):
+                routes.EXACT_LIMIT = limit
                 run = {"waiting": waiting, "route": route}
-                unembedded._cache.clear()
+                unembedded.vectors_forget()
                 start = time.perf_counter()
-                found = retrieval.recall(scope_ids=[scope.pk], query=query, k=10)
+                found = routes.recall(scope_ids=[scope.pk], query=query, k=10)
                 run["first_call_ms"] = round((time.perf_counter() - start) * 1000, 3)
                 assert found.route == route and found.unembedded["scored"] == min(waiting, unembedded.UNEMBEDDED_LIMIT)
-                run["warm"] = timings(lambda: retrieval.recall(scope_ids=[scope.pk], query=query, k=10),
+                run["warm"] = timings(lambda: routes.recall(scope_ids=[scope.pk], query=query, k=10),
                                       ARGS.repeat)
-                run["cold"] = timings(lambda: (unembedded._cache.clear(),
-                                               retrieval.recall(scope_ids=[scope.pk], query=query, k=10)),
+                run["cold"] = timings(lambda: (unembedded.vectors_forget(),
+                                               routes.recall(scope_ids=[scope.pk], query=query, k=10)),
                                       max(ARGS.repeat // 10, 5)) if waiting else None
-                retrieval.EXACT_LIMIT = 20_000
+                routes.EXACT_LIMIT = 20_000
                 # The looking alone: the unembedded statement the index route runs (the exact route folds it in).
-                params = {"scopes": [scope.pk], "q": retrieval.query_vector(query)}
-                sql = unembedded.unembedded_sql(retrieval._valid(params, as_of=None, when=None))
+                params = {"scopes": [scope.pk], "q": query_vector(query)}
+                sql = unembedded.unembedded_sql(candidates_sql(params, as_of=None, when=None))
 
                 def probe():
                     with connection.cursor() as cursor:

@@ -298,7 +298,7 @@ class Card(ScopeRow):
                          condition=~Q(source_session=""), name="card_sessions"),
             # Cards still waiting for their vector (a crash between commit and
             # embedding, an embedder outage): the sweep finds them, and recall
-            # scores them exactly meanwhile (cards/unembedded.py). Empty almost
+            # scores them exactly meanwhile (cards/recall/unembedded.py). Empty almost
             # always, so looking costs an index probe.
             models.Index(fields=["scope", "verified_at"], condition=Q(embedding__isnull=True),
                          name="card_unembedded"),
@@ -421,7 +421,7 @@ class CardAsked(InParentScope):
     the card stands as it was then. `card_verified_at` is that version — a
     confirmation moves the card's verified_at and a new value is a new card, so
     either brings the question back once the card ages again. A contradiction's
-    question is recorded on its newest card (retrieval decides which)."""
+    question is recorded on its newest card (cards/recall/contradictions.py decides which)."""
 
     card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="questions_asked", db_constraint=False)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")

@@ -7,7 +7,7 @@ from celery.utils.time import get_exponential_backoff_interval
 from django.db import InterfaceError, OperationalError
 
 from .embeddings import EmbeddingUnavailable
-from .recall_memory import scope_log_fold
+from .recall.snapshots import scope_log_fold
 from .services.embedding import cards_embed_missing, cards_embed_now
 
 # Passing trouble: the embedding server or the database coming back.

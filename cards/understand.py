@@ -32,7 +32,7 @@ _TOKENS = re.compile(r"[^\s,;:!?？！，。、「」“”\"()（）]+")
 # Attributes of a person recorded under their own label and no other way: a phone
 # number is a `phone` card, never a note beside it. A question naming one of these
 # for people who have no such card has nothing recorded that answers it
-# (retrieval.py abstains). Where one lives, works or what one is called are also
+# (recall abstains: cards/recall/query.py). Where one lives, works or what one is called are also
 # said in other cards (a city, a move, a pet's name), so their labels never
 # decide. Measured on bench/retrieval_set: 17 of the 18 questions it abstains on
 # are unanswerable (bench/README "retrieval_quality.py").

@@ -30,9 +30,11 @@ from scopes.zones import person_zone
 from .ask_page import ask_answer, ask_count, ask_question, ask_recall
 from .forms import (AccountEraseForm, AliasForm, AnswerForm, CardAddForm, CardFilterForm, ConfirmForm, CountForm,
                     DescribeForm, PerspectiveForm, QuestionForm, RecallForm)
-from .decay_picture import decay_points, half_life_days
+from .decay_picture import decay_points
 from .drafts import draft_from_request
-from .retrieval import aging_card_ids, contradiction_card_ids
+from .recall.aging import aging_card_ids
+from .recall.contradictions import contradiction_card_ids
+from .recall.score import half_life_days
 from .models import (Alias, Card, CardKind, CardPerspective, CardRevision, DuplicateStatus, Entity, Label,
                      PossibleDuplicate, Tag)
 from .provenance import approvals_of

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from django.apps import apps
 from django.db import DatabaseError, transaction
 
-from cards.recall_memory import LOG_TRIGGERS
+from cards.recall.snapshots import LOG_TRIGGERS
 from core.citus import citus_present, table_kinds
 
 log = logging.getLogger(__name__)
@@ -318,7 +318,7 @@ def distribute(cursor) -> list[str]:
 
 
 # The log of which scopes' cards changed (cards migration 0029) serves the snapshots recall keeps in memory on
-# one PostgreSQL (cards/recall_memory.py). On Citus recall reads SQL, and the triggers would run on the shards
+# one PostgreSQL (cards/recall/snapshots.py). On Citus recall reads SQL, and the triggers would run on the shards
 # and the reference table's copies, where the log is not.
 def scope_log_dropped(cursor) -> list[str]:
     cursor.execute("SELECT count(*) FROM pg_trigger WHERE tgname = ANY(%s)", [[t for _, t in LOG_TRIGGERS]])

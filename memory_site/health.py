@@ -13,7 +13,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from cards.models import Tag
-from cards.retrieval import aging_now, contradictions_in, contradictions_seen
+from cards.recall.aging import aging_now
+from cards.recall.contradictions import contradictions_in, contradictions_seen
 from cards.valid_time import valid_sql
 from review.models import Candidate
 from review.services.candidates import OPEN
@@ -42,7 +43,7 @@ class Health:
 
     @property
     def aging_url(self) -> str:
-        """The scope's view of its facts due for a re-check (cards.retrieval.aging_card_ids)."""
+        """The scope's view of its facts due for a re-check (cards.recall.aging.aging_card_ids)."""
         return f"{reverse('scope', args=[self.scope_id])}?view=aging"
 
     @property

@@ -11,7 +11,8 @@ from django.db import connection
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from cards.retrieval import _ANCHOR, AGING_DAYS, aging_condition
+from cards.recall.aging import AGING_DAYS, aging_condition
+from cards.recall.score import ANCHOR_SQL
 from cards.valid_time import valid_sql
 from review.services.candidates import OPEN
 from scopes.principals import Principal, scope_ids_for
@@ -25,10 +26,10 @@ WIDTH, HEIGHT, LEFT, BOTTOM, TOP = 640, 220, 36, 28, 10
 # A fact crosses the line AGING_DAYS after it was last made true or confirmed (the
 # anchor recall decays from), so a fact confirmed again since is no longer counted.
 _AGING_WEEKS = f"""
-    SELECT date_trunc('week', (({_ANCHOR}) + interval '{AGING_DAYS} days') AT TIME ZONE %(tz)s) AS week, count(*)
+    SELECT date_trunc('week', (({ANCHOR_SQL}) + interval '{AGING_DAYS} days') AT TIME ZONE %(tz)s) AS week, count(*)
       FROM cards_card c
      WHERE c.scope_id = ANY(%(scopes)s) AND {valid_sql('c')} AND {aging_condition('c.')}
-       AND ({_ANCHOR}) + interval '{AGING_DAYS} days' BETWEEN %(start)s AND %(at)s
+       AND ({ANCHOR_SQL}) + interval '{AGING_DAYS} days' BETWEEN %(start)s AND %(at)s
      GROUP BY 1"""
 _CARD_WEEKS = """
     SELECT date_trunc('week', c.recorded_at AT TIME ZONE %(tz)s) AS week, count(*) FROM cards_card c

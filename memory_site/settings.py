@@ -285,7 +285,7 @@ EMBEDDING_TIMEOUT = float(os.environ.get("EMBEDDING_TIMEOUT", "30"))
 # Recall queries with the local backend: the card model through ONNX Runtime (fast) or torch.
 EMBEDDING_QUERY_MODEL = os.environ.get("EMBEDDING_QUERY_MODEL", "onnx")
 EMBED_ON_WRITE = env_bool("EMBED_ON_WRITE", True)
-# Recall keeps the cards of the scopes it reads in each worker's memory, up to this many MB (cards/recall_memory.py:
+# Recall keeps the cards of the scopes it reads in each worker's memory, up to this many MB (cards/recall/snapshots.py:
 # about 1.6 kB a card, so 256 MB hold some 160k); 0 reads them from PostgreSQL every time.
 RECALL_MEMORY_MB = int(os.environ.get("RECALL_MEMORY_MB", "256"))
 if os.environ.get("EMBEDDING_THREADS"):
@@ -328,7 +328,7 @@ CELERY_BEAT_SCHEDULE = {
     "connections-tidy": {"task": "scopes.tasks.connections_tidy_nightly", "schedule": crontab(hour=4, minute=15)},
     "cards-embed-sweep": {"task": "cards.tasks.cards_embed_sweep", "schedule": crontab(minute="*/5"),
                           "options": {"expires": 240}},
-    # The log recall's in-memory snapshots are checked against (cards/recall_memory.py) stays small.
+    # The log recall's in-memory snapshots are checked against (cards/recall/snapshots.py) stays small.
     "cards-scope-log-fold": {"task": "cards.tasks.cards_scope_log_fold", "schedule": crontab(minute=20),
                              "options": {"expires": 3000}},
 }

@@ -13,7 +13,7 @@ whatever the number of scopes or items:
   while talking to the person (the context block's one question, acknowledged
   with POST /cards/{id}/asked/, or a probe). What no agent has put to them waits
   here: guesses about them never probed nor asked, and facts about them due for
-  their re-check (cards.retrieval.aging_now) whose question no agent has put to
+  their re-check (cards.recall.aging.aging_now) whose question no agent has put to
   them as the card stands now (a CardAsked for its verified_at). Only in scopes
   where the person may decide it — confirm or reject the guess, confirm the fact
   — which is what the card page offers them.
@@ -31,7 +31,7 @@ from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
 
 from cards.models import CardAsked
-from cards.retrieval import aging_now
+from cards.recall.aging import aging_now
 from cards.valid_time import valid_sql
 from review.models import Probe
 from review.selectors import SaidAboutYou, own_proposals, reviews_waiting, said_about_you_found

@@ -14,7 +14,7 @@ from rest_framework.exceptions import PermissionDenied
 from cards.errors import InvalidCard
 from cards.models import Card, DuplicateStatus, Entity, PossibleDuplicate, Rule, RuleStatus, Tag
 from cards.provenance import Approval
-from cards.retrieval import contradictions_in
+from cards.recall.contradictions import contradictions_in
 from cards.selectors.shape import cards_out
 from scopes.archive import archived_refusal
 from scopes.models import Scope, ScopeKind

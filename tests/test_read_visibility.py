@@ -63,8 +63,7 @@ READ_MODULES = (
     "cards/context.py",
     "cards/count.py",
     "cards/derive.py",
-    "cards/retrieval.py",
-    "cards/unembedded.py",
+    "cards/recall/*.py",
     "cards/timeline.py",
     "*/rule_*.py",  # the rule form's pages and its preview (issue 20)
 )
@@ -114,16 +113,22 @@ ALLOWED = {
         "templates around `where`, which count_cards starts with c.scope_id = ANY(%(scopes)s)",
     ("cards/count.py", "_count_values", "SQL"):
         "templates around `where`, which count_cards starts with c.scope_id = ANY(%(scopes)s)",
-    ("cards/retrieval.py", "", "SQL"):
-        "_EXACT, a template around `valid`, which _valid() starts with c.scope_id = ANY(%(scopes)s)",
-    ("cards/retrieval.py", "recall", "SQL"):
-        "templates around `valid`, which _valid() starts with c.scope_id = ANY(%(scopes)s)",
-    ("cards/retrieval.py", "_aging", "SQL"):
-        "a template around `valid`, which _valid() starts with c.scope_id = ANY(%(scopes)s)",
-    ("cards/retrieval.py", "_contradictions", "SQL"):
-        "a template around `valid`, which _valid() starts with c.scope_id = ANY(%(scopes)s)",
-    ("cards/unembedded.py", "unembedded_sql", "SQL"):
-        "a template around recall's `valid`, which retrieval._valid() starts with c.scope_id = ANY(%(scopes)s)",
+    ("cards/recall/exact.py", "", "SQL"):
+        "EXACT_SQL, a template around `valid`, which candidates_sql() starts with c.scope_id = ANY(%(scopes)s)",
+    ("cards/recall/index.py", "index", "SQL"):
+        "templates around `valid`, which candidates_sql() starts with c.scope_id = ANY(%(scopes)s)",
+    ("cards/recall/aging.py", "aged", "SQL"):
+        "a template around `valid`, which candidates_sql() starts with c.scope_id = ANY(%(scopes)s)",
+    ("cards/recall/contradictions.py", "contradictions_found", "SQL"):
+        "a template around `valid`, which candidates_sql() starts with c.scope_id = ANY(%(scopes)s)",
+    ("cards/recall/query.py", "", "SQL"):
+        "UNANSWERED_SQL, a template around `held`, which candidates_sql() starts with c.scope_id = ANY(%(scopes)s); "
+        "its people are the entities NAMED_SQL found in the read's scopes, or the asker",
+    ("cards/recall/snapshots.py", "", "SQL"):
+        "_TRIGGERS_HERE reads the catalog (pg_trigger: whether the log's triggers are there), not cards",
+    ("cards/recall/unembedded.py", "unembedded_sql", "SQL"):
+        "a template around recall's `valid`, which candidates.candidates_sql() starts with "
+        "c.scope_id = ANY(%(scopes)s)",
     ("review/selectors.py", "said_about_you_found", "Card"):
         "an EXISTS on the disputed card of each card the outer visible_to query found, in that card's own scope "
         "(scope_id = OuterRef): no row of another scope can match",
@@ -347,9 +352,10 @@ def test_every_admin_of_a_scoped_model_reads_through_visible_to(model):
 def test_the_sql_fragments_the_allowed_templates_rely_on_carry_the_scope_filter():
     import inspect
 
-    from cards import count, derive, retrieval
+    from cards import count, derive
+    from cards.recall.candidates import candidates_sql
 
-    assert retrieval._valid({}, as_of=None, when=None).startswith("c.scope_id = ANY(%(scopes)s)")
+    assert candidates_sql({}, as_of=None, when=None).startswith("c.scope_id = ANY(%(scopes)s)")
     assert 'where = "c.scope_id = ANY(%(scopes)s)' in inspect.getsource(count.count_cards)
     assert SCOPE_FILTER.search(derive._FACTS)
 

@@ -13,7 +13,7 @@ import datetime as dt
 import pytest
 from django.utils import timezone
 
-from cards import retrieval
+from cards.recall import routes
 from cards.drafts import CardDraft
 from cards.models import Card
 from cards.services import card_remember
@@ -107,7 +107,7 @@ def test_a_household_read_names_its_scopes(household, as_user, name):
 
 @pytest.mark.parametrize("name", ["recall", "context"])
 def test_a_large_read_names_its_scopes_on_the_index_route(household, as_user, monkeypatch, name):
-    monkeypatch.setattr(retrieval, "EXACT_LIMIT", 0)  # as if the scopes held more candidates than it
+    monkeypatch.setattr(routes, "EXACT_LIMIT", 0)  # as if the scopes held more candidates than it
     client = as_user(household["dana"])
     with recorded() as statements:
         body = read(client, name, household["family"])

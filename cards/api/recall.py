@@ -12,7 +12,7 @@ from core.api.errors import error_responses
 from scopes.principals import principal_of
 
 from ..drafts import MAX_REF
-from ..retrieval import ROUTES
+from ..recall.routes import ROUTES
 from ..selectors.context import context_read
 from ..selectors.recall import recall_body
 from .serializers import CardOut

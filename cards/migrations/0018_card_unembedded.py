@@ -1,5 +1,5 @@
 # Cards without a vector yet, for the embedding sweep and recall's exact scan of
-# them (cards/unembedded.py). Partial, so it holds only the few waiting cards.
+# them (cards/recall/unembedded.py). Partial, so it holds only the few waiting cards.
 # Built CONCURRENTLY (hence atomic = False), like the other card indexes.
 # Numbered 0017 on purpose; its parent may move on merge.
 

@@ -1,4 +1,4 @@
-"""A log of which scopes' cards changed, written by the database itself (cards/recall_memory.py keeps a
+"""A log of which scopes' cards changed, written by the database itself (cards/recall/snapshots.py keeps a
 scope's cards in a worker's memory for as long as its log says nothing changed).
 
 Every statement that inserts, updates or deletes cards adds one row per scope it touched; a label's change

@@ -29,7 +29,7 @@ from ..labels import label_lookup
 from ..embeddings import EmbeddingError
 from ..lexical import CJK, query_terms, simplified
 from ..models import Card, CardKind, Label, Tag
-from ..retrieval import recall
+from ..recall.routes import recall
 from ..text import normalize
 from ..timeexpr.anchor import zone_from_label
 from ..timeexpr.find import time_in_query

@@ -22,7 +22,7 @@ from scopes.principals import Principal
 from ..label_names import label_name
 from ..models import Card, CardKind, Entity, Tag
 from ..provenance import approvals_of
-from ..retrieval import aging_card_ids
+from ..recall.aging import aging_card_ids
 from .cards import cards_filtered
 from .entity_reads import entity_get
 from .shape import card_out, card_rows
@@ -90,7 +90,7 @@ def person_cards(*, principal: Principal, entity: Entity) -> QuerySet[Card]:
 def person_read(*, principal: Principal, entity: Entity, now: dt.datetime) -> PersonRead:
     """What the person page shows of `entity` (already checked visible), each card
     shaped as the API gives it (card_out) with `scope_name`, and `recheck` set
-    on the facts due for their re-check (cards.retrieval's one definition)."""
+    on the facts due for their re-check (cards.recall.aging's one definition)."""
     user = principal.user
     about = person_cards(principal=principal, entity=entity)
     holding = [card_out(row, now) for row in card_rows(

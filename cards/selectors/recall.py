@@ -12,7 +12,7 @@ from scopes.selectors import read_scope_ids
 from ..drafts import when_in_query, when_interval
 from ..embeddings import EmbeddingError
 from ..models import Tag
-from ..retrieval import recall
+from ..recall.routes import recall
 from ..services import entity_of_user
 from .entities import entity_bind
 from .shape import cards_shown, iso

@@ -4,7 +4,7 @@ and hand it what they wrote so the rules that follow a write run once, in one
 place, for both.
 
 1. A hypothesis never closes, replaces or reinforces a fact or preference: it
-   stands beside the record (`is_guess`; card_remember's `_remember_guess`),
+   stands beside the record (`is_guess`; write_decision.py's `_guess`),
    as a guess, and answers list it apart from the recorded value.
 2. A person stating a hypothesis's value promotes it: the statement is the
    record, with its own tag, source and quote, and the guess is closed into it

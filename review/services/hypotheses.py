@@ -15,13 +15,11 @@ from django.db.models.expressions import RawSQL
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from cards.confidence import LEVELS, level_of
-from cards.drafts import CardDraft
+from cards.confidence import level_of
 from cards.labels import NEVER_ASKED_LABELS_SQL
 from cards.models import Card, CardAsked, CardKind, CardRevision, Tag
 from cards.profile import STYLE_LABELS
-from cards.services.remember import card_remember
-from cards.services.sql import card_update
+from cards.services import hypothesis_confidence_lower, hypothesis_discard, hypothesis_state
 from core.errors import DomainError
 from core.scope_locks import locked_scope_by_scope
 from scopes.models import User
@@ -86,14 +84,6 @@ def _sessions_since(cards: list[Card]) -> dict[int, int]:
         return dict(cursor.fetchall())
 
 
-def hypothesis_discard(*, card: Card, reason: str, actor: User | None = None) -> None:
-    """Closed, not deleted: the timeline keeps that it was guessed and why it went."""
-    now = timezone.now()
-    card_update(card, superseded_at=now)
-    CardRevision.objects.create(card=card, actor=actor, at=now, field="hypothesis", before=level_of(card.confidence),
-                                after="discarded", reason=reason[:300])
-
-
 def _hypotheses_lock() -> list[Card]:
     """Every current hypothesis of the scopes not archived (a read-only project's guesses are left as they
     are until it is restored), locked until commit. One locking statement per scope, scopes in order: on a
@@ -118,8 +108,7 @@ def hypotheses_decay(now: dt.datetime | None = None) -> dict:
                 hypothesis_discard(card=card, reason=f"low for {DAYS_AT_LEVEL['low']} days without reinforcement")
                 counts["discarded"] += 1
             else:
-                card_update(card, confidence=LEVELS[lower])
-                CardRevision.objects.create(card=card, at=now, field="confidence", before=level, after=lower,
+                hypothesis_confidence_lower(card=card, level=lower, at=now,
                                             reason=f"not reinforced for {DAYS_AT_LEVEL[level]} days")
                 counts["demoted"] += 1
     return counts
@@ -189,14 +178,8 @@ def hypothesis_confirm(*, card: Card, user: User, quote: str = "", as_tag: str |
     person's `consent` now, whatever the guess was stored with."""
     card = _hypothesis(card)
     tag = as_tag or (Tag.PREFERENCE if card.label.key in PREFERENCE_LABELS else Tag.FACT)
+    stated = hypothesis_state(card=card, actor=user, tag=tag, quote=quote, consent=consent, session=session)
     now = timezone.now()
-    level = level_of(card.confidence)
-    stated = card_remember(scope=card.scope, actor=user, draft=CardDraft(
-        kind=card.kind, label=card.label.key, subject=card.subject, value=card.value, object=card.object,
-        text=card.text, tag=tag, reference_time=now, source_quote=quote.strip() or card.source_quote,
-        source_session=session, impact=card.impact, consent=consent)).card
-    CardRevision.objects.create(card=card, actor=user, at=now, field="hypothesis", before=level,
-                                after=f"confirmed as {tag}", reason=quote.strip()[:300])
     Probe.objects.filter(card=card, user=user).update(answer="confirmed", answered_at=now)
     Decision.objects.create(scope_id=card.scope_id, reviewer=user, item="hypothesis", item_id=card.pk,
                             action="confirm", reason=quote.strip()[:300], detail={"tag": tag, "card": stated.pk})

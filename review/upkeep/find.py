@@ -1,8 +1,8 @@
 """What the upkeep job would propose for a scope, read without writing anything:
 promotions of stable patterns, demotions of contradicted or stale long-term cards,
 merges of duplicate knowledge by exact name or alias only. Each rule reuses the
-store's own: current is cards.valid_time, stale is retrieval's aging, a
-contradiction is retrieval's contradictions, a name binds by exact name, alias or
+store's own: current is cards.valid_time, stale is recall's aging (cards.recall.aging), a
+contradiction is recall's contradictions (cards.recall.contradictions), a name binds by exact name, alias or
 merge (the binding rule, cards/selectors/entities.py)."""
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from django.conf import settings
 from django.db import connection
 
 from cards.models import Alias, Card, CardKind, Tag
-from cards.retrieval import aging_now, contradictions_in
+from cards.recall.aging import aging_now
+from cards.recall.contradictions import contradictions_in
 from cards.selectors.idle import scopes_idle
 from cards.valid_time import valid_q, valid_sql
 from scopes.models import Scope, ScopeKind
@@ -83,7 +84,7 @@ def promotions_found(scope: Scope, *, now: dt.datetime) -> list[Found]:
 
 def demotions_found(scope: Scope, *, now: dt.datetime) -> list[Found]:
     """Long-term cards a later current card contradicts (same subject, single-value label, another
-    value, in this scope or one above it), then long-term cards gone stale (retrieval's aging rule)."""
+    value, in this scope or one above it), then long-term cards gone stale (recall's aging rule)."""
     long_term = {c["id"]: c for c in Card.objects.in_scopes([scope.pk]).filter(valid_q(now), long_term_at__isnull=False)
                  .values("id", "verified_at")}
     if not long_term:

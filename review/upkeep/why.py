@@ -9,7 +9,7 @@ from django.conf import settings
 from django.utils.translation import gettext as _, ngettext
 
 from core.dates import date_shown
-from cards.retrieval import AGING_DAYS
+from cards.recall.aging import AGING_DAYS
 from scopes.zones import person_zone
 
 from ..models import UpkeepProposal

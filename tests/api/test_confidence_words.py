@@ -8,13 +8,14 @@ import json
 import pytest
 from django.utils import timezone
 
+from cards.confidence import LEVELS
 from cards.importer import ImportFileError, memory_import
 from cards.import_markdown import document_from_markdown
 from cards.models import Card
 from review.extract.base import Message
 from review.extract.llm_schema import validate
 from review.models import Candidate
-from review.services.hypotheses import LEVELS, hypotheses_decay
+from review.services.hypotheses import hypotheses_decay
 from scopes.services import membership_set
 from tests.factories import UserFactory, family_scope
 

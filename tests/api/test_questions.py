@@ -201,8 +201,8 @@ def test_a_probe_offered_by_probes_next_keeps_the_context_from_stacking_another(
 
 
 def test_both_recall_routes_list_what_may_be_asked_first_and_count_it_beyond_the_list(alice):
-    from cards.retrieval import AGING_LIMIT
-    from cards.retrieval import recall as retrieval_recall
+    from cards.recall.aging import AGING_LIMIT
+    from cards.recall.routes import recall as retrieval_recall
     from cards.services.asked import card_asked
     from scopes.selectors import read_scope_ids
     from scopes.principals import Principal

@@ -11,7 +11,8 @@ from django.utils import timezone
 from cards.context import count_tokens
 from cards.drafts import CardDraft
 from cards.models import Card
-from cards.retrieval import decay, recall
+from cards.recall import score
+from cards.recall.routes import recall
 from cards.services import card_remember
 from cards.services.embedding import cards_embed_now
 from cards.when import when_resolve
@@ -53,7 +54,10 @@ def ask(agent, scope, query, **extra):
     (0.02, -5, 1.0),  # a planned event in the future does not decay
 ])
 def test_decay_numbers(decay_lambda, days, expected):
-    assert round(decay(decay_lambda, days), 2) == expected
+    """The decay every route computes (cards/recall/score.py; tests/cards/test_recall_score.py holds the
+    routes to it), from a Δt counted between two instants."""
+    at = dt.datetime(2026, 6, 1, tzinfo=dt.timezone.utc)
+    assert round(score.decay(decay_lambda, score.days_since(at - dt.timedelta(days=days), at)), 2) == expected
 
 
 def test_old_single_value_card_ranks_below_a_fresh_one_of_equal_similarity(alice, bearer):
@@ -119,7 +123,7 @@ def test_exact_and_index_routes_agree_and_stay_inside_the_given_scopes(alice):
 
 
 def test_above_the_exact_limit_the_index_route_serves_the_same_answer(alice, monkeypatch, settings):
-    from cards import retrieval
+    from cards.recall import routes
 
     settings.RECALL_MEMORY_MB = 0   # SQL's routing, which the in-memory exact route would otherwise take over
 
@@ -130,9 +134,9 @@ def test_above_the_exact_limit_the_index_route_serves_the_same_answer(alice, mon
         remember(family, alice, subject=f"P{index}", label="hobby", value=f"chess opening {index}")
     embed_all()
     scopes = [alice.personal_scope.pk, family.pk]
-    monkeypatch.setattr(retrieval, "EXACT_LIMIT", 22)  # exactly the candidates: still exact
+    monkeypatch.setattr(routes, "EXACT_LIMIT", 22)  # exactly the candidates: still exact
     exact = recall(scope_ids=scopes, query="where do I live", k=5)
-    monkeypatch.setattr(retrieval, "EXACT_LIMIT", 21)
+    monkeypatch.setattr(routes, "EXACT_LIMIT", 21)
     broad = recall(scope_ids=scopes, query="where do I live", k=5)
     forced = recall(scope_ids=scopes, query="where do I live", k=5, route="exact")
     assert (exact.route, broad.route, forced.route) == ("exact", "index", "exact")  # forced stays exact

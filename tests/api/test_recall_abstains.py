@@ -8,7 +8,7 @@ people, are left to the scores. What a question names is read without a model
 
 import pytest
 
-from cards.retrieval import recall
+from cards.recall.routes import recall
 from cards.understand import labels_named, speaks_of_self
 from scopes.services import membership_set
 from tests.api.test_recall import ask, embed_all, remember

@@ -9,8 +9,8 @@ from django.db import connection, transaction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cards.recall_memory import enabled as memory_enabled
-from cards.retrieval import recall
+from cards.recall.routes import recall
+from cards.recall.snapshots import enabled as memory_enabled
 from cards.services.embedding import cards_embed_now
 from tests.api.test_isolation_property import PROPERTY_SETTINGS, Oracle, _Rollback, explicit_worlds, world_of
 

@@ -9,7 +9,7 @@ from django.db import connection
 
 from cards.drafts import CardDraft
 from cards.models import Card
-from cards.retrieval import recall
+from cards.recall.routes import recall
 from cards.services import card_remember
 from core.citus import is_distributed
 from tests.builtin_rows import builtin_rows_restore

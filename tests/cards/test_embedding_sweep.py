@@ -24,10 +24,10 @@ from django.conf import settings as django_settings
 from django.db import connection
 from django.utils import timezone
 
-from cards import unembedded
+from cards.recall import unembedded
 from cards.drafts import CardDraft
 from cards.models import Card
-from cards.retrieval import recall
+from cards.recall.routes import recall
 from cards.services import card_remember
 from cards.services.embedding import cards_embed_missing, cards_embed_now
 from cards.tasks import cards_embed_sweep
@@ -80,7 +80,7 @@ def test_recall_finds_a_card_without_a_vector_with_the_score_it_will_have_once_s
 
 @pytest.mark.django_db
 def test_the_index_route_finds_unembedded_cards_too_and_says_what_it_left_out(alice, monkeypatch, settings):
-    from cards import retrieval
+    from cards.recall import routes
 
     settings.RECALL_MEMORY_MB = 0   # SQL's routing, which the in-memory exact route would otherwise take over
 
@@ -89,7 +89,7 @@ def test_the_index_route_finds_unembedded_cards_too_and_says_what_it_left_out(al
         remember(scope, alice, "skill", value)
     cards_embed_now(card_ids=Card.objects.values_list("pk", flat=True))
     waiting = [remember(scope, alice, "language", value) for value in ("Japanese", "Catalan", "Korean")]
-    monkeypatch.setattr(retrieval, "EXACT_LIMIT", 3)
+    monkeypatch.setattr(routes, "EXACT_LIMIT", 3)
     monkeypatch.setattr(unembedded, "UNEMBEDDED_LIMIT", 2)
     found = recall(scope_ids=[scope.pk], query="which languages do I speak?", k=7)
     assert found.route == "index"
@@ -97,7 +97,7 @@ def test_the_index_route_finds_unembedded_cards_too_and_says_what_it_left_out(al
     # The freshest two were scored; the third waits for the sweep.
     computed = {r.card_id for r in found.results if r.computed}
     assert computed == {waiting[1].pk, waiting[2].pk}
-    monkeypatch.setattr(retrieval, "EXACT_LIMIT", 20_000)
+    monkeypatch.setattr(routes, "EXACT_LIMIT", 20_000)
     assert recall(scope_ids=[scope.pk], query="which languages do I speak?", k=3).unembedded["left_out"]
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from cards.drafts import CardDraft
 from cards.models import Card
-from cards.retrieval import ROUTES, recall
+from cards.recall.routes import ROUTES, recall
 from cards.services import card_remember
 
 DAY = dt.timedelta(days=1)

@@ -1,4 +1,4 @@
-"""Recall scored from snapshots in memory (cards/recall_memory.py, recall_scoring.py) answers what the exact
+"""Recall scored from snapshots in memory (cards/recall/snapshots.py, memory.py) answers what the exact
 route answers in SQL, on generated worlds, and never from a snapshot the database has moved past: a write,
 a forgetting, a label's change, a planned value's day or a confirmation falling due."""
 
@@ -14,11 +14,11 @@ from django.utils import timezone
 from hypothesis import HealthCheck, given, settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from cards import recall_memory
+from cards.recall import snapshots
 from cards.drafts import CardDraft
 from cards.models import Card, CardAsked, CardKind, Entity, Label, Precision, Tag, TimeSource
 from scopes.models import Scope
-from cards.retrieval import recall
+from cards.recall.routes import recall
 from cards.services import card_remember, cards_forget
 from cards.services.embedding import cards_embed_now
 from tests.factories import family_scope
@@ -171,11 +171,11 @@ def test_forgetting_drops_every_snapshot_the_process_keeps(alice):
     remember(family, alice, "pottery", label="hobby")
     embedded()
     assert found(alice.personal_scope).memory and found(family, "pottery").memory
-    assert any(kyoto.pk in s.ids for s in recall_memory.MEMORY._kept.values())
+    assert any(kyoto.pk in s.ids for s in snapshots.MEMORY._kept.values())
     cards_forget(card_ids=[kyoto.pk], card_scope_ids=[alice.personal_scope.pk], actor=alice,
                  scope_ids=[alice.personal_scope.pk])
     assert found(family, "pottery").memory
-    assert not any(kyoto.pk in s.ids for s in recall_memory.MEMORY._kept.values())
+    assert not any(kyoto.pk in s.ids for s in snapshots.MEMORY._kept.values())
 
 
 @COMMITTED
@@ -184,7 +184,7 @@ def test_a_labels_change_reaches_every_snapshot(alice):
     remember(scope, alice, "Kyoto", reference_time=timezone.now() - 50 * DAY)
     embedded()
     first = found(scope)
-    assert first.memory and recall_memory.MEMORY.nbytes
+    assert first.memory and snapshots.MEMORY.nbytes
     before = first.results[0].decay
     Label.objects.filter(key="city").update(decay_lambda=0.1)
     after = found(scope)
@@ -231,7 +231,7 @@ def test_off_too_large_unlogged_and_unembedded(alice, settings, monkeypatch):
     assert found(scope).memory and found(scope).unembedded == {"scored": 0, "left_out": False}
     assert not recall(scope_ids=[scope.pk], query="where do I live", as_of=timezone.now()).memory
     settings.RECALL_MEMORY_MB = 1
-    monkeypatch.setattr(recall_memory, "BYTES_PER_CARD", 2 * 1024 * 1024)   # a card above the whole limit
+    monkeypatch.setattr(snapshots, "BYTES_PER_CARD", 2 * 1024 * 1024)   # a card above the whole limit
     assert not found(scope).memory
     with CaptureQueriesContext(connection) as statements:
         assert not found(scope).memory     # known too large: not counted again
@@ -246,7 +246,7 @@ def test_memory_answers_what_sql_answers_from_kept_and_rebuilt_snapshots(alice):
     """Committed, so the snapshots are kept: the first read builds them, the second uses them all, the third
     uses two and rebuilds the one a write changed."""
     scopes = _world(alice, 7, 90)
-    recall_memory.MEMORY.clear()
+    snapshots.MEMORY.clear()
     mei = Entity.objects.get(name="Mei")
     for step in range(3):
         if step == 2:
@@ -255,7 +255,7 @@ def test_memory_answers_what_sql_answers_from_kept_and_rebuilt_snapshots(alice):
         for query in QUERIES[:3]:
             sql = recall(scope_ids=scopes, query=query, k=5, route="exact", asker_id=alice.pk)
             _same(sql, recall(scope_ids=scopes, query=query, k=5, asker_id=alice.pk))
-    assert mei.pk and len(recall_memory.MEMORY._kept) >= 3
+    assert mei.pk and len(snapshots.MEMORY._kept) >= 3
 
 
 @COMMITTED
@@ -288,19 +288,19 @@ def test_while_the_log_is_not_kept_no_snapshot_is_trusted(alice):
 def test_a_kept_snapshot_costs_one_statement_and_a_writing_transaction_keeps_none(alice):
     scope = alice.personal_scope
     kyoto = remember(scope, alice, "Kyoto")
-    recall_memory.MEMORY.clear()
-    assert found(scope).memory and recall_memory.MEMORY.nbytes
+    snapshots.MEMORY.clear()
+    assert found(scope).memory and snapshots.MEMORY.nbytes
     with CaptureQueriesContext(connection) as statements:
         again = found(scope)
     assert again.memory and [r.card_id for r in again.results] == [kyoto.pk]
     assert len(statements) == 2     # the log, names and questions; the unembedded card's own scoring
-    kept = recall_memory.MEMORY.nbytes
+    kept = snapshots.MEMORY.nbytes
     with pytest.raises(_Rollback), transaction.atomic():
         osaka = remember(scope, alice, "Osaka")
         inside = found(scope)
         assert inside.memory and [r.card_id for r in inside.results] == [osaka.pk]
         raise _Rollback
-    assert recall_memory.MEMORY.nbytes == kept      # what the rolled-back transaction saw was never kept
+    assert snapshots.MEMORY.nbytes == kept      # what the rolled-back transaction saw was never kept
     after = found(scope)
     assert after.memory and [r.card_id for r in after.results] == [kyoto.pk]
 
@@ -320,7 +320,7 @@ def test_every_write_is_logged_and_folding_keeps_the_sum(alice):
     rows, total = _log(scope.pk)
     assert rows > start and total == rows
     assert found(scope).memory
-    assert recall_memory.scope_log_fold(above=1) >= rows
+    assert snapshots.scope_log_fold(above=1) >= rows
     assert _log(scope.pk) == (1, total)
     # The newest id moved: the snapshot is rebuilt once, and answers as before.
     again = found(scope)

@@ -159,13 +159,13 @@ def test_a_value_forgotten_while_its_successor_is_written_never_comes_back(alice
 
     first = card_remember(scope=scope, actor=alice, draft=address("Taipei", t0)).card
     card_remember(scope=scope, actor=alice, draft=address("Taipei", t0 + dt.timedelta(days=20)))
-    read = remember._neighbours
+    read = remember._line_read
 
-    def forgotten_meanwhile(write, effective):
-        found = read(write, effective)
+    def forgotten_meanwhile(write):
+        found = read(write)
         Card.objects.filter(pk=first.pk).delete()
         return found
-    monkeypatch.setattr(remember, "_neighbours", forgotten_meanwhile)
+    monkeypatch.setattr(remember, "_line_read", forgotten_meanwhile)
     with pytest.raises(CardGone):
         card_remember(scope=scope, actor=alice, draft=address(
             "Kyoto", t0 + dt.timedelta(days=30), effective_at=t0 + dt.timedelta(days=10)))

@@ -9,7 +9,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
 
-from cards.recall_memory import LOG_TRIGGERS
+from cards.recall.snapshots import LOG_TRIGGERS
 from memory_site.distribution import (DISTRIBUTED, LOCAL, ForeignKey, KeysNotPutBack, blockers, citus_coordinator,
                                       keys_put_back, parents_first, plan, reference_tables, scope_log_dropped)
 
@@ -248,7 +248,7 @@ def test_saving_a_row_again_writes_everything_but_its_scope(alice):
 def test_the_scope_change_log_goes_with_distribution_and_recall_reads_sql_there():
     """The log recall's snapshots are checked against (cards migration 0029) is one server's: distributing
     drops its triggers (a second run has nothing to drop), and without them recall never uses snapshots."""
-    from cards.recall_memory import enabled
+    from cards.recall.snapshots import enabled
 
     def triggers() -> int:
         with connection.cursor() as cursor:

@@ -13,7 +13,7 @@ from django.utils import timezone
 from cards.drafts import CardDraft
 from memory_site.health_chart import WEEKS, weekly_health
 from cards.models import Card
-from cards.retrieval import AGING_DAYS
+from cards.recall.aging import AGING_DAYS
 from cards.services import card_remember
 from review.models import Candidate
 from scopes.principals import Principal

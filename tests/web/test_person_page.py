@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from cards.drafts import CardDraft
 from cards.models import Card, Entity
-from cards.retrieval import aging_card_ids
+from cards.recall.aging import aging_card_ids
 from cards.services import card_remember
 from cards.services.entities import entity_merge
 from review.models import Candidate

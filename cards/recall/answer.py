@@ -1,22 +1,12 @@
-"""What recall answers, as the service returns it (cards/retrieval.py): the scored cards, the facts that
-have aged and the contradictions among what the caller can see; and how relevance is weighed."""
+"""What recall answers, as the service returns it (cards/recall/routes.py): the scored cards, the facts that
+have aged and the contradictions among what the caller can see. How each number is weighed: score.py."""
 
 from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
 
-# Relevance = ALPHA × similarity + (1 − ALPHA) × lexical; the k most relevant
-# are returned, in the order of score = relevance × decay. Below FLOOR a card is
-# not returned, and with none above it recall says there is no evidence. Both
-# measured on the evaluation set (bench/README "retrieval_quality.py"): ALPHA
-# 0.4 ranks best; no floor separated the questions nothing answers (precision
-# ≤ 0.25 at any floor), so FLOOR keeps every candidate until one does.
-ALPHA = 0.4
-# Added to the relevance of a card about an entity the query names exactly (by
-# its name, an alias, or a member's name): "what does Kai play?" is about Kai.
-# Measured at 0, 0.05, 0.1 and 0.2: recall@10 0.900, 0.901, 0.900, 0.904.
-NAMED_BOOST = 0.2
+from . import score
 
 
 @dataclass
@@ -25,7 +15,7 @@ class Scored:
     similarity: float
     decay: float
     days: float
-    # The idf-weighted share of the query's words the card holds (cards/lexical.py).
+    # The idf-weighted share of the query's words the card holds (lexical.py).
     lexical: float = 0.0
     # The card is about (or relates to) an entity the query names.
     named: bool = False
@@ -34,11 +24,11 @@ class Scored:
 
     @property
     def relevance(self) -> float:
-        return ALPHA * self.similarity + (1 - ALPHA) * self.lexical + (NAMED_BOOST if self.named else 0.0)
+        return score.relevance(self.similarity, self.lexical, self.named)
 
     @property
     def score(self) -> float:
-        return self.relevance * self.decay
+        return score.final(self.relevance, self.decay)
 
 
 @dataclass
@@ -76,12 +66,13 @@ class Recall:
     # Candidates without a stored vector: how many were scored on the fly, and whether more were left out.
     unembedded: dict = field(default_factory=lambda: {"scored": 0, "left_out": False})
 
-    # The query asks for a person's attribute nothing records (see _UNANSWERED): nothing is returned.
+    # The query asks for a person's attribute nothing records (query.UNANSWERED_SQL): nothing is returned.
     unanswered: bool = False
-    # Scored from the scopes' snapshots in this process (recall_memory.py), not read from SQL.
+    # Scored from the scopes' snapshots in this process (snapshots.py, memory.py), not read from SQL.
     memory: bool = False
 
     @property
     def no_evidence(self) -> bool:
-        """Nothing here is relevant enough to the query (FLOOR) to be returned, or nothing recorded answers it."""
+        """Nothing here is relevant enough to the query (routes.FLOOR) to be returned, or nothing recorded
+        answers it."""
         return not self.results

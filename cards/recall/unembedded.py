@@ -24,7 +24,8 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from .embeddings import embed_in_request, embedding_text
+from ..embeddings import embed_in_request, embedding_text
+from .score import DAYS_SQL, decay_sql
 
 # What one request embeds at most: 32 cold cost ~340 ms on a busy 2-core machine,
 # 5 ~15 ms (bench/README "unembedded.py"); past that the sweep, not the request,
@@ -34,7 +35,7 @@ _CACHE_SIZE = 1_024
 
 
 def vector_of(text: str):
-    """A vector written as pgvector text (retrieval.query_vector) as a numpy array: float32, as pgvector
+    """A vector written as pgvector text (query.query_vector) as a numpy array: float32, as pgvector
     stores both sides, widened to float64, in which its <=> computes cosine."""
     import numpy as np  # with the embedding model's own dependencies, never at import
 
@@ -49,11 +50,11 @@ def unembedded_sql(valid: str) -> str:
             f" ORDER BY c.verified_at DESC, c.id DESC LIMIT {UNEMBEDDED_LIMIT + 1}")
 
 
-def unembedded_rows_sql(days: str) -> str:
+def unembedded_rows_sql() -> str:
     """For the ids unembedded_sql found (%(unembedded)s, among %(scopes)s): what
     their embedding text and decay are made of — id, label key, value, object's
-    name, text, Δt, e^(−λ·Δt) — freshest first."""
-    return (f"SELECT c.id, l.key, c.value, o.name, c.text, {days}, exp(-l.decay_lambda * {days})"
+    name, text, Δt, e^(−λ·Δt) (score.py) — freshest first."""
+    return (f"SELECT c.id, l.key, c.value, o.name, c.text, {DAYS_SQL}, {decay_sql('l.decay_lambda', DAYS_SQL)}"
             " FROM cards_card c JOIN cards_label l ON l.id = c.label_id"
             " LEFT JOIN cards_entity o ON o.id = c.object_id"
             " WHERE c.scope_id = ANY(%(scopes)s) AND c.id = ANY(%(unembedded)s)"
@@ -72,13 +73,13 @@ class Unembedded:
         return {"scored": len(self.scored), "left_out": self.left_out}
 
 
-def unembedded_score(cursor, ids: list[int], params: dict, days: str) -> Unembedded:
+def unembedded_score(cursor, ids: list[int], params: dict) -> Unembedded:
     """Score the candidates unembedded_sql found against the query (params["q"],
     pgvector text) by cosine, as recall scores a stored vector."""
     left_out = len(ids) > UNEMBEDDED_LIMIT
     if not ids:
         return Unembedded(scored=[], left_out=False)
-    cursor.execute(unembedded_rows_sql(days), {**params, "unembedded": list(ids[:UNEMBEDDED_LIMIT])})
+    cursor.execute(unembedded_rows_sql(), {**params, "unembedded": list(ids[:UNEMBEDDED_LIMIT])})
     rows = cursor.fetchall()
     import numpy as np  # with the embedding model's own dependencies, never at import
 
@@ -111,3 +112,10 @@ def _vectors(texts: list[str]) -> list[list[float]]:
             while len(_cache) > _CACHE_SIZE:
                 _cache.popitem(last=False)
     return [known[text] for text in texts]
+
+
+def vectors_forget() -> None:
+    """Forget the vectors computed here: the next read embeds its unembedded candidates again (what a
+    cold process pays; bench/unembedded.py times it)."""
+    with _lock:
+        _cache.clear()

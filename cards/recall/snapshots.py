@@ -25,6 +25,7 @@ import datetime as dt
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import orjson
@@ -33,20 +34,16 @@ from django.db import connection
 
 from core.citus import citus_present
 
-from .models import EMBEDDING_DIMENSIONS, CardKind
+from ..models import EMBEDDING_DIMENSIONS, CardKind
+from .aging import aging_condition
+from .questions import single_sql
+from .score import ANCHOR_SQL, microseconds
 
-EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
 NEVER = np.iinfo(np.int64).max
 # Bits of `flags`: the card has a vector; it is a single-value state that is not a guess (what aging facts
-# and contradictions are made of, retrieval._single); of a label that ages (retrieval.aging_condition); of a
+# and contradictions are made of, questions.single_sql); of a label that ages (aging.aging_condition); of a
 # sensitive label (never asked); the open end of its timeline (superseded_at IS NULL: what routing counts).
 HAS_VECTOR, SINGLE, AGES, SENSITIVE, OPEN = 1, 2, 4, 8, 16
-
-
-def microseconds(at: dt.datetime) -> int:
-    """An instant as whole microseconds since the epoch: exact, as PostgreSQL keeps it."""
-    delta = at - EPOCH
-    return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
 
 
 @dataclass
@@ -67,7 +64,7 @@ class Snapshot:
     effective_us: np.ndarray
     superseded_us: np.ndarray   # NEVER: open
     verified_us: np.ndarray
-    anchor_us: np.ndarray   # Δt counts from here (retrieval._ANCHOR, as of the build)
+    anchor_us: np.ndarray   # Δt counts from here (score.ANCHOR_SQL, as of the build)
     decay_lambda: np.ndarray
     words: dict             # a word → the positions of the cards holding it
 
@@ -80,27 +77,29 @@ class Snapshot:
         return sum(a.nbytes for a in arrays) + sum(200 + p.nbytes for p in self.words.values())
 
 
-_VERSIONS = """SELECT scope_id, sum(weight)::bigint AS total, max(id) AS newest FROM cards_scopechange
+VERSIONS_SQL = """SELECT scope_id, sum(weight)::bigint AS total, max(id) AS newest FROM cards_scopechange
     WHERE scope_id = ANY(%(every)s) GROUP BY scope_id"""
 
 
-def build_sql(*, anchor: str, single: str, ages: str) -> str:
+@lru_cache(maxsize=1)
+def build_sql() -> str:
     """One row per scope of %(build)s: its cards as columns (binary, in id order), the log's versions of the
     scope and of scope 0, and of every scope of the read (%(every)s), read in the same statement, so in the
     same state of the database as the cards."""
     def agg(expression: str) -> str:
         return f"string_agg({expression}, '' ORDER BY r.id) FILTER (WHERE r.id IS NOT NULL)"
     return f"""
-WITH v AS MATERIALIZED ({_VERSIONS}),
+WITH v AS MATERIALIZED ({VERSIONS_SQL}),
 rows AS MATERIALIZED (
     SELECT c.scope_id, c.id, c.embedding, c.label_id, c.subject_id, c.object_id, c.lexemes,
            hashtextextended(c.value_norm || '|' || COALESCE(c.object_id::text, ''), 0) AS value_key,
            c.effective_at, c.superseded_at, c.verified_at, l.decay_lambda,
            (CASE WHEN c.embedding IS NOT NULL THEN {HAS_VECTOR} ELSE 0 END
-            | CASE WHEN {single} THEN {SINGLE} ELSE 0 END | CASE WHEN {ages} THEN {AGES} ELSE 0 END
+            | CASE WHEN {single_sql('c.')} THEN {SINGLE} ELSE 0 END
+            | CASE WHEN {aging_condition('c.')} THEN {AGES} ELSE 0 END
             | CASE WHEN l.sensitive THEN {SENSITIVE} ELSE 0 END
             | CASE WHEN c.superseded_at IS NULL THEN {OPEN} ELSE 0 END) AS flags,
-           {anchor} AS anchor,
+           {ANCHOR_SQL} AS anchor,
            LEAST(CASE WHEN c.kind <> '{CardKind.EVENT}' AND c.verified_at > %(at)s THEN c.verified_at END,
                  CASE WHEN c.kind <> '{CardKind.EVENT}' THEN
                      (SELECT min(t) FROM unnest(c.stated_at) AS t WHERE t > %(at)s) END) AS due
@@ -273,7 +272,7 @@ def _fits(cursor, stale: list[int], kept: int, key: tuple, at: dt.datetime, limi
 
 
 def snapshots(cursor, scope_ids: list[int], *, at: dt.datetime, versions: dict, database: tuple, shared: bool,
-              build_sql: str, params: dict) -> list[Snapshot] | None:
+              params: dict) -> list[Snapshot] | None:
     """The snapshots of `scope_ids` at `versions` (the log as the caller's statement read it: {scope: (sum,
     newest)}), those that changed rebuilt in one statement that reads the log again for every scope of the
     read, against which the kept ones are checked once more: all of them are then of one state of the
@@ -304,7 +303,7 @@ def snapshots(cursor, scope_ids: list[int], *, at: dt.datetime, versions: dict, 
         if attempt or not _fits(cursor, stale, sum(s.nbytes for s in found.values()), read, at, limit):
             return None
         # Built as of the read's instant: Δt's anchor as known then, the cards that may hold then or later.
-        cursor.execute(build_sql, {**params, "build": stale, "every": [*scope_ids, 0, -1], "at": at})
+        cursor.execute(build_sql(), {**params, "build": stale, "every": [*scope_ids, 0, -1], "at": at})
         rows = cursor.fetchall()
         for row in rows:
             snapshot = _snapshot(row, at_us)
@@ -318,7 +317,7 @@ def snapshots(cursor, scope_ids: list[int], *, at: dt.datetime, versions: dict, 
 
 
 def versions_read(rows) -> dict:
-    """{scope: (sum, newest)} from the rows of _VERSIONS."""
+    """{scope: (sum, newest)} from the rows of VERSIONS_SQL."""
     return {scope_id: (total, newest) for scope_id, total, newest in rows}
 
 

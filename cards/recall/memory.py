@@ -1,7 +1,8 @@
-"""The exact route's scoring over snapshots in memory (recall_memory.py): what retrieval._EXACT computes in
-SQL, in numpy, column by column. The SQL statement stays the definition: tests/cards/test_recall_memory.py
-holds the two to the same answers on generated worlds, and every read this cannot serve (a past instant, a
-time range, a subject, a question for an attribute nothing may record, Citus) goes to SQL.
+"""The exact route's scoring over snapshots in memory (snapshots.py): what exact.EXACT_SQL computes in SQL,
+in numpy, column by column, each card's relevance and decay as score.py defines them. The SQL statement
+stays the definition of what is chosen: tests/cards/test_recall_memory.py holds the two to the same answers
+on generated worlds, and every read this cannot serve (a past instant, a time range, a subject, a question
+for an attribute nothing may record, Citus) goes to SQL.
 
 One statement a read when nothing changed: the log's versions, the entities the query names and the
 caller's asked questions, together. When a scope changed, its rebuild reads the log again; the entities and
@@ -16,22 +17,24 @@ import numpy as np
 import orjson
 from threadpoolctl import threadpool_limits
 
-from .recall_memory import AGES, HAS_VECTOR, LOGGED_SQL, OPEN, SENSITIVE, SINGLE, TRIGGERS_KEY_SQL, _VERSIONS, \
-    Snapshot, microseconds, snapshots, versions_read
-from . import unembedded
+from . import score, unembedded
+from .aging import AGING_DAYS, AGING_LIMIT
+from .lexical import shares
+from .query import NAMED_SQL
+from .snapshots import AGES, HAS_VECTOR, LOGGED_SQL, OPEN, SENSITIVE, SINGLE, TRIGGERS_KEY_SQL, VERSIONS_SQL, \
+    Snapshot, snapshots, versions_read
 
-_US_PER_DAY = 86_400 * 1_000_000
 
-
-def _first_sql(named: str) -> str:
-    # Whether this transaction wrote anything (then its reads hold uncommitted rows: recall_memory.snapshots,
+@lru_cache(maxsize=1)
+def _first_sql() -> str:
+    # Whether this transaction wrote anything (then its reads hold uncommitted rows: snapshots.snapshots,
     # `shared`); the database's oid (a database dropped and made again under its name is another); whether the
     # log is kept (its triggers there and enabled), and by which trigger rows (part of the snapshots' key).
-    return f"""WITH {named}
+    return f"""WITH {NAMED_SQL}
 SELECT pg_current_xact_id_if_assigned() IS NULL, (SELECT oid FROM pg_database WHERE datname = current_database()),
   {LOGGED_SQL}, {TRIGGERS_KEY_SQL},
   (SELECT COALESCE(array_agg(id), '{{}}') FROM named),
-  (SELECT json_agg(json_build_array(x.scope_id, x.total, x.newest)) FROM ({_VERSIONS}) AS x)::text,
+  (SELECT json_agg(json_build_array(x.scope_id, x.total, x.newest)) FROM ({VERSIONS_SQL}) AS x)::text,
   (SELECT json_agg(json_build_array(a.card_id, (extract(epoch FROM a.card_verified_at) * 1000000)::bigint,
                                     a.asked_at))
    FROM cards_cardasked a WHERE a.scope_id = ANY(%(scopes)s) AND a.user_id IS NOT DISTINCT FROM %(asker)s)::text"""
@@ -79,26 +82,8 @@ def _query(vector_text: str) -> np.ndarray:
     return query / norm if norm > 0 else query
 
 
-def _lexical(columns: Columns, valid: np.ndarray, terms: list[str], n: int) -> np.ndarray:
-    """The idf-weighted share of the query's words a candidate holds (retrieval._LEXICAL): each word's idf
-    over the n candidates routing counted, its holders among the valid ones."""
-    lexical = np.zeros(len(columns.ids))
-    if not terms:
-        return lexical
-    held, idfs = [], []
-    for term in terms:
-        positions = columns.holding(term)
-        positions = positions[valid[positions]]
-        df = len(positions)
-        idfs.append(np.log(1 + (max(n, df) - df + 0.5) / (df + 0.5)))
-        held.append(positions)
-    for positions, idf in zip(held, idfs):
-        np.add.at(lexical, positions, idf)
-    return lexical / sum(idfs)
-
-
 def _asked(asked: dict, card_id: int, verified_us: int) -> dt.datetime | None:
-    """When the caller said they asked this card's question as it stands (retrieval._asked)."""
+    """When the caller said they asked this card's question as it stands (questions.asked_join)."""
     found = asked.get(int(card_id))
     return dt.datetime.fromisoformat(found[1]) if found is not None and found[0] == verified_us else None
 
@@ -113,24 +98,23 @@ def _asked_at(columns: Columns, rows: np.ndarray, asked: dict) -> tuple[np.ndarr
     return found, np.fromiter((at is not None for at in found), dtype=bool, count=len(found))
 
 
-def _aging(columns: Columns, valid: np.ndarray, days: np.ndarray, asked: dict, aging_days: int,
-           limit: int) -> tuple[list, int]:
-    """Aging facts (retrieval.aging_condition, unconfirmed for aging_days): those that may be asked first,
+def _aging(columns: Columns, valid: np.ndarray, days: np.ndarray, asked: dict) -> tuple[list, int]:
+    """Aging facts (aging.aging_condition, unconfirmed for AGING_DAYS): those that may be asked first,
     then the most similar (none last), the oldest, by id; and how many may be asked."""
-    rows = np.flatnonzero(valid & ((columns.flags & AGES) > 0) & (days >= aging_days))
+    rows = np.flatnonzero(valid & ((columns.flags & AGES) > 0) & (days >= AGING_DAYS))
     if not len(rows):
         return [], 0
     asked_at, was_asked = _asked_at(columns, rows, asked)
     askable = ((columns.flags[rows] & SENSITIVE) == 0) & ~was_asked
     similarity = np.nan_to_num(columns.similarity[rows], nan=-np.inf)
-    order = np.lexsort((columns.ids[rows], -days[rows], -similarity, ~askable))[:limit]
+    order = np.lexsort((columns.ids[rows], -days[rows], -similarity, ~askable))[:AGING_LIMIT]
     return [(int(columns.ids[rows[i]]), float(days[rows[i]]), asked_at[i], bool(askable[i])) for i in order], \
         int(np.count_nonzero(askable))
 
 
 def _sides(columns: Columns, valid: np.ndarray, asked: dict) -> list[tuple]:
-    """Single-value states about one subject and label holding more than one value (retrieval's
-    contradictions): ids newest first, the question on the newest recorded side."""
+    """Single-value states about one subject and label holding more than one value (contradictions.py):
+    ids newest first, the question on the newest recorded side."""
     rows = np.flatnonzero(valid & ((columns.flags & SINGLE) > 0))
     if not len(rows):
         return []
@@ -152,38 +136,37 @@ def _sides(columns: Columns, valid: np.ndarray, asked: dict) -> list[tuple]:
     return found
 
 
-def from_memory(cursor, params: dict, *, named_sql: str, build_sql: str, alpha: float, boost: float,
-                aging_days: int, aging_limit: int) -> dict | None:
-    """What the exact route answers for `params` (retrieval.recall's), scored from snapshots: top (id,
+def from_memory(cursor, params: dict) -> dict | None:
+    """What the exact route answers for `params` (routes.recall's), scored from snapshots: top (id,
     similarity, lexical, decay, days, named) best first, aged (id, days, asked_at, askable), how many of
     those may be asked, sides (subject, label, ids, question card, asked_at, askable) and the ids of the
     freshest candidates without a vector. None when the snapshots cannot be had (recall then reads SQL)."""
-    cursor.execute(_first_sql(named_sql), {**params, "every": [*params["scopes"], 0, -1]})
+    cursor.execute(_first_sql(), {**params, "every": [*params["scopes"], 0, -1]})
     shared, database, logged, triggers, named_ids, versions, asked_rows = cursor.fetchone()
     if not logged:
         return None
     versions = versions_read(orjson.loads(versions) if versions else [])
     # Each scope once: a scope named twice would bring its cards twice (SQL's ANY takes it once).
     found = snapshots(cursor, list(dict.fromkeys(params["scopes"])), at=params["at"], versions=versions,
-                      database=(database, triggers), shared=shared, build_sql=build_sql, params=params)
+                      database=(database, triggers), shared=shared, params=params)
     if found is None:
         return None
     asked = {card: (verified, at) for card, verified, at in (orjson.loads(asked_rows) if asked_rows else [])}
     columns = Columns(found, _query(params["q"]))
-    at_us = microseconds(params["at"])
+    at_us = score.microseconds(params["at"])
     valid = (columns.effective_us <= at_us) & (columns.superseded_us > at_us)
     n = min(int(np.count_nonzero(columns.flags & OPEN)), params["limit"])
-    days = np.maximum(0.0, (at_us - columns.anchor_us) / _US_PER_DAY)
-    decay = np.exp(-columns.decay_lambda * days)
-    lexical = _lexical(columns, valid, list(params["terms"]), n)
+    days = score.days(at_us, columns.anchor_us)
+    decay = score.decay(columns.decay_lambda, days)
+    lexical = shares(columns.holding, valid, list(params["terms"]), n)
     named = np.isin(columns.subject_ids, named_ids) | np.isin(columns.object_ids, named_ids)
-    relevance = alpha * columns.similarity + (1 - alpha) * lexical + np.where(named, boost, 0.0)
+    relevance = score.relevance(columns.similarity, lexical, named)
     eligible = np.flatnonzero(valid & ((columns.flags & HAS_VECTOR) > 0) & (relevance >= params["floor"]))
     chosen = eligible[np.lexsort((-columns.ids[eligible], -relevance[eligible]))[:params["k"]]]
-    chosen = chosen[np.lexsort((-columns.ids[chosen], -(relevance[chosen] * decay[chosen])))]
+    chosen = chosen[np.lexsort((-columns.ids[chosen], -score.final(relevance[chosen], decay[chosen])))]
     top = [(int(columns.ids[i]), float(columns.similarity[i]), float(lexical[i]), float(decay[i]), float(days[i]),
             bool(named[i])) for i in chosen]
-    aged, aging_askable = _aging(columns, valid, days, asked, aging_days, aging_limit)
+    aged, aging_askable = _aging(columns, valid, days, asked)
     waiting = np.flatnonzero(valid & ((columns.flags & HAS_VECTOR) == 0))
     waiting = waiting[np.lexsort((-columns.ids[waiting], -columns.verified_us[waiting]))]
     waiting = waiting[:unembedded.UNEMBEDDED_LIMIT + 1]
