@@ -5,7 +5,7 @@ tests/scope_routing.py — restricted on scope_id by constants, and joined with 
 table on scope_id. On Citus that is what sends it to its scopes' shards alone; here it is held on one
 PostgreSQL, with the statements' own values, as the cluster would receive them.
 
-Recall runs from SQL, as on a cluster (whose shards keep no snapshot log: recall_memory.enabled), by both
+Recall runs from SQL, as on a cluster (whose shards keep no snapshot log: cards.recall.snapshots.enabled), by both
 of its routes: the exact one every household takes, and the index one of large reads."""
 
 import datetime as dt
