@@ -308,11 +308,11 @@ def quality_phase(world, queries, n: int) -> dict:
             cursor.execute(f"SET LOCAL hnsw.iterative_scan = relaxed_order; SET LOCAL hnsw.ef_search = "
                            f"{index.EF_SEARCH}; SET LOCAL hnsw.max_scan_tuples = {index.MAX_SCAN_TUPLES}")
             cursor.execute(HNSW_SQL, params)
-            index = [row[0] for row in cursor.fetchall()]
+            hnsw = [row[0] for row in cursor.fetchall()]
         best = [r.card_id for r in routes.recall(scope_ids=world.caller_scope_ids, query=q, k=ARGS.k,
                                                     route="exact").results]
         if exact:
-            sim_recall.append(len(set(exact) & set(index)) / len(exact))
+            sim_recall.append(len(set(exact) & set(hnsw)) / len(exact))
         via_index = [r.card_id for r in routes.recall(scope_ids=world.caller_scope_ids, query=q, k=ARGS.k,
                                                          route="index").results]
         if best:
