@@ -19,7 +19,7 @@ from django.db.models import Q
 from django.utils.translation import gettext
 
 from core.errors import InvalidInput
-from scopes.models import AgentToken, Membership, Scope, ScopeKind, User
+from scopes.models import AgentToken, Membership, Scope, ScopeKind, User, ladder_reaching_ids
 from scopes.services import membership_remove
 
 from ..models import Alias, AuditEvent, Card, CardPerspective, CardRevision, Entity, PossibleDuplicate
@@ -40,17 +40,19 @@ def account_erase(*, user: User) -> Receipt:
     user = User.objects.select_for_update().get(pk=user.pk)
     alone = _scopes_alone_in(user)
     receipt = Receipt()
-    # First, so a refusal (the last owner of a household) leaves everything as it was.
-    for membership in Membership.objects.filter(user=user).exclude(scope_id__in=alone).select_related("scope"):
-        membership_remove(scope=membership.scope, user=user)
-        receipt["memberships"] += 1
     leaving = Entity.objects.filter(Q(scope_id__in=alone) | Q(user=user)).values("pk")
     cards = Card.objects.filter(Q(scope_id__in=alone) | Q(source_actor=user) | Q(subject_id__in=leaving)
                                 | Q(object_id__in=leaving))
     # Their cards span scopes found only by reading them: a read across scopes, once, for an account's end.
     theirs = dict(cards.values_list("pk", "scope_id"))
-    receipt.update(cards_forget(card_ids=list(theirs), card_scope_ids=set(theirs.values()), actor=user,
-                                scope_ids=alone, user=user))
+    # Where rows linked to their cards may lie, read while they still belong to their households: a personal
+    # scope reaches the scopes its owner is a member of (a decision there about a personal card).
+    reaching = ladder_reaching_ids(set(theirs.values()))
+    # Before anything is forgotten, so a refusal (the last owner of a household) leaves everything as it was.
+    for membership in Membership.objects.filter(user=user).exclude(scope_id__in=alone).select_related("scope"):
+        membership_remove(scope=membership.scope, user=user)
+        receipt["memberships"] += 1
+    receipt.update(cards_forget(cards=theirs, actor=user, scope_ids=alone, user=user, reaching=reaching))
     receipt["perspectives"] += CardPerspective.objects.filter(user=user).delete()[0]
     receipt["reasons"] += CardRevision.objects.filter(actor=user).exclude(reason="").update(reason="")
     receipt["reasons"] += PossibleDuplicate.objects.filter(decided_by=user).exclude(reason="").update(reason="")

@@ -94,7 +94,8 @@ class About:
 class Forgetting:
     """What a participant is asked to forget, before the cards go (so its links
     to them still hold): `card_ids`, in `card_scope_ids` (the scopes those cards
-    are in: what hangs off a card is in its scope, and a statement names them),
+    are in: what hangs off a card is in its scope, and a statement names them;
+    what links to one across scopes lies in `reaching_scope_ids`),
     plus everything `about` a subject, plus — when an account is erased —
     everything in the scopes erased whole (`scope_ids`) and everything of
     `user`'s (their candidates, jobs, the free text of their decisions)."""
@@ -102,6 +103,9 @@ class Forgetting:
     actor: User | None
     card_ids: tuple[int, ...] = ()
     card_scope_ids: tuple[int, ...] = ()
+    # The scopes that reach the cards' (scopes.models.ladder_reaching_ids): where a row linked to one of them
+    # across scopes may lie. Read once a forget, and before an erased account's memberships go.
+    reaching_scope_ids: tuple[int, ...] = ()
     about: About | None = None
     scope_ids: tuple[int, ...] = ()
     user: User | None = None
@@ -117,11 +121,12 @@ def forget_participant_register(participant: ForgetParticipant) -> None:
         _PARTICIPANTS.append(participant)
 
 
-def _with_copies(card_ids: set[int], scope_ids: set[int]) -> dict[int, int]:
-    """The cards still there (of `scope_ids`) and the guesses promoted into them (same label, same value),
-    each with its scope. A promoted guess is in its card's scope (superseded_by is a key through the scope):
+def _with_copies(cards: Mapping[int, int]) -> dict[int, int]:
+    """The cards (id → scope) still there and the guesses promoted into them (same label, same value), each
+    with its scope. A promoted guess is in its card's scope (superseded_by is a key through the scope):
     each step joins by (id, scope_id), which a cluster can answer shard by shard."""
-    found = dict(Card.objects.filter(pk__in=card_ids, scope_id__in=scope_ids).values_list("pk", "scope_id"))
+    found = dict(Card.objects.filter(pk__in=list(cards), scope_id__in=set(cards.values()))
+                 .values_list("pk", "scope_id"))
     frontier = dict(found)
     while frontier:
         promoted = dict(Card.objects.filter(superseded_by_id__in=frontier, scope_id__in=set(frontier.values()),
@@ -179,7 +184,7 @@ UPDATE cards_card c SET superseded_at = %(now)s, superseded_by_id = d.newest, di
   FROM d WHERE c.id = d.id AND c.scope_id = d.scope_id AND c.scope_id = ANY(%(scopes)s) AND d.n > 1"""
 
 
-def _cards_delete(cards: dict[int, int], actor: User | None) -> Receipt:
+def _cards_delete(cards: dict[int, int], actor: User | None, reaching: Iterable[int]) -> Receipt:
     """The cards and what hangs off them (counted as it goes), an audit line each."""
     if not cards:
         return Receipt()
@@ -194,7 +199,7 @@ def _cards_delete(cards: dict[int, int], actor: User | None) -> Receipt:
     with connection.cursor() as cursor:
         # The write-once trigger lets an event row go only inside this transaction.
         cursor.execute("SET LOCAL memory_site.forgetting = 'on'")
-    deleted = card_rows_delete(cards)
+    deleted = card_rows_delete(cards, reaching=reaching)
     with connection.cursor() as cursor:
         # Inside a caller's longer transaction, the permission ends with these cards.
         cursor.execute("SET LOCAL memory_site.forgetting = 'off'")
@@ -203,23 +208,27 @@ def _cards_delete(cards: dict[int, int], actor: User | None) -> Receipt:
 
 
 @transaction.atomic
-def cards_forget(*, card_ids: Iterable[int], card_scope_ids: Iterable[int], actor: User | None,
-                 about: About | None = None, scope_ids: Iterable[int] = (), user: User | None = None) -> Receipt:
+def cards_forget(*, cards: Mapping[int, int], actor: User | None, about: About | None = None,
+                 scope_ids: Iterable[int] = (), user: User | None = None,
+                 reaching: Iterable[int] | None = None) -> Receipt:
     """The one way cards go: each participant removes its copies, then the
     store's own, then the cards (an audit line each: its kind, never its words).
     A card they had superseded stays closed — a stale value is never revived —
     with its superseded_by cleared. The caller has decided that the principal
-    may forget each card, and names the scopes the cards are in
-    (`card_scope_ids`): every statement names them, so a cluster sends it to
-    their shards alone (a card of another scope is not found, so not forgotten)."""
-    cards = _cards_lock(_with_copies(set(card_ids), set(card_scope_ids)))
-    forgetting = Forgetting(actor=actor, card_ids=tuple(cards), card_scope_ids=tuple(sorted(set(cards.values()))),
-                            about=about, scope_ids=tuple(scope_ids), user=user)
+    may forget each card, and gives each with its scope (`cards`, id → scope):
+    every statement names the scopes, so a cluster sends it to their shards
+    alone. `reaching`: the scopes reaching theirs, when the caller read them
+    already (ladder_reaching_ids; an erased account, before its memberships go)."""
+    cards = _cards_lock(_with_copies(cards))
+    scopes = sorted(set(cards.values()))
+    reaching = tuple(ladder_reaching_ids(scopes) if reaching is None else reaching) if cards else ()
+    forgetting = Forgetting(actor=actor, card_ids=tuple(cards), card_scope_ids=tuple(scopes),
+                            reaching_scope_ids=reaching, about=about, scope_ids=tuple(scope_ids), user=user)
     receipt = Receipt()
     for participant in _PARTICIPANTS:
         receipt.update(participant(forgetting=forgetting))
     receipt.update(_store_copies(cards))
-    receipt.update(_cards_delete(cards, actor))
+    receipt.update(_cards_delete(cards, actor, reaching))
     return receipt
 
 
@@ -229,7 +238,7 @@ def card_forget(*, card: Card, actor: User) -> Receipt:
     for the writers of the card's timeline (card_hold) to commit, and a second
     forget of one card finds it gone: a 404, never a write linked to a deleted card."""
     card = card_hold(card=card)
-    return cards_forget(card_ids=[card.pk], card_scope_ids=[card.scope_id], actor=actor)
+    return cards_forget(cards={card.pk: card.scope_id}, actor=actor)
 
 
 def _about(*, scope: Scope, subject: Entity | str, speaker: User, label: Label | str | None) -> About:
@@ -247,15 +256,16 @@ def _about(*, scope: Scope, subject: Entity | str, speaker: User, label: Label |
                  "" if name_norm == ME else name_norm, key)
 
 
-def _names_forget(about: About) -> Receipt:
+def _names_forget(about: About, reaching: list[int]) -> Receipt:
     """A subject forgotten whole takes its name with it: each of its entities in
     the scope that no card names any more (nor another entity merged into it),
     with its aliases. A member's own entity is theirs and stays."""
     receipt = Receipt()
     left = set(Entity.objects.filter(pk__in=about.entity_ids, scope_id=about.scope_id, user__isnull=True)
                                     .values_list("pk", flat=True))
-    # The cards that may name an entity of the scope: those of the scopes that see it (its own, those below …).
-    naming = Card.objects.filter(scope_id__in=ladder_reaching_ids([about.scope_id])) if left else Card.objects.none()
+    # The cards that may name an entity of the scope: those of the scopes that see it (`reaching`: its own,
+    # those below …).
+    naming = Card.objects.filter(scope_id__in=reaching)
     while left:
         named = set(naming.filter(subject_id__in=left).values_list("subject_id", flat=True))
         named |= set(naming.filter(object_id__in=left).values_list("object_id", flat=True))
@@ -264,7 +274,7 @@ def _names_forget(about: About) -> Receipt:
         if not free:
             break
         admin_log_forget(Entity, free)
-        deleted = entities_delete(free, scope_id=about.scope_id)
+        deleted = entities_delete(free, scope_id=about.scope_id, reaching=reaching)
         receipt["aliases"] += deleted["cards.Alias"]
         receipt["entities"] += deleted["cards.Entity"]
         left -= free
@@ -283,10 +293,11 @@ def subject_forget(*, principal, scope: Scope, subject: Entity | str, label: Lab
     cards = cards_forgettable(principal=principal).filter(scope_id=scope.pk, subject_id__in=about.entity_ids)
     if about.label is not None:
         cards = cards.filter(label__key=about.label)
-    receipt = cards_forget(card_ids=list(cards.values_list("pk", flat=True)), card_scope_ids=[scope.pk],
-                           actor=principal.user, about=about)
+    reaching = ladder_reaching_ids([scope.pk])  # once: for the cards' links and the name's alike
+    receipt = cards_forget(cards=dict.fromkeys(cards.values_list("pk", flat=True), scope.pk),
+                           actor=principal.user, about=about, reaching=reaching)
     if about.label is None:
-        receipt.update(_names_forget(about))
+        receipt.update(_names_forget(about, reaching))
     AuditEvent.objects.create(actor=principal.user, action="timeline.forgotten" if label else "subject.forgotten",
                               scope_id=scope.pk, object_type="entity",
                               object_id=about.entity_ids[0] if about.entity_ids else None, detail=receipt.as_dict())

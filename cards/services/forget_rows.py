@@ -10,12 +10,10 @@ The store names the review queue's models by label only: it never imports the qu
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from django.db import models
 from django.db.models.deletion import CASCADE, SET_NULL, Collector, get_candidate_relations_to_delete
-
-from scopes.models import ladder_reaching_ids
 
 from ..models import Card, Entity
 
@@ -40,40 +38,18 @@ HANGING = {
 }
 
 
-def card_relations() -> dict[tuple[str, str], models.ForeignKey]:
-    """Every relation to Card Django knows, as its collector would follow them (hidden ones too: `related_name="+"`)."""
+def relations_to(model) -> dict[tuple[str, str], models.ForeignKey]:
+    """Every relation to `model` Django knows, as its collector would follow them (hidden ones too:
+    `related_name="+"`)."""
     return {(rel.related_model._meta.label, rel.field.name): rel.field
-            for rel in get_candidate_relations_to_delete(Card._meta)}
+            for rel in get_candidate_relations_to_delete(model._meta)}
 
 
-def card_rows_delete(cards: Mapping[int, int]) -> Counter[str]:
+def card_rows_delete(cards: Mapping[int, int], *, reaching: Iterable[int]) -> Counter[str]:
     """Delete the cards (id → scope) and what hangs off them; the rows deleted, by model label. Run with
-    the cards locked, after every copy elsewhere is gone (cards.services.forget)."""
-    relations = card_relations()
-    if set(relations) != set(HANGING):
-        raise RuntimeError(f"relations to Card without a place in HANGING: {sorted(set(relations) ^ set(HANGING))}")
-    ids, scopes = list(cards), sorted(set(cards.values()))
-    if not ids:
-        return Counter()
-    reaching: list[int] = []
-    deleted: Counter[str] = Counter()
-    for (label, name), field in relations.items():
-        if HANGING[(label, name)] == OWN:
-            where = scopes
-        else:  # read once, and only when a link across scopes is there to follow
-            where = reaching = reaching or ladder_reaching_ids(scopes)
-        rows = field.model._base_manager.filter(**{f"{field.attname}__in": ids, "scope_id__in": where})
-        if field.remote_field.on_delete is SET_NULL:
-            rows.update(**{field.name: None})
-        elif field.remote_field.on_delete is CASCADE:
-            deleted[label] += _fast_delete(rows)
-        else:
-            raise RuntimeError(f"{label}.{field.name}: on_delete {field.remote_field.on_delete.__name__} is not "
-                               "one the forget knows")
-    # Nothing hangs off these cards any more (every relation was above): one DELETE by id and scope, not the
-    # collector's reads and deletes by id alone.
-    deleted["cards.Card"] += Card.objects.filter(pk__in=ids, scope_id__in=scopes)._raw_delete(Card.objects.db)
-    return deleted
+    the cards locked, after every copy elsewhere is gone (cards.services.forget). `reaching`: the scopes
+    reaching the cards' (the forget read them once)."""
+    return _rows_delete(Card, cards, HANGING, {OWN: sorted(set(cards.values())), REACHING: list(reaching)})
 
 
 # (model label, field) of every relation to Entity → how its rows go when a name is forgotten. Entities and
@@ -91,32 +67,41 @@ ENTITY_HANGING = {
 }
 
 
-def entity_relations() -> dict[tuple[str, str], models.ForeignKey]:
-    return {(rel.related_model._meta.label, rel.field.name): rel.field
-            for rel in get_candidate_relations_to_delete(Entity._meta)}
-
-
-def entities_delete(entity_ids: set[int], *, scope_id: int) -> Counter[str]:
+def entities_delete(entity_ids: set[int], *, scope_id: int, reaching: Iterable[int]) -> Counter[str]:
     """Delete these entities of `scope_id`, which nothing names any more (their keys in the database hold
     that), with their aliases and possible duplicates; the rows deleted, by model label."""
-    relations = entity_relations()
-    if set(relations) != set(ENTITY_HANGING):
-        raise RuntimeError("relations to Entity without a place in ENTITY_HANGING: "
-                           f"{sorted(set(relations) ^ set(ENTITY_HANGING))}")
+    return _rows_delete(Entity, dict.fromkeys(entity_ids, scope_id), ENTITY_HANGING,
+                        {OWN: [scope_id], REACHING: list(reaching), REPLICATED: None})
+
+
+def _rows_delete(model, rows: Mapping[int, int], hanging: dict, places: dict) -> Counter[str]:
+    """Delete `rows` (id → scope) of `model` and what hangs off them, each relation where `hanging` says its
+    rows lie (`places`: the scopes of each place; None for a replicated table, read by the ids alone; a
+    NAMED relation is the caller's to have emptied). A relation Django knows and `hanging` does not stops it."""
+    relations = relations_to(model)
+    if set(relations) != set(hanging):
+        raise RuntimeError(f"relations to {model._meta.label} without a place: {sorted(set(relations) ^ set(hanging))}")
     deleted: Counter[str] = Counter()
-    if not entity_ids:
+    if not rows:
         return deleted
-    ids = list(entity_ids)
-    places = {OWN: [scope_id], REACHING: ladder_reaching_ids([scope_id])}
-    for (label, name), field in relations.items():
-        place = ENTITY_HANGING[(label, name)]
-        if place == NAMED:
+    ids = list(rows)
+    for key, field in relations.items():
+        if hanging[key] == NAMED:
             continue
-        rows = field.model._base_manager.filter(**{f"{field.attname}__in": ids})
-        if place != REPLICATED:
-            rows = rows.filter(scope_id__in=places[place])
-        deleted[label] += _fast_delete(rows)
-    deleted["cards.Entity"] += Entity.objects.filter(pk__in=ids, scope_id=scope_id)._raw_delete(Entity.objects.db)
+        linked = field.model._base_manager.filter(**{f"{field.attname}__in": ids})
+        if places[hanging[key]] is not None:
+            linked = linked.filter(scope_id__in=places[hanging[key]])
+        if field.remote_field.on_delete is SET_NULL:
+            linked.update(**{field.name: None})
+        elif field.remote_field.on_delete is CASCADE:
+            deleted[key[0]] += _fast_delete(linked)
+        else:
+            raise RuntimeError(f"{key[0]}.{field.name}: on_delete {field.remote_field.on_delete.__name__} is not "
+                               "one the forget knows")
+    # Nothing hangs off these rows any more (every relation was above): one DELETE by id and scope, not the
+    # collector's reads and deletes by id alone.
+    gone = model.objects.filter(pk__in=ids, scope_id__in=set(rows.values()))
+    deleted[model._meta.label] += gone._raw_delete(gone.db)
     return deleted
 
 

@@ -27,7 +27,7 @@ from cards.models import Entity
 from cards.services.forget import About, Forgetting, admin_log_forget
 from cards.text import normalize
 from core.scope_locks import locked_scope_by_scope
-from scopes.models import User, ladder_reaching_ids
+from scopes.models import User
 
 from ..models import Candidate, CandidateStatus, Decision, IngestJob, Signal, UpkeepProposal
 from .candidates import OPEN
@@ -80,7 +80,7 @@ def review_forget(*, forgetting: Forgetting) -> dict[str, int]:
     about_cards = (Q(item__in=("hypothesis", "contradiction"), item_id__in=card_ids) | Q(detail__card__in=card_ids)
                    | Q(item="upkeep", detail__other__in=card_ids))
     # One restriction by scope around both (a superset for each: ids pick the rows), as a cluster routes by.
-    decided = (Q(scope_id__in=candidate_scopes | set(ladder_reaching_ids(forgetting.card_scope_ids)))
+    decided = (Q(scope_id__in=candidate_scopes | set(forgetting.reaching_scope_ids))
                & (Q(item="candidate", item_id__in=candidate_ids) | about_cards))
     if user is not None:
         decided |= Q(reviewer_id=user.pk)

@@ -25,8 +25,8 @@ def remember(scope, actor, **fields) -> Card:
 
 def test_every_relation_to_a_card_and_a_name_has_its_place():
     """A relation added later is not silently left to the collector: it must say where its rows lie."""
-    assert set(forget_rows.card_relations()) == set(forget_rows.HANGING)
-    assert set(forget_rows.entity_relations()) == set(forget_rows.ENTITY_HANGING)
+    assert set(forget_rows.relations_to(Card)) == set(forget_rows.HANGING)
+    assert set(forget_rows.relations_to(Entity)) == set(forget_rows.ENTITY_HANGING)
 
 
 def test_a_relation_without_a_place_stops_the_forget(alice, monkeypatch):
@@ -75,6 +75,19 @@ def test_a_contradiction_picked_in_a_family_queue_loses_its_reason_with_a_person
     Decision.objects.create(scope=family, reviewer=sam, item="contradiction", item_id=mine.pk, action="pick",
                             reason="I moved to Lyon", detail={"superseded": []})
     card_forget(card=mine, actor=sam)
+    assert list(Decision.objects.values_list("reason", flat=True)) == [""]
+
+
+def test_an_erased_account_takes_the_reasons_its_households_gave_about_its_cards(alice, ladder):
+    """Where a decision about a personal card may lie is read before the person leaves their households:
+    afterwards their personal scope reaches none of them."""
+    from cards.services.account import account_erase
+
+    family, sam = ladder["family"], ladder["sam"]
+    theirs = remember(sam.personal_scope, sam, value="Lyon")
+    Decision.objects.create(scope=family, reviewer=alice, item="contradiction", item_id=theirs.pk, action="pick",
+                            reason="Sam said Lyon at dinner", detail={"superseded": []})
+    account_erase(user=sam)
     assert list(Decision.objects.values_list("reason", flat=True)) == [""]
 
 

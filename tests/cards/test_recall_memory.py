@@ -157,7 +157,7 @@ def test_a_forgotten_card_is_never_recalled_again(alice):
     pottery = remember(scope, alice, "pottery", label="hobby")
     embedded()
     assert {r.card_id for r in found(scope, "Kyoto pottery").results} == {kyoto.pk, pottery.pk}
-    cards_forget(card_ids=[kyoto.pk], card_scope_ids=[scope.pk], actor=alice, scope_ids=[scope.pk])
+    cards_forget(cards={kyoto.pk: scope.pk}, actor=alice, scope_ids=[scope.pk])
     again = found(scope, "Kyoto pottery")
     assert again.memory and [r.card_id for r in again.results] == [pottery.pk]
 
@@ -172,8 +172,7 @@ def test_forgetting_drops_every_snapshot_the_process_keeps(alice):
     embedded()
     assert found(alice.personal_scope).memory and found(family, "pottery").memory
     assert any(kyoto.pk in s.ids for s in snapshots.MEMORY._kept.values())
-    cards_forget(card_ids=[kyoto.pk], card_scope_ids=[alice.personal_scope.pk], actor=alice,
-                 scope_ids=[alice.personal_scope.pk])
+    cards_forget(cards={kyoto.pk: alice.personal_scope.pk}, actor=alice, scope_ids=[alice.personal_scope.pk])
     assert found(family, "pottery").memory
     assert not any(kyoto.pk in s.ids for s in snapshots.MEMORY._kept.values())
 
