@@ -7,7 +7,7 @@ from core.errors import DomainError, InvalidInput
 from core.text import InvalidText  # one refusal for text that may not enter, wherever it is found
 
 __all__ = ["InvalidCard", "InvalidText", "ConfusableName", "UnknownLabel", "LabelKindMismatch", "NeedsConsent",
-           "Excluded", "ImmutableEvent", "NotCurrent", "NotYourPerspective", "CardGone"]
+           "Excluded", "ImmutableEvent", "NotCurrent", "NotYourPerspective", "CardGone", "NotAHypothesis"]
 
 
 class InvalidCard(InvalidInput):
@@ -64,3 +64,10 @@ class ConfusableName(DomainError):
     of them, or registering the look-alike as its alias, binds."""
 
     code = "confusable_name"
+
+
+class NotAHypothesis(DomainError):
+    """Only a current guess is discarded, demoted or confirmed as one (DESIGN §4 rule 7): a fact never is."""
+
+    code = "not_a_hypothesis"
+    status = 409

@@ -85,11 +85,13 @@ def cards_insert_many(cards: list[Card]) -> None:
         card._state.adding, card._state.db = False, connection.alias
 
 
-def card_update(card: Card, **changes) -> None:
-    """Set these columns of `card`, found by (id, scope_id): on a cluster, the one shard that holds it."""
+def card_update(card: Card, *, condition: str = "", **changes) -> int:
+    """Set these columns of `card`, found by (id, scope_id): on a cluster, the one shard that holds it.
+    `condition`: SQL the row must meet as well. Answers the rows updated (0 or 1)."""
     fields = [Card._meta.get_field(name) for name in changes]
     assignments = ", ".join(f"{connection.ops.quote_name(f.column)} = %s" for f in fields)
     values = [f.get_db_prep_save(changes[f.name], connection) for f in fields]
     with connection.cursor() as cursor:
-        cursor.execute(f"UPDATE cards_card SET {assignments} WHERE id = %s AND scope_id = %s",
-                       [*values, card.pk, card.scope_id])
+        cursor.execute(f"UPDATE cards_card SET {assignments} WHERE id = %s AND scope_id = %s"
+                       + (f" AND ({condition})" if condition else ""), [*values, card.pk, card.scope_id])
+        return cursor.rowcount

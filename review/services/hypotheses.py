@@ -16,11 +16,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from cards.confidence import level_of
+from cards.errors import NotAHypothesis
 from cards.labels import NEVER_ASKED_LABELS_SQL
 from cards.models import Card, CardAsked, CardKind, CardRevision, Tag
 from cards.profile import STYLE_LABELS
 from cards.services import hypothesis_confidence_lower, hypothesis_discard, hypothesis_state
-from core.errors import DomainError
 from core.scope_locks import locked_scope_by_scope
 from scopes.models import User
 
@@ -33,11 +33,6 @@ PROBE_OUTSTANDING = dt.timedelta(days=1)  # an unanswered probe blocks the next 
 # A confirmed guess about one of these is stated as a preference: what the person
 # likes, and how they want to be talked to (the profile's style, cards/profile.py).
 PREFERENCE_LABELS = {"likes", "dislikes", "interest", "hobby", *STYLE_LABELS}
-
-
-class NotAHypothesis(DomainError):
-    code = "not_a_hypothesis"
-    status = 409
 
 
 def hypotheses_current():
