@@ -12,6 +12,7 @@ same lock."""
 from __future__ import annotations
 
 import datetime as dt
+from collections import Counter
 
 from django.db import connection, transaction
 from django.utils.translation import gettext
@@ -129,10 +130,15 @@ def _load(writes: list[Write]) -> dict[Key, Timeline]:
     single = {(w.scope.pk, w.subject.pk, w.label.pk) for w in writes if w.is_single}
     pairs = {(w.scope.pk, w.subject.pk, *_pair_labels(w), w.value_norm) for w in writes
              if on_timeline(w) and not w.is_single}
-    multi = {(w.scope.pk, w.subject.pk, w.label.pk) for w in writes
+    # A multi value's decision reads that value's current card only.
+    multi = {(w.scope.pk, w.subject.pk, w.label.pk, w.value_norm) for w in writes
              if w.draft.kind != CardKind.EVENT and not on_timeline(w)}
     events = {(w.scope.pk, w.subject.pk, w.label.pk, w.value_norm) for w in writes if w.draft.kind == CardKind.EVENT}
-    beside = {(w.scope.pk, w.subject.pk, label) for w in writes if w.draft.kind != CardKind.EVENT
+    # Whether a guess or dispute stands is asked only of a timeline the batch writes more than once: with one
+    # write, the tag rules settled after the batch (tags_settle) meet it as they would after that one write.
+    writes_per_lock = Counter(_lock_of(w) for w in writes)
+    beside = {(w.scope.pk, w.subject.pk, label) for w in writes
+              if w.draft.kind != CardKind.EVENT and writes_per_lock[_lock_of(w)] > 1
               for label in filter(None, (w.label.pk, w.label.opposite_id))}
     cols = ", ".join(f"c.{column}" for column in COLUMNS)
     join3 = "JOIN unnest(%s::bigint[], %s::bigint[], %s::bigint[]) AS k(s, su, l)" \
@@ -148,7 +154,9 @@ def _load(writes: list[Write]) -> dict[Key, Timeline]:
          "  JOIN unnest(%s::bigint[], %s::bigint[], %s::bigint[], %s::bigint[], %s::text[]) AS k(s, su, l, o, v)"
          "   ON c.scope_id = k.s AND c.subject_id = k.su AND c.label_id IN (k.l, k.o) AND c.value_norm = k.v"
          f"  WHERE {on_line} ORDER BY k.s, k.su, k.l, k.v, c.effective_at DESC, c.id DESC)"),
-        (multi, 3, f"(SELECT {cols}, 'value' AS lane FROM cards_card c {join3}"
+        (multi, 4, f"(SELECT {cols}, 'value' AS lane FROM cards_card c"
+         "  JOIN unnest(%s::bigint[], %s::bigint[], %s::bigint[], %s::text[]) AS k(s, su, l, v)"
+         "   ON c.scope_id = k.s AND c.subject_id = k.su AND c.label_id = k.l AND c.value_norm = k.v"
          "  WHERE c.kind <> 'event' AND c.superseded_at IS NULL AND c.tag <> 'hypothesis'"
          "  AND c.disputes_id IS NULL AND c.scope_id = ANY(%s::bigint[]))"),
         # A guess or a dispute standing on a timeline: its timeline goes card by card (_careful_locks).
