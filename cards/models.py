@@ -293,6 +293,12 @@ class Card(ScopeRow):
             # planned for a later date (few) are found by this range.
             models.Index(fields=["scope", "superseded_at"], condition=Q(superseded_at__isnull=False),
                          name="card_closing"),
+            # The guesses and disputes standing beside a timeline now: few, and asked after every fact
+            # written (tags_settle) and by the batch's one read. Through the timeline index, that question
+            # walked every card of the timeline, history included, to find none.
+            models.Index(fields=["scope", "subject", "label"],
+                         condition=Q(superseded_at__isnull=True) & (Q(tag="hypothesis") | Q(disputes__isnull=False)),
+                         name="card_standing_beside"),
             # The sessions a person wrote in, in a scope, since a time (the hypothesis lifecycle counts them).
             models.Index(fields=["scope", "source_actor", "recorded_at"], include=["source_session"],
                          condition=~Q(source_session=""), name="card_sessions"),

@@ -27,7 +27,7 @@ from .embedding import embed_outcomes_after_commit
 from .perspectives import perspectives_set
 from .remember import card_remember, successor_link
 from .sql import cards_insert_many, scopes_of
-from .tags import about_someone_else, is_guess, lock_label, on_timeline, tags_settle
+from .tags import about_someone_else, is_guess, lock_label, on_timeline, standing_beside_sql, tags_settle
 from .write_decision import Decision, Timeline, decision_apply, write_decide
 from .write_plan import Outcome, Write, WriteOutcome, timeline_lock_key, write_prepare
 
@@ -161,8 +161,7 @@ def _load(writes: list[Write]) -> dict[Key, Timeline]:
          "  AND c.disputes_id IS NULL AND c.scope_id = ANY(%s::bigint[]))"),
         # A guess or a dispute standing on a timeline: its timeline goes card by card (_careful_locks).
         (beside, 3, f"(SELECT DISTINCT ON (c.scope_id, c.subject_id, c.label_id) {cols}, 'beside' AS lane"
-         f"  FROM cards_card c {join3} WHERE c.superseded_at IS NULL"
-         f"  AND (c.tag = 'hypothesis' OR c.disputes_id IS NOT NULL) AND c.scope_id = ANY(%s::bigint[]))"),
+         f"  FROM cards_card c {join3} WHERE {standing_beside_sql('c')} AND c.scope_id = ANY(%s::bigint[]))"),
         (events, 4, f"(SELECT {cols}, 'event' AS lane FROM cards_card c"
          "  JOIN unnest(%s::bigint[], %s::bigint[], %s::bigint[], %s::text[]) AS k(s, su, l, v)"
          "   ON c.scope_id = k.s AND c.subject_id = k.su AND c.label_id = k.l AND c.value_norm = k.v"

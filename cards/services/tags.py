@@ -60,11 +60,16 @@ def timeline_filter(write) -> tuple[str, list]:
             [write.scope.pk, write.subject.pk, write.label.pk, write.label.opposite_id, write.value_norm])
 
 
+def standing_beside_sql(alias: str) -> str:
+    """SQL over `alias`: a current guess or dispute, standing beside a timeline. The
+    predicate of the index card_standing_beside, so every read of them can use it."""
+    return f"{alias}.superseded_at IS NULL AND ({alias}.tag = '{Tag.HYPOTHESIS}' OR {alias}.disputes_id IS NOT NULL)"
+
+
 def beside_filter(write) -> tuple[str, list]:
     """SQL over `c` selecting the current guesses and disputes beside the write's
     timeline: what `tags_settle` might close after it (none: no statement to run)."""
-    return ("c.scope_id = %s AND c.subject_id = %s AND c.label_id IN (%s, %s) AND c.superseded_at IS NULL"
-            f" AND (c.tag = '{Tag.HYPOTHESIS}' OR c.disputes_id IS NOT NULL)",
+    return ("c.scope_id = %s AND c.subject_id = %s AND c.label_id IN (%s, %s) AND " + standing_beside_sql("c"),
             [write.scope.pk, write.subject.pk, write.label.pk, write.label.opposite_id or 0])
 
 
@@ -125,8 +130,8 @@ def tags_settle(outcomes: Iterable) -> dict[str, int]:
                       FROM cards_card c JOIN cards_label l ON l.id = c.label_id
                       JOIN cards_entity e ON e.id = c.subject_id
                      WHERE c.id = ANY(%(facts)s) AND c.scope_id = ANY(%(scopes)s)),
-                -- Per fact, through the timeline index (scope, subject, label): the plan
-                -- must not depend on statistics (a fresh table has none).
+                -- Per fact, through the index of what stands beside a timeline (card_standing_beside: its
+                -- predicate is stated below, so the plan does not depend on statistics).
                 hit AS MATERIALIZED (
                     SELECT DISTINCT ON (h.id) h.id, f.fact, f.tag,
                            CASE WHEN h.tag <> '{Tag.HYPOTHESIS}' THEN 'settled'
@@ -135,7 +140,7 @@ def tags_settle(outcomes: Iterable) -> dict[str, int]:
                       FROM f CROSS JOIN LATERAL (
                            SELECT h.id, h.tag, h.label_id, h.value_norm FROM cards_card h
                             WHERE h.scope_id = f.scope AND h.scope_id = ANY(%(scopes)s) AND h.subject_id = f.subject
-                              AND h.label_id IN (f.label, f.opposite) AND h.superseded_at IS NULL AND h.id <> f.fact
+                              AND h.label_id IN (f.label, f.opposite) AND h.id <> f.fact AND {standing_beside_sql("h")}
                               AND ((h.tag = '{Tag.HYPOTHESIS}' AND h.label_id = f.label AND h.value_norm = f.value_norm)
                                 OR (h.tag = '{Tag.HYPOTHESIS}' AND h.label_id = f.label AND f.holds)
                                 OR (h.tag = '{Tag.HYPOTHESIS}' AND h.label_id = f.opposite
