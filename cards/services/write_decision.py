@@ -16,7 +16,6 @@ import copy
 import datetime as dt
 from dataclasses import dataclass, field
 
-from ..drafts import occurrence_from
 from ..models import Card, CardKind, Cardinality, Tag
 from .tags import disputes_own, is_guess, on_timeline, same_statement
 from .write_plan import ONE_MICROSECOND, STATED_AT_KEEP, Outcome, Write, duplicate_window
@@ -221,7 +220,7 @@ def _accumulated(write: Write, timeline: Timeline) -> Decision:
 
 def event_window(write: Write) -> tuple[dt.datetime, dt.datetime] | None:
     """The instants an event of the write's value would be the same event in; None when undated."""
-    when = occurrence_from(write.draft, write.tz)
+    when = write.occurrence
     return None if when.start is None else duplicate_window(when, write.tz)
 
 
@@ -236,7 +235,7 @@ def _event(write: Write, timeline: Timeline) -> Decision:
     for card in timeline.events:
         if card.value_norm == write.value_norm and same_event(card, window):
             return Decision(Outcome.DUPLICATE, card)
-    when = occurrence_from(write.draft, write.tz)
+    when = write.occurrence
     card = write.new_card(effective_at=when.start or write.reference, occurred_at=when.start,
                           occurred_end=when.end, precision=when.precision, time_source=when.source)
     return _inserted(card, lane="events")

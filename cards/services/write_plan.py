@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from django.db import connection
 from django.utils import timezone
@@ -15,7 +16,7 @@ from django.utils.translation import gettext
 from scopes.models import Scope, User
 from scopes.zones import person_zone
 
-from ..drafts import CardDraft, Occurrence, aware, draft_text_in, draft_validate, reference_time_of
+from ..drafts import CardDraft, Occurrence, aware, draft_text_in, draft_validate, occurrence_from, reference_time_of
 from ..errors import ConfusableName, InvalidCard, LabelKindMismatch
 from ..labels import label_resolve
 from ..lexical import card_lexemes
@@ -71,6 +72,11 @@ class Write:
     def effective(self) -> dt.datetime:
         """When the statement says its value became true: the stated effective time, else the reference time."""
         return aware(self.draft.effective_at, self.tz) if self.draft.effective_at else self.reference
+
+    @cached_property
+    def occurrence(self) -> Occurrence:
+        """When an event's draft says it happened, anchored in the speaker's day: read once a write."""
+        return occurrence_from(self.draft, self.tz)
 
     def new_card(self, **fields) -> Card:
         d = self.draft
