@@ -16,7 +16,6 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _, gettext_lazy, ngettext, pgettext_lazy
 from django.views.decorators.http import require_GET, require_POST
-from rest_framework.exceptions import PermissionDenied as NotAllowed
 
 from cards.drafts import PRECISION_SPAN
 from cards.forms import ConfirmForm
@@ -27,7 +26,7 @@ from cards.selectors.shape import cards_out
 from cards.text import normalize
 from cards.when import zone_label
 from core.dates import date_shown
-from core.errors import DomainError, database_rules_refuse
+from core.errors import DomainError, NotAllowed, database_rules_refuse
 from core.pages import error_fields, page, refusal_message
 from scopes.models import Scope
 from scopes.principals import principal_of_page
@@ -381,7 +380,7 @@ def candidate_reject_page(request, candidate_id: int):
     return _decision_refused(request, candidate, {("reject", candidate.pk): form})
 
 
-def _refused(request, error: DomainError, scope_id: int):
+def _refused(request, error: DomainError | NotAllowed, scope_id: int):
     messages.error(request, error.detail)
     return redirect("review-scope", scope_id=scope_id)
 
