@@ -30,6 +30,17 @@ def test_a_domain_refusal_answers_the_api_with_the_403_body(alice, bearer):
     assert answer.content == b'{"code":"permission_denied","detail":"You may not write in this scope."}'
 
 
+
+def test_a_domain_refusal_inside_a_batch_names_its_card(alice, bearer):
+    reader = bearer(alice)
+    scope = alice.personal_scope.pk
+    answer = reader.post("/api/v1/cards/bulk/", {"cards": [{"scope": scope, "kind": "state", "subject": "me",
+                                                             "label": "skill", "value": "Go"}]}, format="json")
+    assert answer.status_code == 403
+    assert answer.json() == {"code": "permission_denied", "index": 0,
+                             "detail": f"Card 0: you may not write in scope {scope}. Nothing was stored."}
+
+
 def test_not_allowed_answers_the_api_as_drf_s_refusal_did():
     ours, drf = (api_exception_handler(refused, {}) for refused in (NotAllowed(WRITE_REFUSED),
                                                                     DrfPermissionDenied(WRITE_REFUSED)))
