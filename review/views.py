@@ -9,7 +9,6 @@ import datetime as dt
 import re
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import prefetch_related_objects
 from django.http import Http404
@@ -230,8 +229,8 @@ def said_about_you_pick_page(request):
             contradiction_pick(chosen=chosen, others=others, reviewer=request.user, writable=writable,
                                scope=chosen.scope, reason=form.cleaned_data["reason"])
     except DomainError as error:
-        if error.status == 403:
-            raise PermissionDenied(error.detail) from None
+        if error.status == 403:  # not the person it is about: the page's 403 (core.pages.page)
+            raise
         messages.error(request, error.detail)
         return redirect("review")
     messages.success(request, _("%(value)s is now what is remembered of your %(label)s.") % {
