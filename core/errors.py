@@ -1,5 +1,6 @@
-"""The base of every domain refusal; each app declares its own kinds, and the API
-maps them all to 4xx codes in one place (core/api/errors.py)."""
+"""The domain's refusals, in its own words: each app declares its own kinds, and
+they are mapped once for the API (core/api/errors.py) and once for the pages
+(`page` in core/pages.py)."""
 
 from __future__ import annotations
 
@@ -9,11 +10,12 @@ from contextlib import contextmanager
 from django.db import IntegrityError
 
 
-class DomainError(Exception):
-    """A refusal a caller can act on: a stable `code`, a `detail` for people and
-    any extra fields (suggestions, rule, fields) the API passes through."""
+class Refusal(Exception):
+    """What every refusal carries: a stable `code`, the HTTP `status` it answers with,
+    a `detail` for people and any extra fields (suggestions, rule, fields) the API
+    passes through."""
 
-    code = "domain_error"
+    code = "refused"
     status = 400
 
     def __init__(self, detail: str, **extra) -> None:
@@ -23,6 +25,27 @@ class DomainError(Exception):
 
     def as_dict(self) -> dict:
         return {"code": self.code, "detail": self.detail, **self.extra}
+
+
+class DomainError(Refusal):
+    """A refusal a caller can act on (send other input, pick another value): pages
+    catch it to show it next to the form."""
+
+    code = "domain_error"
+
+
+class NotAllowed(Refusal):
+    """The principal may see this but not do it (403 `permission_denied`). Not a
+    DomainError: nothing the caller sends changes it, so a page that shows a
+    DomainError next to its form lets this one through to its 403 page."""
+
+    code = "permission_denied"
+    status = 403
+
+    def __init__(self, detail: str) -> None:
+        # In the words of the language active where it is refused (a lazy text would
+        # be translated wherever it is read).
+        super().__init__(str(detail))
 
 
 class InvalidInput(DomainError):

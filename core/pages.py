@@ -1,6 +1,6 @@
 """What every dashboard page shares: how a refusal from the selectors becomes a
-page. The selectors are the API's (one permission system); they speak DRF's
-PermissionDenied, which a plain Django view must translate."""
+page. The selectors are the API's (one permission system); they refuse in the
+domain's words (core/errors.py), which `page` maps to Django's 403 page."""
 
 from __future__ import annotations
 
@@ -11,23 +11,20 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from rest_framework import exceptions as drf_exceptions
 
-from .errors import DomainError
+from .errors import Refusal
 from .instants import EARLIEST_YEAR, LATEST_YEAR
 
 
 def page(view):
-    """Sign-in required; a selector's 403 — or a domain refusal that is one (a
-    minor's `minor_not_allowed`) — becomes Django's 403 page, with its words (a
-    404 already is Http404)."""
+    """Sign-in required; a refusal that is a 403 — NotAllowed, or a domain error
+    that is one (a minor's `minor_not_allowed`) — becomes Django's 403 page, with
+    its words (a 404 already is Http404)."""
     @functools.wraps(view)
     def wrapped(request, *args, **kwargs):
         try:
             return view(request, *args, **kwargs)
-        except drf_exceptions.PermissionDenied as refused:
-            raise PermissionDenied(str(refused.detail)) from None
-        except DomainError as refused:
+        except Refusal as refused:
             if refused.status != 403:
                 raise
             raise PermissionDenied(refused.detail) from None

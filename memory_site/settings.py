@@ -237,7 +237,7 @@ CONTENT_SECURITY_POLICY = {
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # First, so a request without credentials gets 401 with WWW-Authenticate.
-        "scopes.api_auth.AgentTokenAuthentication",
+        "scopes.api.auth.AgentTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],

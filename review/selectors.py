@@ -9,13 +9,13 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q
 from django.http import Http404
-from rest_framework.exceptions import PermissionDenied
 
 from cards.errors import InvalidCard
 from cards.models import Card, DuplicateStatus, Entity, PossibleDuplicate, Rule, RuleStatus, Tag
 from cards.provenance import Approval
 from cards.recall.contradictions import contradictions_in
 from cards.selectors.shape import cards_out
+from core.errors import NotAllowed
 from scopes.archive import archived_refusal
 from scopes.models import Scope, ScopeKind
 from scopes.principals import TOKEN_ACTIONS, Principal, scope_ids_for
@@ -43,7 +43,7 @@ def candidate_get(*, principal, candidate_id: int) -> Candidate:
         this = Candidate.objects.in_scopes(here).filter(pk=candidate.pk)
         for action in ("review", "write"):  # its reviewer, or its person: an archived project decides nothing
             archived_refusal(this, principal=principal, action=action)
-        raise PermissionDenied("Only a reviewer of this scope, or the person whose agent proposed it, decides it.")
+        raise NotAllowed("Only a reviewer of this scope, or the person whose agent proposed it, decides it.")
     return candidate
 
 
@@ -157,7 +157,7 @@ def _a_person_reviews(principal: Principal) -> None:
     """Reviewing stays with people (TOKEN_ACTIONS): an agent token never settles, nor lists, what
     is said about its person, even with write access."""
     if principal.token is not None and "review" not in TOKEN_ACTIONS[principal.token.access]:
-        raise PermissionDenied("Reviewing is for a signed-in person, never an agent token.")
+        raise NotAllowed("Reviewing is for a signed-in person, never an agent token.")
 
 
 def said_about_you(*, principal: Principal) -> list[dict]:

@@ -9,14 +9,12 @@ import datetime as dt
 import re
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import prefetch_related_objects
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _, gettext_lazy, ngettext, pgettext_lazy
 from django.views.decorators.http import require_GET, require_POST
-from rest_framework.exceptions import PermissionDenied as NotAllowed
 
 from cards.drafts import PRECISION_SPAN
 from cards.forms import ConfirmForm
@@ -27,7 +25,7 @@ from cards.selectors.shape import cards_out
 from cards.text import normalize
 from cards.when import zone_label
 from core.dates import date_shown
-from core.errors import DomainError, database_rules_refuse
+from core.errors import DomainError, NotAllowed, database_rules_refuse
 from core.pages import error_fields, page, refusal_message
 from scopes.models import Scope
 from scopes.principals import principal_of_page
@@ -231,8 +229,8 @@ def said_about_you_pick_page(request):
             contradiction_pick(chosen=chosen, others=others, reviewer=request.user, writable=writable,
                                scope=chosen.scope, reason=form.cleaned_data["reason"])
     except DomainError as error:
-        if error.status == 403:
-            raise PermissionDenied(error.detail) from None
+        if error.status == 403:  # not the person it is about: the page's 403 (core.pages.page)
+            raise
         messages.error(request, error.detail)
         return redirect("review")
     messages.success(request, _("%(value)s is now what is remembered of your %(label)s.") % {
@@ -381,7 +379,7 @@ def candidate_reject_page(request, candidate_id: int):
     return _decision_refused(request, candidate, {("reject", candidate.pk): form})
 
 
-def _refused(request, error: DomainError, scope_id: int):
+def _refused(request, error: DomainError | NotAllowed, scope_id: int):
     messages.error(request, error.detail)
     return redirect("review-scope", scope_id=scope_id)
 

@@ -11,7 +11,8 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from rest_framework.exceptions import PermissionDenied
+
+from core.errors import NotAllowed
 
 from .errors import NotAProject, ScopeArchived
 from .members import is_owner
@@ -23,12 +24,12 @@ def archive_check(*, principal: Principal, scope: Scope) -> None:
     """Who may archive or restore `scope`: a signed-in owner (never an agent
     token: managing a scope is a person's act), and only of a project."""
     if principal.is_agent:
-        raise PermissionDenied(_("Archiving and restoring are done by a signed-in person, not an agent token."))
+        raise NotAllowed(_("Archiving and restoring are done by a signed-in person, not an agent token."))
     if scope.kind != ScopeKind.PROJECT:
         raise NotAProject(_("Only a project scope can be archived; this one is %(kind)s.") % {"kind": scope.kind_name},
                           fields={"scope": [_("not a project")]})
     if not is_owner(scope, principal.user.pk):
-        raise PermissionDenied(_("Only an owner of the project archives or restores it."))
+        raise NotAllowed(_("Only an owner of the project archives or restores it."))
 
 
 @transaction.atomic
@@ -86,7 +87,7 @@ def scope_archive_offer(*, principal: Principal, scope: Scope) -> str:
     try:  # who may is archive_check's to say
         archive_check(principal=principal, scope=scope)
         owner = True
-    except PermissionDenied:
+    except NotAllowed:
         owner = False
     if scope.archived_at is not None:
         return "restore" if owner else "archived"

@@ -9,9 +9,8 @@ from __future__ import annotations
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
-from rest_framework.exceptions import PermissionDenied
 
-from core.errors import InvalidInput
+from core.errors import InvalidInput, NotAllowed
 
 from .errors import MinorRefused
 from .members import is_owner
@@ -58,7 +57,7 @@ def member_minor_set(*, principal: Principal, scope: Scope, membership: Membersh
     """Mark `membership` (of the family `scope`) as a minor, or unmark it. Only a
     person who owns the family decides, never an agent token."""
     if principal.is_agent or not is_owner(scope, principal.user.pk):
-        raise PermissionDenied(_("Only an owner of the family marks a member as a minor."))
+        raise NotAllowed(_("Only an owner of the family marks a member as a minor."))
     if scope.kind != ScopeKind.FAMILY:
         raise InvalidInput(_("Only members of a family can be marked as minors."),
                            fields={"minor": [_("only in a family scope")]})

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from rest_framework.exceptions import PermissionDenied
 
-from core.errors import InvalidInput
+from core.errors import InvalidInput, NotAllowed
 
 from .models import Membership, Role, Scope, ScopeKind, User
 
@@ -29,7 +28,7 @@ def is_owner(scope: Scope, user_id: int) -> bool:
 def owner_change_check(principal, scope: Scope, *roles: str | None) -> None:
     """Only an owner makes or unmakes owners (inviting someone as owner included)."""
     if Role.OWNER in roles and not is_owner(scope, principal.user.pk):
-        raise PermissionDenied(_("Only an owner can make or unmake owners."))
+        raise NotAllowed(_("Only an owner can make or unmake owners."))
 
 
 def shared_scope_check(scope: Scope) -> None:

@@ -9,6 +9,8 @@ from django.core.exceptions import EmptyResultSet
 from django.db import connection
 from django.db.models import Q, QuerySet
 
+from core.errors import NotAllowed
+
 from .models import AgentToken, ScopeKind, ScopeUserObjectPermission, User
 
 ACTION_PERMISSIONS = {
@@ -68,13 +70,11 @@ def scope_create_check(principal: Principal) -> None:
     """Who may create a scope: a person, or a read+write token over all of their
     scopes (it sees every scope they own anyway). A token limited to some scopes
     creates none: the new scope would be one it could not see before."""
-    from rest_framework.exceptions import PermissionDenied
-
     token = principal.token
     if token is not None and not token.can_write:
-        raise PermissionDenied("A read-only token cannot create scopes.")
+        raise NotAllowed("A read-only token cannot create scopes.")
     if token is not None and not token.all_scopes:
-        raise PermissionDenied("A token limited to some scopes cannot create scopes: it would reach beyond them.")
+        raise NotAllowed("A token limited to some scopes cannot create scopes: it would reach beyond them.")
 
 
 def scope_ids_for(principal: Principal, action: str, *, archive_holds: bool = True) -> QuerySet:

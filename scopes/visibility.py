@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, ClassVar
 from django.db import models
 from django.db.models import BooleanField, ExpressionWrapper, Q, Value
 
+from core.errors import NotAllowed
+
 if TYPE_CHECKING:
     from .principals import Principal
 
@@ -86,7 +88,6 @@ def first_allowed(rows, *, action: str, principal: Principal | None = None):
     when it may be seen but not acted on — `scope_archived` (403) when only the
     archive holds it back, told when `principal` is given. Scopes and scoped rows answer alike."""
     from django.http import Http404
-    from rest_framework.exceptions import PermissionDenied
 
     row = rows.first()
     if row is None:
@@ -95,7 +96,7 @@ def first_allowed(rows, *, action: str, principal: Principal | None = None):
         from .archive import archived_refusal  # the archive reads the scope models, which use this module
 
         archived_refusal(rows, principal=principal, action=action)
-        raise PermissionDenied(f"You may not {action} in this scope.")
+        raise NotAllowed(f"You may not {action} in this scope.")
     return row
 
 

@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 
 from core.api.common import IdField, StrictSerializer
 from core.api.errors import error_responses
-from scopes.api_auth import SignedInPerson
+from scopes.api.auth import SignedInPerson
 from scopes.principals import principal_of
 from scopes.selectors import scope_get
 

@@ -9,13 +9,12 @@ from django.http import Http404
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
-from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api.common import Page, page_of
 from core.api.errors import ForbiddenAt, NotFoundAt, error_responses
-from core.errors import DomainError
+from core.errors import DomainError, NotAllowed
 from scopes.principals import principal_of
 from scopes.archive import scopes_read_by_default
 from scopes.selectors import read_scope_ids, scope_get
@@ -80,7 +79,7 @@ PROPOSED_DESCRIPTION = (
 
 def _proposer(view) -> Proposer:
     if view.propose is None:
-        raise PermissionDenied("This token only proposes, and this endpoint takes no proposals.")
+        raise NotAllowed("This token only proposes, and this endpoint takes no proposals.")
     return view.propose
 
 
@@ -183,7 +182,7 @@ class CardBulk(APIView):
                 except Http404:
                     raise NotFoundAt(f"Card {index}: no such scope, or not yours. Nothing was stored.",
                                      index=index) from None
-                except PermissionDenied:
+                except NotAllowed:
                     raise ForbiddenAt(f"Card {index}: you may not write in scope {data['scope']}. "
                                       "Nothing was stored.", index=index) from None
             try:

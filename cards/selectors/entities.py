@@ -24,10 +24,9 @@ from django.db.models.functions import Coalesce
 
 from django.http import Http404
 from django.utils.translation import gettext
-from rest_framework.exceptions import PermissionDenied
 
 from core.compiled import Compiled
-from core.errors import DomainError
+from core.errors import DomainError, NotAllowed
 from scopes.principals import scope_ids_for
 from scopes.selectors import read_scope_ids, scope_get
 from scopes.relations import members_by_relation, members_of, relation_keys_meant
@@ -269,5 +268,5 @@ def alias_target(*, principal, entity_id: int, scope_id: int) -> tuple[Entity, o
             raise Http404
         if entity.user_id != principal.user.pk and not scope_ids_for(principal, "manage").filter(
                 pk=scope.pk).exists():
-            raise PermissionDenied(gettext("Members name themselves; a scope's admins may name any member."))
+            raise NotAllowed(gettext("Members name themselves; a scope's admins may name any member."))
     return entity, scope

@@ -1,5 +1,6 @@
 """One place maps every refusal to a 4xx body {"code", "detail", …} (API.md
-"Errors"). Domain errors carry their own code; DRF's and Django's are named here."""
+"Errors"). The domain's refusals (core/errors.py) carry their own code and status;
+DRF's and Django's are named here."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
-from ..errors import DomainError, integrity_refusal
+from ..errors import DomainError, Refusal, integrity_refusal
 
 
 class NotFoundAt(DomainError):
@@ -49,7 +50,7 @@ def _flatten(detail) -> str:
 
 
 def api_exception_handler(exc, context):
-    if isinstance(exc, DomainError):
+    if isinstance(exc, Refusal):  # a DomainError, or NotAllowed: 403 permission_denied
         return Response(exc.as_dict(), status=exc.status)
     if isinstance(exc, RequestDataTooBig):
         return Response({"code": "payload_too_large", "detail": "The request body is too large; send less at once."},

@@ -6,7 +6,6 @@ from django.db import transaction
 from django.http import Http404
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
-from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -14,7 +13,6 @@ from core.api.common import Page, page_of
 from core.api.errors import error_responses
 from core.errors import InvalidInput
 
-from ..api_auth import SignedInPerson
 from ..archive import scope_archive, scope_restore
 from ..guardians import member_minor_set
 from ..invites import (invitation_accept, invitation_decline, invitation_open_get, invitation_withdraw,
@@ -25,6 +23,7 @@ from ..principals import principal_of, scope_create_check
 from ..selectors import invitation_waiting, invitations_waiting, scope_get, scope_list
 from ..services import membership_leave, membership_remove, membership_set, scope_create
 from ..tokens import token_access_flags, token_create, token_get, token_revoke, tokens_of_wards
+from .auth import SignedInPerson
 from .serializers import (InvitationCreatedOut, InvitationOut, InvitationPageOut, MemberIn, MemberOut, MemberPatchIn,
                           ScopeIn, ScopeListQuery, ScopeOut, TokenCreatedOut, TokenIn, TokenOut, WardTokenOut)
 

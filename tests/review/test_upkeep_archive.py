@@ -10,11 +10,11 @@ import datetime as dt
 
 import pytest
 from django.utils import timezone
-from rest_framework.exceptions import PermissionDenied
 
 from cards.drafts import CardDraft
 from cards.models import Card
 from cards.services import card_remember
+from core.errors import NotAllowed
 from review.models import UpkeepProposal, UpkeepStatus
 from review.selectors import upkeep_shown
 from review.services.upkeep import upkeep_decide, upkeep_run, upkeep_scopes_run
@@ -87,7 +87,7 @@ def test_only_an_owners_approval_archives_it(alice, home):
     upkeep_run(home["Garden"], now=timezone.now())
     assert UpkeepProposal.objects.filter(kind="promote").exists()
     proposal = UpkeepProposal.objects.get(kind="archive")
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(NotAllowed):
         upkeep_decide(proposal=proposal, reviewer=home["bob"], approve=True)
     assert Scope.objects.get(pk=home["Garden"].pk).archived_at is None
     assert UpkeepProposal.objects.get(pk=proposal.pk).status == UpkeepStatus.OPEN

@@ -17,6 +17,7 @@ from cards.drafts import CardDraft
 from cards.models import Card, CardRevision, Entity
 from cards.selectors.idle import scopes_idle
 from cards.services import card_remember
+from core.errors import NotAllowed
 from review.models import Candidate
 from scopes.archive import scope_archive, scope_restore
 from scopes.models import Scope
@@ -92,12 +93,10 @@ def test_only_an_owner_signed_in_archives_or_restores_never_an_agent_token(as_us
 
 
 def test_the_service_refuses_an_agent_token_too(alice, garden):
-    from rest_framework.exceptions import PermissionDenied
-
     from scopes.tokens import token_create
 
     token, _ = token_create(user=alice, name="agent", can_write=True, all_scopes=True)
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(NotAllowed):
         scope_archive(principal=Principal(user=alice, token=token), scope=garden["project"])
     assert not _archived(garden["project"])
 

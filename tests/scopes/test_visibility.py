@@ -12,12 +12,12 @@ from django.db import connection
 from django.http import Http404
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
-from rest_framework.exceptions import PermissionDenied
 
 from cards.drafts import CardDraft
 from cards.models import (Alias, AuditEvent, Card, CardAsked, CardPerspective, CardRevision, Entity,
                           PossibleDuplicate, Rule, RuleStatus)
 from cards.services import alias_add, card_remember, entity_create
+from core.errors import NotAllowed
 from review.models import Candidate, Decision, IngestJob, Probe, Signal, UpkeepProposal, UpkeepRun
 from scopes.invites import invitation_create, invite_create
 from scopes.models import Invitation, Invite, MemberRelation, Membership, Scope, ScopeKind
@@ -175,7 +175,7 @@ def test_row_get_is_404_for_the_unseen_and_403_for_the_seen_but_not_allowed(worl
         row_get(Card.objects.all(), principal=alice, pk=hidden.pk, action="write")  # not a 403: no hint it exists
     with pytest.raises(Http404):
         row_get(Card.objects.all(), principal=alice, pk=10**9)
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(NotAllowed):
         row_get(Card.objects.all(), principal=alice, pk=viewed.pk, action="write")
     with CaptureQueriesContext(connection) as captured:
         row_get(Card.objects.all(), principal=Principal(world["bob"]), pk=viewed.pk, action="write")

@@ -11,11 +11,11 @@ from django.db import connection
 from django.test import RequestFactory
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
-from rest_framework.exceptions import PermissionDenied
 
 from cards.drafts import CardDraft
 from cards.models import CardAsked
 from cards.services import card_remember
+from core.errors import NotAllowed
 from memory_site.waiting import waiting_context, waiting_for
 from review.models import Candidate, Probe
 from scopes.invites import invitation_create
@@ -160,7 +160,7 @@ def test_the_header_count_costs_a_fixed_few_queries(waits, pages, alice, django_
 
 def test_an_agent_token_never_reads_what_waits(waits, alice):
     token, _ = token_create(user=alice, name="helper", can_write=True, all_scopes=True)
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(NotAllowed):
         waiting_for(principal=Principal(user=alice, token=token))
     request = RequestFactory().get("/")
     request.user, request.auth = alice, token  # as DRF leaves them after a token's authentication

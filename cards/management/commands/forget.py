@@ -11,11 +11,10 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.http import Http404
-from rest_framework.exceptions import PermissionDenied
 
 from cards.selectors.cards import FORGET_ACTION
 from cards.services import subject_forget
-from core.errors import DomainError
+from core.errors import DomainError, NotAllowed
 from scopes.models import User
 from scopes.principals import Principal
 from scopes.selectors import scope_get
@@ -42,7 +41,7 @@ class Command(BaseCommand):
                 receipt = subject_forget(principal=principal, scope=where, subject=subject, label=label)
         except Http404:
             raise CommandError(f"No scope {scope} that {user} can see.") from None
-        except PermissionDenied:
+        except NotAllowed:
             raise CommandError(f"{user} may not forget in scope {scope} (they may only read it).") from None
         except DomainError as refused:
             raise CommandError(refused.detail) from None

@@ -14,11 +14,10 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from django.http import Http404
 from django.utils import timezone
-from rest_framework.exceptions import PermissionDenied
 
 from cards.import_markdown import document_from_markdown
 from cards.importer import ImportFileError, memory_import
-from core.errors import DomainError
+from core.errors import DomainError, NotAllowed
 from core.text import InvalidText, body_text_check
 from scopes.models import User
 from scopes.principals import Principal
@@ -79,7 +78,7 @@ class Command(BaseCommand):
             target = scope_get(principal=Principal(user=actor), scope_id=scope, action="write")
         except Http404:
             raise CommandError(f"{user} has no scope {scope}.") from None
-        except PermissionDenied:
+        except NotAllowed:
             raise CommandError(f"{user} may not write in scope {scope}.") from None
         document = read_document(path, time_zone=actor.time_zone or "UTC")
         try:

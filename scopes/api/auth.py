@@ -7,9 +7,9 @@ from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 from rest_framework.permissions import BasePermission
 
-from .connections import MCP_RESOURCE_KEY, bearer_authenticate
-from .models import AgentToken
-from .tokens import TokenRefused
+from ..connections import MCP_RESOURCE_KEY, bearer_authenticate
+from ..models import AgentToken
+from ..tokens import TokenRefused
 
 
 class AgentTokenAuthentication(authentication.BaseAuthentication):
@@ -48,7 +48,7 @@ class SignedInPerson(BasePermission):
 
 
 class AgentTokenScheme(OpenApiAuthenticationExtension):
-    target_class = "scopes.api_auth.AgentTokenAuthentication"
+    target_class = "scopes.api.auth.AgentTokenAuthentication"
     name = "agentToken"
 
     def get_security_definition(self, auto_schema):
