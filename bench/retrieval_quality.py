@@ -23,7 +23,7 @@ Methods:
   `α·similarity + (1−α)·lexical`, where lexical is the idf-weighted share of the
   query's words a card holds (its idf over the candidates), × decay; and
   reciprocal-rank fusion of cosine and bm25. `+time`: a time expression in the
-  question (cards/timeexpr/find.py) becomes `when` — events in that range — and
+  question (cards/time/find.py) becomes `when` — events in that range — and
   the rest of the question is scored.
 
 Abstention: a method abstains when its best result's relevance (before decay)
@@ -97,7 +97,7 @@ class Conversation:
 def load(path: Path) -> Conversation:
     from cards.drafts import CardDraft
     from cards.services import card_remember
-    from cards.when import when_resolve
+    from cards.time.when import when_resolve
     from core.errors import DomainError
     from scopes.models import User
     from scopes.services import membership_set, scope_create
@@ -235,7 +235,7 @@ def evaluate(conversations: list[Conversation], alphas: list[float], boosts: lis
     from cards.recall import score
     from cards.recall.query import recall_terms
     from cards.recall.routes import recall
-    from cards.timeexpr.find import time_in_query
+    from cards.time.find import time_in_query
     from scopes.principals import Principal
     from scopes.selectors import read_scope_ids
     from scopes.zones import person_zone

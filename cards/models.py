@@ -246,7 +246,7 @@ class Card(ScopeRow):
     occurred_end = models.DateTimeField(null=True, blank=True)
     precision = models.CharField(max_length=8, choices=Precision.choices, blank=True)
     time_source = models.CharField(max_length=8, choices=TimeSource.choices, default=TimeSource.NONE)
-    # The zone the write was anchored in (cards.when.anchor_zone): an IANA name,
+    # The zone the write was anchored in (cards.time.when.anchor_zone): an IANA name,
     # or the speaker's fixed offset (±HH:MM). Times are stored as instants; this
     # says whose midnights "yesterday" meant. Blank for cards written before it was kept.
     # db_default: rows written by hand (a COPY, a raw INSERT) get the empty zone too.

@@ -25,7 +25,7 @@ from cards.models import CardKind, Precision, TimeSource
 from cards.selectors.entities import ME
 from cards.selectors.shape import cards_out
 from cards.text import normalize
-from cards.when import zone_label
+from cards.time.when import zone_label
 from core.dates import date_shown
 from core.errors import DomainError, database_rules_refuse
 from core.pages import error_fields, page, refusal_message

@@ -31,11 +31,11 @@ from ..lexical import CJK, query_terms, simplified
 from ..models import Card, CardKind, Label, Tag
 from ..recall.routes import recall
 from ..text import normalize
-from ..timeexpr.anchor import zone_from_label
-from ..timeexpr.find import time_in_query
+from ..time.anchor import zone_from_label
+from ..time.find import time_in_query
 from ..understand import labels_named
 from ..valid_time import valid_q
-from ..when import anchor_zone, speaker_zone, zone_label
+from ..time.when import anchor_zone, speaker_zone, zone_label
 from .answers import Shaper
 from .ask_subject import Subject, Unbound, subject_of, unbound_name, we_mean_me
 from .recall import EmbeddingDown

@@ -13,10 +13,9 @@ from scopes.principals import Principal
 from scopes.selectors import read_scope_ids
 
 from ..count import Count, count_cards
-from ..drafts import when_interval
 from ..labels import label_resolve
 from ..models import Label
-from ..when import speaker_zone, zone_label
+from ..time.when import speaker_zone, when_interval, zone_label
 from .entities import entity_bind, entity_brief
 
 

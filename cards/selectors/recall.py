@@ -9,7 +9,7 @@ from core.errors import DomainError
 from scopes.principals import Principal
 from scopes.selectors import read_scope_ids
 
-from ..drafts import when_in_query, when_interval
+from ..time.when import when_in_query, when_interval
 from ..embeddings import EmbeddingError
 from ..models import Tag
 from ..recall.routes import recall

@@ -22,7 +22,7 @@ from ..lexical import card_lexemes
 from ..models import Card, CardKind, Cardinality, Entity, EntityKind, Label, Precision
 from ..screen import content_screen
 from ..text import normalize
-from ..when import zone_from_label, zone_label
+from ..time.when import zone_from_label, zone_label
 from .entities import entity_for_write
 from .tags import lock_label
 

@@ -71,7 +71,7 @@ def _context(reference: dt.datetime, tz: dt.tzinfo, date_order: str) -> Context:
     now = now.astimezone(tz)
     if not EARLIEST_YEAR <= now.year <= LATEST_YEAR:
         raise Refusal("the reference time is out of range")
-    return Context(now=now, tz=tz, date_order=date_order)
+    return Context(now=now, tz=tz, date_order=date_order, day=resolve_text)
 
 
 def _iso(text: str, tz: dt.tzinfo) -> Interval | None:

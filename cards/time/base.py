@@ -7,6 +7,7 @@ or 25-hour local day, not "24 hours before midnight"."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from dateutil.relativedelta import relativedelta
@@ -58,6 +59,10 @@ class Context:
     now: dt.datetime  # the reference time, aware, in `tz`
     tz: dt.tzinfo
     date_order: str
+    # Any day expression, English or written (resolve.resolve_text): the base a rule
+    # builds on ("yesterday evening", "May 8 at night"). Handed down by the resolver
+    # so that the rules below it never import it.
+    day: Callable[[str, Context], Interval | None]
 
     @property
     def today(self) -> dt.date:

@@ -141,8 +141,7 @@ def _year(m, ctx):
 
 
 def _part_of_day(m, ctx):
-    from .resolve import resolve_text  # the base may be any day expression, English or written
-    base = resolve_text(m["base"], ctx)
+    base = ctx.day(m["base"], ctx)  # the base may be any day expression, English or written
     return part_of(base, m["part"], ctx) if base else None
 
 
