@@ -58,7 +58,7 @@ from django.test import Client  # noqa: E402
 from quality_worlds import INHERITABLE, RULELESS, World, build_worlds  # noqa: E402
 from sqlcleanup import raw_cascade  # noqa: E402
 
-from cards.answer import answer  # noqa: E402
+from cards.answers.answer import answer  # noqa: E402
 from cards.selectors.entities import entity_bind  # noqa: E402
 from cards.drafts import CardDraft  # noqa: E402
 from cards.embeddings import embed_texts  # noqa: E402

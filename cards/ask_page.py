@@ -14,9 +14,9 @@ from core.pages import error_fields
 from scopes.principals import principal_of_page
 from scopes.zones import person_zone
 
-from .selectors.answers import answer_read
-from .selectors.ask import ask_read
-from .selectors.counts import count_read
+from .answers.answer_read import answer_read
+from .answers.ask import ask_read
+from .answers.count_read import count_read
 from .selectors.recall import recall_body
 from .selectors.shape import cards_out
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from django.utils import translation
 
-from .ask_words import in_script, label_words
+from .answers.ask_words import in_script, label_words
 from .labels import label_lookup
 from .lexical import simplified
 from .text import CJK

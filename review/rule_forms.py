@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _, gettext_lazy, pgettext_lazy
 from cards.label_names import label_name, label_other_names
 from cards.labels import registry
 from cards.models import CardKind, Rule
-from cards.rule_preview import label_phrase
+from cards.answers.rule_preview import label_phrase
 from cards.services.rules import MAX_PREMISES, rule_check
 
 # Words that stand for "anyone / anything" as well as a term starting with "?":

@@ -18,7 +18,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from cards.rule_preview import rule_preview
+from cards.answers.rule_preview import rule_preview
 from cards.services.rules import rule_propose
 from core.errors import DomainError
 from core.pages import error_fields, page

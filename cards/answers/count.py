@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from django.db import connection
 from django.utils import timezone
 
-from .models import CardKind, Label, Tag
-from .valid_time import planned_sql, valid_sql
+from ..models import CardKind, Label, Tag
+from ..valid_time import planned_sql, valid_sql
 
 
 @dataclass

@@ -9,12 +9,12 @@ import datetime as dt
 from scopes.principals import Principal
 from scopes.selectors import read_scope_ids
 
-from ..answer import answer
-from ..derive import Proof
+from .answer import answer
+from .derive import Proof
 from ..labels import label_resolve
 from ..models import Entity
-from .entities import Binding, entity_bind, entity_brief
-from .shape import cards_out, iso
+from ..selectors.entities import Binding, entity_bind, entity_brief
+from ..selectors.shape import cards_out, iso
 
 
 def subject_shaped(asked: str, binding: Binding, scope_ids: list[int]) -> dict:

@@ -22,7 +22,7 @@ from ..models import Card, CardKind, EntityKind, Label, Tag
 from ..text import normalize
 from ..understand import labels_named, name_runs, speaks_of_self
 from ..valid_time import valid_q
-from .entities import Binding, entity_bind, entity_binding
+from ..selectors.entities import Binding, entity_bind, entity_binding
 
 MAX_HOPS = 2
 # Relation words that are kept as cards about a person, not as member relations:

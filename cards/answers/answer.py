@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from django.db import connection
 
 from .derive import Deriver, FactBase, Proof, approved_rules
-from .models import Cardinality, CardKind, EntityKind, Label, Tag
-from .selectors.entities import Binding
-from .text import normalize
-from .valid_time import valid_sql
+from ..models import Cardinality, CardKind, EntityKind, Label, Tag
+from ..selectors.entities import Binding
+from ..text import normalize
+from ..valid_time import valid_sql
 
 # A neighbour's value is offered as a guess only when the two subjects' cards
 # are this alike (cosine of their mean card vectors).

@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext, gettext_noop
 
 from .derive import Deriver, FactBase, Proof, approved_rules, name_term
-from .label_names import label_name
-from .labels import label_lookup
-from .models import Cardinality, Rule
-from .selectors.answers import Shaper
-from .services.rules import RuleInvalid, rule_cannot_run, rule_check
+from ..label_names import label_name
+from ..labels import label_lookup
+from ..models import Cardinality, Rule
+from .answer_read import Shaper
+from ..services.rules import RuleInvalid, rule_cannot_run, rule_check
 
 PREVIEW_LIMIT = 20
 # Subjects asked at most: a preview is read on a page, and a scope's facts may name thousands.

@@ -4,7 +4,7 @@ bytes. What the question names is read by the modules that read everything
 else: the subject by the one binder (ask_subject.py), the label by the
 registry's names (cards.understand), the time words by the time module that
 anchors writes (in the asker's zone, against `as_of` or now), and the form by
-its question words (cards.ask_words). Then it is answered by what answers the
+its question words (cards.answers.ask_words). Then it is answered by what answers the
 expert forms: `answer` (tiers, rules, hypotheses), `count_cards`, and recall —
 with recall's abstention."""
 
@@ -20,11 +20,11 @@ from core.errors import DomainError
 from scopes.principals import Principal
 from scopes.selectors import read_scope_ids
 
-from ..answer import answer
-from ..derive import approved_rules
-from ..ask_words import (asked_value, day_words, form_of, is_yes_no, label_words, language_of, listed, no_record,
+from .answer import answer
+from .derive import approved_rules
+from .ask_words import (asked_value, day_words, form_of, is_yes_no, label_words, language_of, listed, no_record,
                          sentence, whose)
-from ..count import count_cards
+from .count import count_cards
 from ..labels import label_lookup
 from ..embeddings import EmbeddingError
 from ..lexical import CJK, query_terms, simplified
@@ -36,10 +36,10 @@ from ..time.find import time_in_query
 from ..understand import labels_named
 from ..valid_time import valid_q
 from ..time.when import anchor_zone, speaker_zone, zone_label
-from .answers import Shaper
+from .answer_read import Shaper
 from .ask_subject import Subject, Unbound, subject_of, unbound_name, we_mean_me
-from .recall import EmbeddingDown
-from .shape import cards_out, iso
+from ..selectors.recall import EmbeddingDown
+from ..selectors.shape import cards_out, iso
 
 # Words of a "when" question that say nothing of which event ("when did I last go on a trip?").
 _WHEN_FILLER = frozenset("last latest recent recently go went gone going take took taken have had get got make made "

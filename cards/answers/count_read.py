@@ -12,11 +12,11 @@ from core.errors import DomainError
 from scopes.principals import Principal
 from scopes.selectors import read_scope_ids
 
-from ..count import Count, count_cards
+from .count import Count, count_cards
 from ..labels import label_resolve
 from ..models import Label
 from ..time.when import speaker_zone, when_interval, zone_label
-from .entities import entity_bind, entity_brief
+from ..selectors.entities import entity_bind, entity_brief
 
 
 class AmbiguousSubject(DomainError):

@@ -17,17 +17,14 @@ from dataclasses import dataclass, field
 from django.db import connection
 from django.utils import timezone
 
-from .models import CardKind, EntityKind, Rule, RuleStatus, Tag
-from .text import normalize
-from .valid_time import valid_sql
+from ..models import CardKind, Rule, RuleStatus, Tag
+from ..selectors.entities import entity_term
+from ..text import normalize
+from ..valid_time import valid_sql
 
 MAX_DEPTH = 8
 # Goals one question may expand: a bound on the work, whatever the rules and kinds.
 MAX_STEPS = 2_000
-
-
-def entity_term(entity_id: int, kind: str, scope_kind: str, name_norm: str) -> str:
-    return f"n:{name_norm}" if kind == EntityKind.KIND or scope_kind == "global" else f"e:{entity_id}"
 
 
 def name_term(name: str) -> str:
@@ -104,7 +101,7 @@ class FactBase:
 
     def preload(self, labels) -> None:
         """Read every fact of `labels` in the visible scopes in one query, so that
-        asking many subjects (a rule's preview, cards/rule_preview.py) costs one
+        asking many subjects (a rule's preview, cards/answers/rule_preview.py) costs one
         read, not one per subject and label. `facts` then answers exactly as its
         lazy read would: by the entity (and what was merged into it) for an
         "e:" term, by name for an "n:" term."""
@@ -172,7 +169,7 @@ class FactBase:
 
 def approved_rules() -> list[Rule]:
     """Approved rules that can run; one changed by hand into a bad shape is skipped, never a 500."""
-    from .services.rules import rule_check
+    from ..services.rules import rule_check
 
     return [rule for rule in Rule.objects.filter(status=RuleStatus.APPROVED).order_by("name")
             if not rule_check(rule.premises, rule.conclusion)]
