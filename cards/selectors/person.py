@@ -37,7 +37,7 @@ LIFE_LIMIT = 40
 
 @dataclass
 class LifeItem:
-    """One bar of the life timeline, in the shape cards/timeline.py draws: a state
+    """One bar of the life timeline, in the shape cards/pages/timeline.py draws: a state
     over its valid time, an event over its occurrence (an instant: a mark)."""
 
     pk: int

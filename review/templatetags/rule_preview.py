@@ -11,7 +11,7 @@ from cards.services.rules import rule_check
 from scopes.principals import principal_of_page
 from scopes.selectors import read_scope_ids
 
-from ..rule_forms import rule_reading
+from ..pages.rule_forms import rule_reading
 
 register = template.Library()
 

@@ -14,11 +14,11 @@ from core.pages import error_fields
 from scopes.principals import principal_of_page
 from scopes.zones import person_zone
 
-from .answers.answer_read import answer_read
-from .answers.ask import ask_read
-from .answers.count_read import count_read
-from .selectors.recall import recall_body
-from .selectors.shape import cards_out
+from ..answers.answer_read import answer_read
+from ..answers.ask import ask_read
+from ..answers.count_read import count_read
+from ..selectors.recall import recall_body
+from ..selectors.shape import cards_out
 
 
 def _day_start(day: dt.date | None, user, *, days: int = 0) -> dt.datetime | None:

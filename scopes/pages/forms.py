@@ -7,9 +7,9 @@ from django.contrib.auth import password_validation
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from .invites import INVITE_ROLES
-from .models import KIND_NAMES, ROLE_NAMES, Language, Role, ScopeKind, User
-from .zones import time_zone_names
+from ..invites import INVITE_ROLES
+from ..models import KIND_NAMES, ROLE_NAMES, Language, Role, ScopeKind, User
+from ..zones import time_zone_names
 
 CREATABLE_KINDS = [k for k in ScopeKind.values if k not in (ScopeKind.PERSONAL, ScopeKind.GLOBAL)]
 

@@ -20,32 +20,32 @@ from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
 from core.pages import error_fields, page, refusal_message
-from scopes.forms import InviteForm
+from scopes.pages.forms import InviteForm
 from scopes.models import Scope, ScopeKind
 from scopes.principals import principal_of_page
 from scopes.archive import scope_archive_offer
 from scopes.selectors import read_scope_ids, scope_get, scope_leave_state
 from scopes.zones import person_zone
 
-from .ask_page import ask_answer, ask_count, ask_question, ask_recall
+from .ask import ask_answer, ask_count, ask_question, ask_recall
 from .forms import (AccountEraseForm, AliasForm, AnswerForm, CardAddForm, CardFilterForm, ConfirmForm, CountForm,
                     DescribeForm, PerspectiveForm, QuestionForm, RecallForm)
 from .decay_picture import decay_points
-from .drafts import draft_from_request
-from .recall.aging import aging_card_ids
-from .recall.contradictions import contradiction_card_ids
-from .recall.score import half_life_days
-from .models import (Alias, Card, CardKind, CardPerspective, CardRevision, DuplicateStatus, Entity, Label,
+from ..drafts import draft_from_request
+from ..recall.aging import aging_card_ids
+from ..recall.contradictions import contradiction_card_ids
+from ..recall.score import half_life_days
+from ..models import (Alias, Card, CardKind, CardPerspective, CardRevision, DuplicateStatus, Entity, Label,
                      PossibleDuplicate, Tag)
-from .provenance import approvals_of
-from .selectors.cards import (FORGET_ACTION, card_forgettable_get, card_get, card_history, cards_filtered,
+from ..provenance import approvals_of
+from ..selectors.cards import (FORGET_ACTION, card_forgettable_get, card_get, card_history, cards_filtered,
                               perspectives_own)
-from .selectors.entity_reads import entity_get
-from .services import (alias_add, card_describe, card_forget, card_remember, card_verify, perspectives_set,
+from ..selectors.entity_reads import entity_get
+from ..services import (alias_add, card_describe, card_forget, card_remember, card_verify, perspectives_set,
                        subject_forget)
-from .services.account import account_erase_confirmed
-from .selectors.shape import card_out, card_rows
-from .selectors.writers import writers_of, written_by
+from ..services.account import account_erase_confirmed
+from ..selectors.shape import card_out, card_rows
+from ..selectors.writers import writers_of, written_by
 from .timeline import timeline_of
 
 PER_PAGE = 25

@@ -12,9 +12,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 from core.errors import DomainError
 from core.pages import page
 
-from .archive import archive_check, scope_archive, scope_restore
-from .principals import principal_of_page
-from .selectors import scope_get
+from ..archive import archive_check, scope_archive, scope_restore
+from ..principals import principal_of_page
+from ..selectors import scope_get
 
 
 @page

@@ -4,7 +4,7 @@ Content Security Policy holds)."""
 
 from __future__ import annotations
 
-from .recall.score import decay
+from ..recall.score import decay
 
 DAYS = 365
 WIDTH, HEIGHT = 160, 40

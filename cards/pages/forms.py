@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from core.pages import DayField
 
-from .models import CardKind, Tag
+from ..models import CardKind, Tag
 
 VIEWS = [("current", _("current")), ("history", _("with history")), ("as_of", _("as of a date")),
          ("aging", _("to re-check (unconfirmed for 180+ days)")),

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_POST
 from rest_framework.exceptions import PermissionDenied as NotAllowed
 
 from cards.drafts import PRECISION_SPAN
-from cards.forms import ConfirmForm
+from cards.pages.forms import ConfirmForm
 from cards.label_names import label_name
 from cards.models import CardKind, Precision, TimeSource
 from cards.selectors.entities import ME
@@ -35,15 +35,15 @@ from scopes.selectors import scope_get
 from scopes.services import global_scope_get
 
 from .forms import EDITED, ApproveForm, BulkForm, PickForm, ReasonForm, RejectForm, label_choices
-from .models import Candidate
-from .selectors import (candidate_get, contradiction_sides, dispute_sides, duplicate_get, hypothesis_get,
+from ..models import Candidate
+from ..selectors import (candidate_get, contradiction_sides, dispute_sides, duplicate_get, hypothesis_get,
                         own_proposals, review_queue, reviews_waiting, rule_get, said_about_you, upkeep_get,
                         upkeep_shown)
-from .services.candidates import (OPEN, candidate_approve, candidate_reject, candidate_when_resolve,
+from ..services.candidates import (OPEN, candidate_approve, candidate_reject, candidate_when_resolve,
                                   candidate_zone)
-from .services.hypotheses import hypothesis_confirm, hypothesis_reject
-from .services.queue import contradiction_pick, duplicate_decide, rule_decide
-from .services.upkeep import upkeep_decide
+from ..services.hypotheses import hypothesis_confirm, hypothesis_reject
+from ..services.queue import contradiction_pick, duplicate_decide, rule_decide
+from ..services.upkeep import upkeep_decide
 
 # Who found a proposal (Candidate.extractor), as the queue names it: listed so the catalogue holds them.
 EXTRACTOR_WORDS = (pgettext_lazy("who found a proposal", "patterns"), pgettext_lazy("who found a proposal", "llm"),

@@ -1,7 +1,7 @@
 """The person page, "About Dana": everything the viewer may see about one person
 across their scopes, grouped by kind, with one life timeline of moves, jobs and
 events, and the facts that wait to be re-checked. Thin: cards.selectors.person
-restricts and reads; cards/timeline.py draws."""
+restricts and reads; cards/pages/timeline.py draws."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from core.pages import page
 from scopes.principals import principal_of_page
 from scopes.zones import person_zone
 
-from .selectors.person import own_entity, person_get, person_read, person_root
+from ..selectors.person import own_entity, person_get, person_read, person_root
 from .timeline import timeline_of
 
 
