@@ -17,7 +17,7 @@ scope, global).
 Methods:
 * ours — `cards.recall.routes.recall` as the API calls it (k 10);
 * cosine — the valid cards by similarity alone;
-* bm25 — rank_bm25's BM25Okapi over the valid cards' stored words (cards/lexical.py
+* bm25 — rank_bm25's BM25Okapi over the valid cards' stored words (cards/words/lexical.py
   card_lexemes: label, value, object, text), the query's words as recall takes them;
 * fused variants (what issue 17 builds, measured here before it is built):
   `α·similarity + (1−α)·lexical`, where lexical is the idf-weighted share of the
@@ -152,7 +152,7 @@ def candidates(scope_ids: list[int], query: str, at: dt.datetime, when=None) -> 
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
-    # The card's stored words (cards/lexical.py card_lexemes), as recall's lexical score reads them.
+    # The card's stored words (cards/words/lexical.py card_lexemes), as recall's lexical score reads them.
     return [{"id": pk, "similarity": similarity, "decay": decay, "words": tuple(words)}
             for pk, similarity, decay, _days, words in rows]
 

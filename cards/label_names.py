@@ -13,7 +13,7 @@ from django.utils import translation
 
 from .answers.ask_words import in_script, label_words
 from .labels import label_lookup
-from .lexical import simplified
+from .words.lexical import simplified
 from .text import CJK
 
 _CHINESE_SHOWN = {

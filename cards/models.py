@@ -274,7 +274,7 @@ class Card(ScopeRow):
                                    related_name="+")
     demoted_why = models.CharField(max_length=16, blank=True, default="", db_default="")
     embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS, null=True, blank=True)
-    # Its words for recall's lexical score (cards/lexical.py card_lexemes), each once:
+    # Its words for recall's lexical score (cards/words/lexical.py card_lexemes), each once:
     # set with the text it comes from, on every write and correction.
     lexemes = ArrayField(models.TextField(), default=list, blank=True, editable=False)
 

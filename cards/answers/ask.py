@@ -2,7 +2,7 @@
 understood and answered without a model — the same question gives the same
 bytes. What the question names is read by the modules that read everything
 else: the subject by the one binder (ask_subject.py), the label by the
-registry's names (cards.understand), the time words by the time module that
+registry's names (cards.words.understand), the time words by the time module that
 anchors writes (in the asker's zone, against `as_of` or now), and the form by
 its question words (cards.answers.ask_words). Then it is answered by what answers the
 expert forms: `answer` (tiers, rules, hypotheses), `count_cards`, and recall —
@@ -27,13 +27,13 @@ from .ask_words import (asked_value, day_words, form_of, is_yes_no, label_words,
 from .count import count_cards
 from ..labels import label_lookup
 from ..embeddings import EmbeddingError
-from ..lexical import CJK, query_terms, simplified
+from ..words.lexical import CJK, query_terms, simplified
 from ..models import Card, CardKind, Label, Tag
 from ..recall.routes import recall
 from ..text import normalize
 from ..time.anchor import zone_from_label
 from ..time.find import time_in_query
-from ..understand import labels_named
+from ..words.understand import labels_named
 from ..valid_time import valid_q
 from ..time.when import anchor_zone, speaker_zone, zone_label
 from .answer_read import Shaper

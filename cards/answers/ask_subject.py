@@ -17,10 +17,10 @@ from django.utils import timezone
 from scopes.relations import RELATIONS, relation_key
 
 from ..labels import label_lookup, registry
-from ..lexical import CJK, query_terms, simplified, singular
+from ..words.lexical import CJK, query_terms, simplified, singular
 from ..models import Card, CardKind, EntityKind, Label, Tag
 from ..text import normalize
-from ..understand import labels_named, name_runs, speaks_of_self
+from ..words.understand import labels_named, name_runs, speaks_of_self
 from ..valid_time import valid_q
 from ..selectors.entities import Binding, entity_bind, entity_binding
 

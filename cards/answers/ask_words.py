@@ -11,7 +11,7 @@ import re
 
 import opencc
 
-from ..lexical import CJK, simplified
+from ..words.lexical import CJK, simplified
 
 _S2T = opencc.OpenCC("s2tw")
 

@@ -18,7 +18,7 @@ from scopes.zones import person_zone
 from ..drafts import CardDraft, Occurrence, aware, draft_text_in, draft_validate, reference_time_of
 from ..errors import ConfusableName, InvalidCard, LabelKindMismatch
 from ..labels import label_resolve
-from ..lexical import card_lexemes
+from ..words.lexical import card_lexemes
 from ..models import Card, CardKind, Cardinality, Entity, EntityKind, Label, Precision
 from ..screen import content_screen
 from ..text import normalize

@@ -16,8 +16,8 @@ from django.http import Http404
 from django.utils import timezone
 from rest_framework.exceptions import PermissionDenied
 
-from cards.import_markdown import document_from_markdown
-from cards.importer import ImportFileError, memory_import
+from cards.transfer.import_markdown import document_from_markdown
+from cards.transfer.importer import ImportFileError, memory_import
 from core.errors import DomainError
 from core.text import InvalidText, body_text_check
 from scopes.models import User

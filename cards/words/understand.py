@@ -15,10 +15,10 @@ import re
 
 from dataclasses import dataclass
 
-from .labels import registry
+from ..labels import registry
 from .lexical import CJK, WORD, simplified, singular
-from .models import Label
-from .text import normalize
+from ..models import Label
+from ..text import normalize
 
 FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself"})
 # 我 is the asker unless it begins 我们 / 我們 (we).

@@ -2,7 +2,7 @@
 profile), `memory/YYYY-MM-DD.md` daily notes of events by local date,
 `memory/undated.md`, and `export.json` so the zip alone restores losslessly.
 
-The line formats are read back by `cards.import_markdown` when a zip carries
+The line formats are read back by `cards.transfer.import_markdown` when a zip carries
 no export.json; keep the two in step."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import json
 import zipfile
 import zoneinfo
 
-from .models import CardKind, Precision, Tag
+from ..models import CardKind, Precision, Tag
 
 # MEMORY.md sections: (heading, which current non-event cards it holds).
 SECTIONS = [

@@ -19,7 +19,7 @@ from functools import lru_cache
 import jieba
 import opencc
 
-from .text import HAN
+from ..text import HAN
 
 jieba.setLogLevel(logging.WARNING)
 _T2S = opencc.OpenCC("t2s")

@@ -1,4 +1,4 @@
-"""Read `MEMORY.md` and `memory/*.md` (the layout `cards.export_markdown`
+"""Read `MEMORY.md` and `memory/*.md` (the layout `cards.transfer.export_markdown`
 writes) back into an export document, best effort: values, labels, tags,
 since-dates and event dates come back; history, revisions and exact
 instants do not — an export.json carries those."""
@@ -11,11 +11,11 @@ import zoneinfo
 
 from dateutil.relativedelta import relativedelta
 
-from .confidence import WORDS
-from .errors import UnknownLabel
+from ..confidence import WORDS
+from ..errors import UnknownLabel
 from .importer import FORMAT, ImportFileError
-from .labels import label_resolve
-from .models import CardKind, Cardinality, Precision, Tag, TimeSource
+from ..labels import label_resolve
+from ..models import CardKind, Cardinality, Precision, Tag, TimeSource
 
 SECTION_TAGS = {"facts": Tag.FACT, "preferences": Tag.PREFERENCE, "goals": Tag.GOAL, "boundaries": Tag.BOUNDARY,
                 "knowledge": Tag.FACT, "hypotheses": Tag.HYPOTHESIS}

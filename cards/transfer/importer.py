@@ -18,14 +18,14 @@ from django.db import transaction
 from core.errors import DomainError
 from scopes.models import Scope, ScopeKind, User
 
-from .confidence import confidence_value
-from .drafts import CardDraft
-from .errors import InvalidCard
-from .models import Card, CardKind, Cardinality, Entity, EntityKind
-from .services import (Outcome, alias_add, card_describe, card_remember, card_retract, entity_create,
+from ..confidence import confidence_value
+from ..drafts import CardDraft
+from ..errors import InvalidCard
+from ..models import Card, CardKind, Cardinality, Entity, EntityKind
+from ..services import (Outcome, alias_add, card_describe, card_remember, card_retract, entity_create,
                        knowledge_merge, knowledge_rename, value_key)
-from .selectors.entities import entity_bind
-from .services.entities import entity_merge
+from ..selectors.entities import entity_bind
+from ..services.entities import entity_merge
 
 FORMAT = "memory-site-export"
 SUPPORTED_VERSIONS = {1}
