@@ -22,11 +22,11 @@ from scopes.selectors import read_scope_ids
 
 from .answer import answer
 from .derive import approved_rules
-from .ask_words import (asked_value, day_words, form_of, is_yes_no, label_words, language_of, listed, no_record,
-                         sentence, whose)
+from .ask_words import asked_value, day_words, form_of, is_yes_no, language_of, listed, no_record, sentence, whose
 from .count import count_cards
 from ..labels import label_lookup
 from ..embeddings import EmbeddingError
+from ..words.label_names import label_words
 from ..words.lexical import CJK, query_terms, simplified
 from ..models import Card, CardKind, Label, Tag
 from ..recall.routes import recall

@@ -9,11 +9,8 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-import opencc
-
-from ..words.lexical import CJK, simplified
-
-_S2T = opencc.OpenCC("s2tw")
+from ..words.label_names import label_words
+from ..words.lexical import CJK, in_script, simplified
 
 FORMS = ("answer", "count", "when", "recall")
 
@@ -43,7 +40,7 @@ def language_of(question: str, zone: str = "") -> str:
         return "en"
     if simplified(chinese) != chinese:
         return "zh-Hant"
-    if _S2T.convert(chinese) != chinese:
+    if in_script(chinese, "zh-Hant") != chinese:
         return "zh-Hans"
     return "zh-Hant" if zone in _TRADITIONAL_ZONES else "zh-Hans"
 
@@ -90,11 +87,6 @@ def listed(values: list[str], language: str) -> str:
     if language != "en":
         return "、".join(values)
     return values[0] if len(values) == 1 else f"{', '.join(values[:-1])} and {values[-1]}"
-
-
-def in_script(text: str, language: str) -> str:
-    """Chinese template text in the question's script (templates are written in Simplified)."""
-    return _S2T.convert(text) if language == "zh-Hant" else text
 
 
 def whose(subject: str | None, language: str, *, mine: bool) -> str:
@@ -183,14 +175,3 @@ def no_record(label, language: str, *, name: str | None, mine: bool) -> str:
         who = "你" if mine else (f" {name} " if name and not CJK.search(name) else name or "")
         what = in_script(chinese, language).format(who=who, label=label_words(label, language))
     return sentence("no_evidence", language, what=what.strip() if language == "en" else what)
-
-
-def label_words(label, language: str, *, plural: bool = False) -> str:
-    """A label as a person says it: "phone", "weddings", 电话 / 電話 (its first Chinese name)."""
-    if language != "en":
-        chinese = next((name for name in label.synonyms if CJK.search(name)), label.key.replace("_", " "))
-        return in_script(simplified(chinese), language)
-    words = label.key.replace("_", " ")
-    if not plural:
-        return words
-    return words[:-1] + "ies" if words.endswith("y") and words[-2:-1] not in "aeiou" else words + "s"

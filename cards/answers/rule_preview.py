@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext, gettext_noop
 
 from .derive import Deriver, FactBase, Proof, approved_rules, name_term
-from ..label_names import label_name
+from ..words.label_names import label_name
 from ..labels import label_lookup
 from ..models import Cardinality, Rule
 from .answer_read import Shaper

@@ -19,7 +19,7 @@ from core.dates import as_instant
 from scopes.models import Scope
 from scopes.principals import Principal
 
-from ..label_names import label_name
+from ..words.label_names import label_name
 from ..models import Card, CardKind, Entity, Tag
 from ..provenance import approvals_of
 from ..recall.aging import aging_card_ids

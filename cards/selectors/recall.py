@@ -13,7 +13,7 @@ from ..time.when import when_in_query, when_interval
 from ..embeddings import EmbeddingError
 from ..models import Tag
 from ..recall.routes import recall
-from ..services import entity_of_user
+from .entity_reads import entity_of_user
 from .entities import entity_bind
 from .shape import cards_shown, iso
 

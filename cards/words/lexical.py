@@ -23,6 +23,7 @@ from ..text import HAN
 
 jieba.setLogLevel(logging.WARNING)
 _T2S = opencc.OpenCC("t2s")
+_S2T = opencc.OpenCC("s2tw")
 CJK = re.compile(f"[{HAN}]+")  # a run of Han characters, as jieba cuts it
 WORD = re.compile(r"[^\W_]+")
 
@@ -49,6 +50,11 @@ def singular(word: str) -> str:
 def simplified(text: str) -> str:
     """Traditional Chinese read as Simplified (哪裡 → 哪里); other scripts unchanged."""
     return _T2S.convert(text)
+
+
+def in_script(text: str, language: str) -> str:
+    """Chinese template text in the question's script (templates are written in Simplified)."""
+    return _S2T.convert(text) if language == "zh-Hant" else text
 
 
 @lru_cache(maxsize=4096)

@@ -6,7 +6,7 @@ from django import forms
 from django.urls import reverse
 from django.utils.translation import gettext as _, gettext_lazy
 
-from cards.label_names import label_other_names
+from cards.words.label_names import label_other_names
 from cards.labels import _name_key as registry_name, label_suggestions, registry
 from cards.text import normalize
 

@@ -20,7 +20,7 @@ from rest_framework.exceptions import PermissionDenied as NotAllowed
 
 from cards.drafts import PRECISION_SPAN
 from cards.pages.forms import ConfirmForm
-from cards.label_names import label_name
+from cards.words.label_names import label_name
 from cards.models import CardKind, Precision, TimeSource
 from cards.selectors.entities import ME
 from cards.selectors.shape import cards_out

@@ -12,7 +12,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _, gettext_lazy, pgettext_lazy
 
-from cards.label_names import label_name, label_other_names
+from cards.words.label_names import label_name, label_other_names
 from cards.labels import registry
 from cards.models import CardKind, Rule
 from cards.answers.rule_preview import label_phrase

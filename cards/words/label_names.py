@@ -1,7 +1,7 @@
 """A label as a page names it, in the page's language: "phone" / 電話.
 
 The registry's Chinese synonyms are what people say, so they name most labels
-(ask_words.label_words, the words an answer uses). Some labels have no Chinese
+(label_words, the words an answer uses). Some labels have no Chinese
 word people would say alone — 是 for is_a would bind every question — and for
 some the first synonym is a word people ask with rather than a name (郵箱地址,
 演唱會 for an outing): their page names live here and win over the synonyms. A label an admin registers
@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from django.utils import translation
 
-from .answers.ask_words import in_script, label_words
-from .labels import label_lookup
-from .words.lexical import simplified
-from .text import CJK
+from ..labels import label_lookup
+from ..text import CJK
+from .lexical import in_script, simplified
 
 _CHINESE_SHOWN = {
     "allergy": "過敏", "avoids": "避開", "browser": "瀏覽器", "ethnicity": "族裔", "health_condition": "健康狀況",
@@ -57,3 +56,14 @@ def label_other_names(label) -> str | None:
     shown = label_name(label.key)
     names = (in_script(simplified(name), script) for name in label.synonyms if CJK.search(name))
     return "、".join(name for name in dict.fromkeys(names) if name != shown)
+
+
+def label_words(label, language: str, *, plural: bool = False) -> str:
+    """A label as a person says it: "phone", "weddings", 电话 / 電話 (its first Chinese name)."""
+    if language != "en":
+        chinese = next((name for name in label.synonyms if CJK.search(name)), label.key.replace("_", " "))
+        return in_script(simplified(chinese), language)
+    words = label.key.replace("_", " ")
+    if not plural:
+        return words
+    return words[:-1] + "ies" if words.endswith("y") and words[-2:-1] not in "aeiou" else words + "s"
