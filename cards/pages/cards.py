@@ -36,13 +36,13 @@ from ..recall.aging import aging_card_ids
 from ..recall.contradictions import contradiction_card_ids
 from ..recall.score import half_life_days
 from ..models import (Alias, Card, CardKind, CardPerspective, CardRevision, DuplicateStatus, Entity, Label,
-                     PossibleDuplicate, Tag)
+                      PossibleDuplicate, Tag)
 from ..provenance import approvals_of
 from ..selectors.cards import (FORGET_ACTION, card_forgettable_get, card_get, card_history, cards_filtered,
-                              perspectives_own)
+                               perspectives_own)
 from ..selectors.entity_reads import entity_get
 from ..services import (alias_add, card_describe, card_forget, card_remember, card_verify, perspectives_set,
-                       subject_forget)
+                        subject_forget)
 from ..services.account import account_erase_confirmed
 from ..selectors.shape import card_out, card_rows
 from ..selectors.writers import writers_of, written_by

@@ -23,7 +23,7 @@ from ..drafts import CardDraft
 from ..errors import InvalidCard
 from ..models import Card, CardKind, Cardinality, Entity, EntityKind
 from ..services import (Outcome, alias_add, card_describe, card_remember, card_retract, entity_create,
-                       knowledge_merge, knowledge_rename, value_key)
+                        knowledge_merge, knowledge_rename, value_key)
 from ..selectors.entities import entity_bind
 from ..services.entities import entity_merge
 

@@ -37,10 +37,10 @@ from scopes.services import global_scope_get
 from .forms import EDITED, ApproveForm, BulkForm, PickForm, ReasonForm, RejectForm, label_choices
 from ..models import Candidate
 from ..selectors import (candidate_get, contradiction_sides, dispute_sides, duplicate_get, hypothesis_get,
-                        own_proposals, review_queue, reviews_waiting, rule_get, said_about_you, upkeep_get,
-                        upkeep_shown)
+                         own_proposals, review_queue, reviews_waiting, rule_get, said_about_you, upkeep_get,
+                         upkeep_shown)
 from ..services.candidates import (OPEN, candidate_approve, candidate_reject, candidate_when_resolve,
-                                  candidate_zone)
+                                   candidate_zone)
 from ..services.hypotheses import hypothesis_confirm, hypothesis_reject
 from ..services.queue import contradiction_pick, duplicate_decide, rule_decide
 from ..services.upkeep import upkeep_decide

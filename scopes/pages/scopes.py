@@ -18,8 +18,9 @@ from core.pages import back_to, error_fields, page
 
 from .forms import InviteForm, MemberAddForm, MemberChangeForm, MemberMinorForm, SettingsForm, SignUpForm, TokenForm
 from ..guardians import is_minor, member_minor_set
-from ..invites import (invitation_accept, invitation_decline, invitation_open_get, invitation_withdraw, invitations_open,
-                      invite_accept, invite_create, invite_open, invite_revoke, invites_open, member_invite_or_change)
+from ..invites import (invitation_accept, invitation_decline, invitation_open_get, invitation_withdraw,
+                       invitations_open, invite_accept, invite_create, invite_open, invite_revoke, invites_open,
+                       member_invite_or_change)
 from ..members import ROLE_EFFECTS, is_owner, owner_change_check
 from ..models import RELATION_NAMES, ROLE_NAMES, AgentToken, Invitation, Invite, MemberRelation, Membership, Scope, User
 from ..languages import language_chosen
@@ -28,7 +29,7 @@ from ..principals import principal_of_page
 from ..selectors import invitation_waiting, scope_get, scope_list
 from ..services import membership_leave, membership_remove, membership_set
 from ..tokens import (TOKEN_SHOWN_ONCE, token_access_flags, token_create, token_get, token_revoke,
-                     tokens_of_wards)
+                      tokens_of_wards)
 
 
 @page
