@@ -16,7 +16,7 @@ from django.db import connection, transaction
 
 from api_workload import EVENTS, EVENTS_OTHER, MULTI, MULTI_ME, MULTI_OTHER, NAMES, SINGLE_ME, SINGLE_OTHER, \
     SINGLE_VALUES, single_value  # noqa: E402  (bench/ is on sys.path when run as a script)
-from cards.lexical import card_lexemes
+from cards.words.lexical import card_lexemes
 from cards.models import Card, Entity, EntityKind, Label
 from cards.text import name_skeleton, normalize
 from scopes.models import Scope, ScopeKind, User

@@ -17,13 +17,13 @@ scope, global).
 Methods:
 * ours — `cards.recall.routes.recall` as the API calls it (k 10);
 * cosine — the valid cards by similarity alone;
-* bm25 — rank_bm25's BM25Okapi over the valid cards' stored words (cards/lexical.py
+* bm25 — rank_bm25's BM25Okapi over the valid cards' stored words (cards/words/lexical.py
   card_lexemes: label, value, object, text), the query's words as recall takes them;
 * fused variants (what issue 17 builds, measured here before it is built):
   `α·similarity + (1−α)·lexical`, where lexical is the idf-weighted share of the
   query's words a card holds (its idf over the candidates), × decay; and
   reciprocal-rank fusion of cosine and bm25. `+time`: a time expression in the
-  question (cards/timeexpr/find.py) becomes `when` — events in that range — and
+  question (cards/time/find.py) becomes `when` — events in that range — and
   the rest of the question is scored.
 
 Abstention: a method abstains when its best result's relevance (before decay)
@@ -97,7 +97,7 @@ class Conversation:
 def load(path: Path) -> Conversation:
     from cards.drafts import CardDraft
     from cards.services import card_remember
-    from cards.when import when_resolve
+    from cards.time.when import when_resolve
     from core.errors import DomainError
     from scopes.models import User
     from scopes.services import membership_set, scope_create
@@ -152,7 +152,7 @@ def candidates(scope_ids: list[int], query: str, at: dt.datetime, when=None) -> 
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
-    # The card's stored words (cards/lexical.py card_lexemes), as recall's lexical score reads them.
+    # The card's stored words (cards/words/lexical.py card_lexemes), as recall's lexical score reads them.
     return [{"id": pk, "similarity": similarity, "decay": decay, "words": tuple(words)}
             for pk, similarity, decay, _days, words in rows]
 
@@ -235,7 +235,7 @@ def evaluate(conversations: list[Conversation], alphas: list[float], boosts: lis
     from cards.recall import score
     from cards.recall.query import recall_terms
     from cards.recall.routes import recall
-    from cards.timeexpr.find import time_in_query
+    from cards.time.find import time_in_query
     from scopes.principals import Principal
     from scopes.selectors import read_scope_ids
     from scopes.zones import person_zone

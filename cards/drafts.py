@@ -6,7 +6,6 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import math
-import re
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,10 +20,7 @@ from scopes.principals import Principal
 from .errors import InvalidCard
 from .models import CardKind, Entity, Precision, Tag, TimeSource
 from .text import names_in, text_in
-from .timeexpr.find import QueryTime, time_in_query
-from .when import Interval, anchor_zone, speaker_zone, when_resolve, zone_from_label, zone_label
-
-WORDS = re.compile(r"[^\W_]")  # a query left with no letter or digit asks about nothing but its time
+from .time.when import anchor_zone, speaker_zone, when_resolve, zone_from_label, zone_label
 
 MAX_VALUE = 2_000
 MAX_TEXT = 10_000
@@ -184,21 +180,6 @@ def reference_time_of(draft: CardDraft, tz: dt.tzinfo) -> dt.datetime:
 
 def aware(value: dt.datetime, tz: dt.tzinfo) -> dt.datetime:
     return _aware(value, tz)
-
-
-def when_interval(expression: str, *, tz_name: str | None, user) -> Interval:
-    """A query's `when`, resolved now in the caller's zone (DESIGN §5: both ends
-    share one clock); the server's now carries no speaker's offset."""
-    return when_resolve(expression, reference=timezone.now(), tz=anchor_zone(None, speaker_zone(user, tz_name)))
-
-
-def when_in_query(query: str, *, tz_name: str | None, user, reference: dt.datetime | None = None) -> QueryTime | None:
-    """A time expression inside the query ("what did we do last weekend?"),
-    resolved as `when_interval` resolves `when` — against `reference` (a read's
-    as_of) or now — with the rest of the query."""
-    found = time_in_query(query, reference=reference or timezone.now(),
-                          tz=anchor_zone(None, speaker_zone(user, tz_name)))
-    return found if found is not None and WORDS.search(found.rest) else None
 
 
 def draft_from_request(data: dict, *, principal: Principal) -> CardDraft:

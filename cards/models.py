@@ -246,7 +246,7 @@ class Card(ScopeRow):
     occurred_end = models.DateTimeField(null=True, blank=True)
     precision = models.CharField(max_length=8, choices=Precision.choices, blank=True)
     time_source = models.CharField(max_length=8, choices=TimeSource.choices, default=TimeSource.NONE)
-    # The zone the write was anchored in (cards.when.anchor_zone): an IANA name,
+    # The zone the write was anchored in (cards.time.when.anchor_zone): an IANA name,
     # or the speaker's fixed offset (±HH:MM). Times are stored as instants; this
     # says whose midnights "yesterday" meant. Blank for cards written before it was kept.
     # db_default: rows written by hand (a COPY, a raw INSERT) get the empty zone too.
@@ -274,7 +274,7 @@ class Card(ScopeRow):
                                    related_name="+")
     demoted_why = models.CharField(max_length=16, blank=True, default="", db_default="")
     embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS, null=True, blank=True)
-    # Its words for recall's lexical score (cards/lexical.py card_lexemes), each once:
+    # Its words for recall's lexical score (cards/words/lexical.py card_lexemes), each once:
     # set with the text it comes from, on every write and correction.
     lexemes = ArrayField(models.TextField(), default=list, blank=True, editable=False)
 

@@ -10,7 +10,7 @@ Three groups:
   an allergy, what the person avoids;
 - boundary: every card the person tagged `boundary`, whatever its label or kind.
 
-A stated item is `recorded`, a guess `guessed` (the answer tiers, cards/answer.py);
+A stated item is `recorded`, a guess `guessed` (the answer tiers, cards/answers/answer.py);
 a guess always reads as a guess, with its confidence, and never as what the
 person said."""
 

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
 from core.pages import error_fields, page
-from scopes.forms import ScopeCreateForm
+from scopes.pages.forms import ScopeCreateForm
 from scopes.guardians import is_minor
 from scopes.models import Scope
 from scopes.principals import principal_of_page

@@ -1,6 +1,6 @@
 """A person's time zone: which names are zones, and the one refusal for a name
 that is not. The day a speaker's words are anchored in is decided above the
-ladder (cards.when.anchor_zone); this module only knows what a zone name is."""
+ladder (cards.time.when.anchor_zone); this module only knows what a zone name is."""
 
 from __future__ import annotations
 

@@ -20,8 +20,8 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from cards.drafts import CardDraft
-from cards.import_markdown import document_from_markdown
-from cards.importer import memory_import
+from cards.transfer.import_markdown import document_from_markdown
+from cards.transfer.importer import memory_import
 from cards.models import Card
 from cards.services import card_remember, knowledge_merge
 from review.models import Candidate

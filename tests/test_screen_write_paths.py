@@ -20,7 +20,7 @@ from django.test import Client
 from django.utils import timezone
 
 from cards.drafts import CardDraft
-from cards.importer import ImportRefused, memory_import
+from cards.transfer.importer import ImportRefused, memory_import
 from cards.models import Card
 from cards.screen import content_finding
 from cards.services import card_remember

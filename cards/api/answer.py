@@ -13,8 +13,8 @@ from core.api.errors import error_responses
 from scopes.principals import principal_of
 
 from ..drafts import MAX_REF
-from ..selectors.answers import answer_read
-from ..selectors.counts import count_read
+from ..answers.answer_read import answer_read
+from ..answers.count_read import count_read
 from ..selectors.shape import iso
 from .serializers import CardOut
 

@@ -1,5 +1,5 @@
 """POST /api/v1/ask/: one question in plain English or Chinese, understood and
-answered with no model call (cards/selectors/ask.py)."""
+answered with no model call (cards/answers/ask.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from core.api.common import IdField, InstantField, StrictSerializer
 from core.api.errors import error_responses
 from scopes.principals import principal_of
 
-from ..selectors.ask import ask_read
+from ..answers.ask import ask_read
 from .answer import TIERS, ChainOut
 from .serializers import CardOut
 

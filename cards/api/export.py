@@ -17,7 +17,7 @@ from core.api.errors import error_responses
 from scopes.principals import principal_of
 
 from ..selectors.export import export_document
-from ..export_markdown import export_zip
+from ..transfer.export_markdown import export_zip
 
 FORMATS = ["json", "markdown"]
 

@@ -15,7 +15,7 @@ from core.api.common import StrictSerializer, WallClockDateTimeField
 from core.api.errors import error_responses
 
 from ..models import Precision, TimeSource
-from ..when import DATE_ORDERS, DEFAULT_DATE_ORDER, anchor_zone, speaker_zone, when_resolve, zone_label
+from ..time.when import DATE_ORDERS, DEFAULT_DATE_ORDER, anchor_zone, speaker_zone, when_resolve, zone_label
 
 DESCRIPTION = """The day is the speaker's (DESIGN §5). A `reference_time` with an explicit offset
 anchors "today", "yesterday", 昨天 … in that offset: `2026-05-08T06:45:00+08:00` makes "yesterday"

@@ -19,13 +19,14 @@ from scopes.principals import principal_of
 from scopes.archive import scopes_read_by_default
 from scopes.selectors import read_scope_ids, scope_get
 
-from ..drafts import draft_from_request, when_interval
+from ..drafts import draft_from_request
 from ..errors import InvalidCard
 from ..models import Card
 from ..selectors.cards import card_forgettable_get, card_get, card_history, cards_filtered, cards_in_interval
 from ..services import (Outcome, card_describe, card_forget, card_hold, card_remember, card_remember_batch,
                         card_verify, perspectives_set)
 from ..services.asked import card_asked
+from ..time.when import when_interval
 from ..selectors.entities import entity_bind
 from ..selectors.shape import card_out, card_rows, card_shown, cards_shown, iso
 from .serializers import (AskedOut, BulkIn, BulkOut, BulkProposedOut, CardListQuery, CardOut, CardPatchIn,

@@ -1,4 +1,4 @@
-"""Every card keeps its words (cards/lexical.py card_lexemes) for recall's lexical
+"""Every card keeps its words (cards/words/lexical.py card_lexemes) for recall's lexical
 score beside the vector's, with a GIN index for "holds any of these words".
 Existing cards get theirs here, in batches."""
 
@@ -11,7 +11,7 @@ BATCH = 2_000
 
 
 def fill_lexemes(apps, schema_editor):
-    from cards.lexical import card_lexemes
+    from cards.words.lexical import card_lexemes
 
     Card = apps.get_model("cards", "Card")
     rows = []

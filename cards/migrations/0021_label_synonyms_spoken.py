@@ -1,7 +1,7 @@
 """Labels named as people ask about them: the everyday words of a question
 ("where does Ana live", "what does Kai drive") and Chinese ones, in Simplified
 (a question in Traditional is read as Simplified before it is matched:
-cards/understand.py). Recall and ask find the label a question is about by
+cards/words/understand.py). Recall and ask find the label a question is about by
 these; a write naming a label by one of them lands on that label too.
 
 Chinese names are matched as substrings, so single characters that occur

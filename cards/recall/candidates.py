@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from ..models import CardKind
 from ..valid_time import valid_sql
-from ..when import Interval
+from ..time.when import Interval
 
 
 def candidates_sql(params: dict, *, as_of: dt.datetime | None, when: Interval | None,

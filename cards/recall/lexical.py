@@ -1,7 +1,7 @@
 """Recall's lexical score (issue 17): the idf-weighted share of the query's words a candidate holds — BM25
 with every word counted once and no length norm, since cards are a sentence long. In SQL for the routes
 that read it there, in numpy for recall from memory; tests/cards/test_recall_memory.py holds the two to the
-same answers. A card's words and a query's: cards/lexical.py."""
+same answers. A card's words and a query's: cards/words/lexical.py."""
 
 from __future__ import annotations
 

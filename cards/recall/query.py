@@ -1,15 +1,15 @@
 """What recall reads of the query (issues 17 and 18): its vector, its words (and the keys of the labels it
 names), the entities it names exactly, and whether it asks for an attribute of people that nothing
-recorded answers. The words themselves: cards/lexical.py; the labels and names a question holds:
-cards/understand.py (ask reads them too)."""
+recorded answers. The words themselves: cards/words/lexical.py; the labels and names a question holds:
+cards/words/understand.py (ask reads them too)."""
 
 from __future__ import annotations
 
 from functools import lru_cache
 
 from ..embeddings import embed_query
-from ..lexical import lexemes, query_terms
-from ..understand import labels_named
+from ..words.lexical import lexemes, query_terms
+from ..words.understand import labels_named
 
 
 @lru_cache(maxsize=512)
@@ -21,7 +21,7 @@ def query_vector(query: str) -> str:
 
 
 def recall_terms(query: str) -> tuple[str, ...]:
-    """The query's words (cards/lexical.py), and the key of every label the query
+    """The query's words (cards/words/lexical.py), and the key of every label the query
     names by a synonym ("which company…" also looks for "employer"): a card's
     words hold its label's key, never the synonyms, which may change."""
     named = [label.key for label in labels_named(query)]

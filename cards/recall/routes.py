@@ -21,8 +21,8 @@ import datetime as dt
 from django.db import connection
 from django.utils import timezone
 
-from ..understand import ABSENCE_TELLS, labels_named, name_runs, speaks_of_self
-from ..when import Interval
+from ..words.understand import ABSENCE_TELLS, labels_named, name_runs, speaks_of_self
+from ..time.when import Interval
 from . import score
 from .answer import Recall
 from .assemble import answer_of

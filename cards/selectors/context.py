@@ -14,7 +14,7 @@ from scopes.principals import Principal
 from scopes.selectors import read_scope_ids
 
 from ..context import Question, context_block, context_lines, question_next
-from ..when import speaker_zone
+from ..time.when import speaker_zone
 from .boundaries import boundaries_of
 from .profile import profile_items
 from .recall import probe_question, recall_body

@@ -31,11 +31,17 @@ from scopes.principals import scope_ids_for
 from scopes.selectors import read_scope_ids, scope_get
 from scopes.relations import members_by_relation, members_of, relation_keys_meant
 
-from ..derive import entity_term
-from ..models import Alias, Entity
+from ..models import Alias, Entity, EntityKind
 from ..text import name_skeleton, normalize
 
 ME = "me"
+
+
+def entity_term(entity_id: int, kind: str, scope_kind: str, name_norm: str) -> str:
+    """What derivation (cards/answers/derive.py) knows an entity by: a kind, or
+    anything of the global scope, by its name; any other entity by its id. The
+    binder gives each binding its term, so it holds the rule."""
+    return f"n:{name_norm}" if kind == EntityKind.KIND or scope_kind == "global" else f"e:{entity_id}"
 
 
 class AmbiguousEntity(DomainError):

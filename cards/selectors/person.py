@@ -19,7 +19,7 @@ from core.dates import as_instant
 from scopes.models import Scope
 from scopes.principals import Principal
 
-from ..label_names import label_name
+from ..words.label_names import label_name
 from ..models import Card, CardKind, Entity, Tag
 from ..provenance import approvals_of
 from ..recall.aging import aging_card_ids
@@ -37,7 +37,7 @@ LIFE_LIMIT = 40
 
 @dataclass
 class LifeItem:
-    """One bar of the life timeline, in the shape cards/timeline.py draws: a state
+    """One bar of the life timeline, in the shape cards/pages/timeline.py draws: a state
     over its valid time, an event over its occurrence (an instant: a mark)."""
 
     pk: int

@@ -9,11 +9,11 @@ from core.errors import DomainError
 from scopes.principals import Principal
 from scopes.selectors import read_scope_ids
 
-from ..drafts import when_in_query, when_interval
+from ..time.when import when_in_query, when_interval
 from ..embeddings import EmbeddingError
 from ..models import Tag
 from ..recall.routes import recall
-from ..services import entity_of_user
+from .entity_reads import entity_of_user
 from .entities import entity_bind
 from .shape import cards_shown, iso
 

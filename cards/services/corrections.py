@@ -10,7 +10,7 @@ from django.utils.translation import gettext
 from scopes.models import User
 
 from ..errors import CardGone, ImmutableEvent, InvalidCard, NotCurrent
-from ..lexical import card_lexemes
+from ..words.lexical import card_lexemes
 from ..models import Card, CardKind, CardRevision, Cardinality, Entity
 from ..screen import content_screen
 from ..text import text_in

@@ -1,5 +1,5 @@
 """Derivation rules: people (or a model, as a draft) propose them; a reviewer
-approves or retires them. Only approved rules derive (cards/derive.py)."""
+approves or retires them. Only approved rules derive (cards/answers/derive.py)."""
 
 from __future__ import annotations
 

@@ -19,11 +19,11 @@ from scopes.zones import person_zone
 from ..drafts import CardDraft, Occurrence, aware, draft_text_in, draft_validate, occurrence_from, reference_time_of
 from ..errors import ConfusableName, InvalidCard, LabelKindMismatch
 from ..labels import label_resolve
-from ..lexical import card_lexemes
+from ..words.lexical import card_lexemes
 from ..models import Card, CardKind, Cardinality, Entity, EntityKind, Label, Precision
 from ..screen import content_screen
 from ..text import normalize
-from ..when import zone_from_label, zone_label
+from ..time.when import zone_from_label, zone_label
 from .entities import entity_for_write
 from .tags import lock_label
 

@@ -1,8 +1,8 @@
-"""{{ card.label|label_name }}: a label's key as the page's language names it (cards/label_names.py)."""
+"""{{ card.label|label_name }}: a label's key as the page's language names it (cards/words/label_names.py)."""
 
 from django import template
 
-from cards.label_names import label_name as _label_name
+from cards.words.label_names import label_name as _label_name
 
 register = template.Library()
 

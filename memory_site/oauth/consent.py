@@ -29,7 +29,7 @@ from core.errors import DomainError
 from core.pages import error_fields
 from memory_site.mcp_server.http import mcp_url
 from scopes.connections import ACCESS_SCOPES, access_requested, connection_grant, connection_name
-from scopes.forms import ACCESS_CHOICES
+from scopes.pages.forms import ACCESS_CHOICES
 from scopes.guardians import is_minor
 from scopes.models import Scope, ScopeKind
 from scopes.principals import Principal

@@ -10,7 +10,7 @@ Contract for every extractor:
 - every proposal keeps the exact `quote` (a substring of the message text)
   and the `message_id` it came from;
 - time: either `when` (an expression such as "last Saturday", resolved later
-  against the message's `at`, in the day its offset says, by cards.when.when_resolve) or
+  against the message's `at`, in the day its offset says, by cards.time.when.when_resolve) or
   `occurred_at_hint` (an absolute ISO datetime from a model); never both. A
   model's hint that cannot be read sets `hint_unusable` instead: the message's
   timestamp is then the time, marked as coming from the message (DESIGN §5);

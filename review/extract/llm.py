@@ -20,7 +20,7 @@ import urllib.request
 from django.core.exceptions import ImproperlyConfigured
 
 from cards.screen.never_store import policy_screen, policy_split
-from cards.when import anchor_zone, zone_from_label, zone_label
+from cards.time.when import anchor_zone, zone_from_label, zone_label
 from core.errors import DomainError
 
 from .base import Dropped, ExtractContext, Extraction, ExtractionFailed, Message

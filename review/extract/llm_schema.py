@@ -13,7 +13,7 @@ import json
 
 from cards.confidence import confidence_value
 from cards.screen.never_store import ONE_OFF_FRUSTRATION, SPECULATIVE_MOTIVE, TRANSIENT_FEELING
-from cards.when import EARLIEST_YEAR, LATEST_YEAR, anchor_zone
+from cards.time.when import EARLIEST_YEAR, LATEST_YEAR, anchor_zone
 from core.text import InvalidText, text_tree_check
 
 from .base import Dropped, Extraction, Message, Proposal

@@ -1,5 +1,5 @@
 """Finding a time expression inside a clause, kept exactly as said ("last Saturday",
-上週六). Only shapes that cards.when.when_resolve understands are recognised,
+上週六). Only shapes that cards.time.when.when_resolve understands are recognised,
 so every `when` an extractor emits can be resolved later against the message's
 timestamp; a bare weekday or month is left alone ("Saturday's game", "I may")."""
 

@@ -15,7 +15,7 @@ from cards.models import Card, CardKind, TimeSource
 from cards.screen import content_finding
 from cards.services import card_remember
 from cards.services.long_term import card_promote, long_term_problem
-from cards.when import Interval, person_zone, when_resolve, zone_from_label
+from cards.time.when import Interval, person_zone, when_resolve, zone_from_label
 from core.errors import DomainError
 from scopes.models import User
 

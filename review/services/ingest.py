@@ -15,7 +15,7 @@ from cards.models import Card, Entity, Precision, Tag, TimeSource
 from cards.services import card_remember
 from cards.text import name_visible, normalize, text_in
 from cards.valid_time import valid_q
-from cards.when import UnresolvableTime, anchor_zone, person_zone, when_resolve, zone_label
+from cards.time.when import UnresolvableTime, anchor_zone, person_zone, when_resolve, zone_label
 from core.errors import DomainError
 from scopes.models import AgentToken, Scope, User
 

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from cards.drafts import CardDraft, aware, draft_text_in
 from cards.services.write_plan import draft_label
-from cards.when import zone_from_label
+from cards.time.when import zone_from_label
 from core.errors import DomainError
 from scopes.models import AgentToken, Scope, User
 from scopes.zones import person_zone

@@ -25,7 +25,7 @@ from cards.text import chinese_in
 from cards.confidence import LEVELS
 from cards.models import CardKind, Tag
 from cards.screen import content_finding
-from cards.when import anchor_zone, zone_label
+from cards.time.when import anchor_zone, zone_label
 
 from ..extract.base import Message
 from ..extract.sentences import quote_whole

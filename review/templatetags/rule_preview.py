@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from django import template
 
-from cards.rule_preview import rule_preview
+from cards.answers.rule_preview import rule_preview
 from cards.services.rules import rule_check
 from scopes.principals import principal_of_page
 from scopes.selectors import read_scope_ids
 
-from ..rule_forms import rule_reading
+from ..pages.rule_forms import rule_reading
 
 register = template.Library()
 

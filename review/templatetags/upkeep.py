@@ -1,5 +1,5 @@
 """The scope page's line about the weekly upkeep ("Last tidied 2 days ago: 3 proposals"):
-the page is the store's (cards.views), which never imports the queue, so the queue
+the page is the store's (cards.pages.cards), which never imports the queue, so the queue
 gives its line to the template here."""
 
 from __future__ import annotations

@@ -243,7 +243,7 @@ def test_kinds_are_never_neighbours_for_a_guess(alice, bearer):
 
 
 def test_a_lattice_of_kinds_is_derived_with_each_goal_expanded_once(alice, bearer):
-    from cards.derive import MAX_STEPS, Deriver, FactBase, approved_rules, name_term
+    from cards.answers.derive import MAX_STEPS, Deriver, FactBase, approved_rules, name_term
     common = global_scope_get()
     levels, width = 7, 5
     for level in range(levels - 1):

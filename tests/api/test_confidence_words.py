@@ -9,8 +9,8 @@ import pytest
 from django.utils import timezone
 
 from cards.confidence import LEVELS
-from cards.importer import ImportFileError, memory_import
-from cards.import_markdown import document_from_markdown
+from cards.transfer.importer import ImportFileError, memory_import
+from cards.transfer.import_markdown import document_from_markdown
 from cards.models import Card
 from review.extract.base import Message
 from review.extract.llm_schema import validate

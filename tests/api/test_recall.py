@@ -15,7 +15,7 @@ from cards.recall import score
 from cards.recall.routes import recall
 from cards.services import card_remember
 from cards.services.embedding import cards_embed_now
-from cards.when import when_resolve
+from cards.time.when import when_resolve
 from scopes.services import membership_set
 from tests.factories import UserFactory, family_scope
 

@@ -4,12 +4,12 @@ a birthday, a partner), about people it names or the asker's own, when no such
 card holds, says `no_evidence` and returns nothing, on both routes. Attributes
 said in other ways too (where one lives) and questions naming things, not
 people, are left to the scores. What a question names is read without a model
-(cards/understand.py), in English and Chinese."""
+(cards/words/understand.py), in English and Chinese."""
 
 import pytest
 
 from cards.recall.routes import recall
-from cards.understand import labels_named, speaks_of_self
+from cards.words.understand import labels_named, speaks_of_self
 from scopes.services import membership_set
 from tests.api.test_recall import ask, embed_all, remember
 from tests.factories import UserFactory, family_scope

@@ -14,7 +14,7 @@ from cards.models import Card
 from cards.recall.query import recall_terms
 from cards.recall.routes import recall
 from cards.recall.score import ALPHA, NAMED_BOOST
-from cards.understand import name_runs
+from cards.words.understand import name_runs
 from cards.services import card_describe
 from tests.api.test_recall import ask, embed_all, remember
 

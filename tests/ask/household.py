@@ -10,7 +10,7 @@ from cards.drafts import CardDraft
 from cards.services import card_remember
 from cards.services.embedding import cards_embed_now
 from cards.models import Card
-from cards.when import when_resolve
+from cards.time.when import when_resolve
 from scopes.relations import relation_set
 from scopes.services import membership_set
 from scopes.zones import person_zone

@@ -6,7 +6,7 @@ import zoneinfo
 
 import pytest
 
-from cards.when import anchor_zone, zone_from_label, zone_label
+from cards.time.when import anchor_zone, zone_from_label, zone_label
 from scopes.errors import UnknownTimeZone
 
 LISBON = zoneinfo.ZoneInfo("Europe/Lisbon")

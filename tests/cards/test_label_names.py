@@ -4,7 +4,7 @@ import pytest
 from django.template import Context, Template
 from django.utils import translation
 
-from cards.label_names import label_name
+from cards.words.label_names import label_name
 from cards.models import Label
 from cards.text import CJK
 

@@ -1,7 +1,7 @@
-"""The words lexical matching sees (cards/lexical.py): Traditional and Simplified
+"""The words lexical matching sees (cards/words/lexical.py): Traditional and Simplified
 Chinese meet, Chinese is segmented, English plurals fold, function words go."""
 
-from cards.lexical import lexemes, query_terms
+from cards.words.lexical import lexemes, query_terms
 
 
 def test_traditional_and_simplified_chinese_give_the_same_words():

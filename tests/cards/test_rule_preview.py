@@ -1,4 +1,4 @@
-"""A rule's preview (cards/rule_preview.py) is what derive.py derives once the
+"""A rule's preview (cards/answers/rule_preview.py) is what derive.py derives once the
 rule is approved: the same conclusions, resting on the same cards, for every
 subject; only what the reader's scopes hold; capped with a count; and what is
 recorded already, or disagrees with the record, said so."""
@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from cards.answer import answer
-from cards.derive import FactBase, approved_rules, name_term
+from cards.answers.answer import answer
+from cards.answers.derive import FactBase, approved_rules, name_term
 from cards.drafts import CardDraft
 from cards.labels import label_resolve
 from cards.models import Card, Rule, RuleStatus
-from cards.rule_preview import rule_preview, said
+from cards.answers.rule_preview import rule_preview, said
 from cards.selectors.entities import entity_bind
 from cards.services import card_remember
 from cards.services.rules import RuleInvalid, rule_approve, rule_propose

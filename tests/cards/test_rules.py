@@ -39,7 +39,7 @@ def test_only_approved_rules_derive_and_approval_records_who_and_when(alice):
                   CardDraft(kind="state", subject="Green club", label="diet", value="vegan")):
         card_remember(scope=scope, actor=alice, draft=draft)
     rule = rule_propose(name="club diet", premises=GOOD[0], conclusion=GOOD[1], author=alice)
-    from cards.answer import answer
+    from cards.answers.answer import answer
     from cards.selectors.entities import entity_bind
     from cards.labels import label_resolve
 

@@ -1,5 +1,5 @@
 """A time expression inside a question is found and resolved as writes resolve
-one, in the asker's day (cards/timeexpr/find.py); words that only look like time
+one, in the asker's day (cards/time/find.py); words that only look like time
 ("May I…", "now") restrict nothing."""
 
 import datetime as dt
@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from cards.timeexpr.find import time_in_query
+from cards.time.find import time_in_query
 
 TAIPEI, LISBON = ZoneInfo("Asia/Taipei"), ZoneInfo("Europe/Lisbon")
 # Monday 30 November 2026, 06:30 in Taipei: still Sunday 29th in Lisbon.

@@ -5,7 +5,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from cards.timeline import timeline_of
+from cards.pages.timeline import timeline_of
 
 CHAR_WIDTH = 7  # px: generous for the axis's 12px digits and short month names
 

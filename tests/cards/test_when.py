@@ -12,7 +12,7 @@ import zoneinfo
 
 import pytest
 
-from cards.when import UnresolvableTime, when_resolve
+from cards.time.when import UnresolvableTime, when_resolve
 
 # name → (reference wall time or aware ISO, zone, date order)
 REFS = {

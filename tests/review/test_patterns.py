@@ -8,7 +8,7 @@ import zoneinfo
 import pytest
 
 from cards.labels import label_resolve
-from cards.when import when_resolve
+from cards.time.when import when_resolve
 from review.extract.base import ExtractContext, Message
 from review.extract.patterns import PatternExtractor, rule_names
 from review.extract.when import when_in

@@ -11,7 +11,7 @@ import pytest
 from django.conf import settings
 from django.core.management import call_command
 
-from cards.export_markdown import daily_notes, memory_md
+from cards.transfer.export_markdown import daily_notes, memory_md
 from cards.models import Alias, Card, CardRevision, Entity
 from cards.selectors.export import export_document
 from cards.services import card_forget, card_verify

@@ -1,4 +1,4 @@
-"""The dashboard knows when a project ended (scopes/archive_pages.py): the scope
+"""The dashboard knows when a project ended (scopes/pages/archive.py): the scope
 page says "Archived on <day>" with Restore for its owner, offers Archive (asking
 first) on an active project to its owner, and the home page folds archived
 projects apart. Who may is tested in tests/web/test_page_permissions.py."""

@@ -1,11 +1,11 @@
 """The card pages in Traditional Chinese when the browser asks for it, and in
 English, as before, when it does not: the card, its scope, the ask page, a
 person's page and the forget confirmation. A label reads as the page's
-language names it (cards/label_names.py)."""
+language names it (cards/words/label_names.py)."""
 
 import pytest
 
-from cards.label_names import label_name
+from cards.words.label_names import label_name
 from cards.models import Entity
 
 pytestmark = pytest.mark.django_db

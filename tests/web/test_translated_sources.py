@@ -63,8 +63,7 @@ def test_the_check_finds_words_outside_the_catalogue():
 
 
 # Python that speaks to a person on a page: messages, form labels and help.
-PAGE_PYTHON = sorted(p for pattern in ("*/views.py", "*/forms.py", "*/*_pages.py", "*/*_forms.py", "*/person_page.py",
-                                       "*/ask_page.py", "memory_site/home.py", "memory_site/connect.py",
+PAGE_PYTHON = sorted(p for pattern in ("*/pages/*.py", "memory_site/home.py", "memory_site/connect.py",
                                        "memory_site/waiting.py", "scopes/languages.py")
                      for p in ROOT.glob(pattern))
 _UNMARKED = re.compile(

@@ -15,8 +15,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.http import Http404
 from django.utils import timezone
 
-from cards.import_markdown import document_from_markdown
-from cards.importer import ImportFileError, memory_import
+from cards.transfer.import_markdown import document_from_markdown
+from cards.transfer.importer import ImportFileError, memory_import
 from core.errors import DomainError, NotAllowed
 from core.text import InvalidText, body_text_check
 from scopes.models import User

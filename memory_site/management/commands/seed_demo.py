@@ -24,7 +24,7 @@ from cards.drafts import CardDraft
 from cards.models import Card, Entity, Rule, Tag
 from cards.services import card_describe, card_remember, card_verify
 from cards.services.rules import rule_propose
-from cards.when import when_resolve
+from cards.time.when import when_resolve
 from review.extract import ExtractionFailed
 from review.models import Candidate, CandidateStatus
 from review.services.ingest import ingest_create, ingest_fail, ingest_process
