@@ -21,7 +21,7 @@ from cards.signals import approvals_asked, forgetting
 from core.errors import DomainError, integrity_refusal
 from core.signals import database_rule_refused
 from scopes.models import Membership, User
-from scopes.signals import member_joined, user_set_up
+from scopes.signals import member_joined, user_created, user_set_up
 from tests.factories import family_scope
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,6 +30,7 @@ APPS = ("core", "scopes", "cards", "review", "memory_site")
 # Each signal and, in connection order, the receivers the apps above connect to it.
 WIRING = {
     database_rule_refused: ["cards.receivers.event_update_refused_read"],
+    user_created: ["scopes.receivers.user_setup_on_create"],
     user_set_up: ["cards.receivers.person_entity_give"],
     member_joined: ["cards.receivers.member_look_alikes_on_join"],
     forgetting: ["review.receivers.review_forget_copies"],
@@ -63,6 +64,7 @@ def test_every_signal_reaches_the_receivers_its_listeners_connect(alice):
     family = family_scope(owner=alice)
     assert set(_declared_signals()) == set(WIRING)
     assert _sent_to(database_rule_refused, IntegrityError, error=IntegrityError("x")) == WIRING[database_rule_refused]
+    assert _sent_to(user_created, User, user=alice) == WIRING[user_created]
     assert _sent_to(user_set_up, User, user=alice, scope=alice.personal_scope) == WIRING[user_set_up]
     assert _sent_to(member_joined, Membership, scope=family, user=alice) == WIRING[member_joined]
     assert _sent_to(forgetting, None, forgetting=Forgetting(actor=alice)) == WIRING[forgetting]
