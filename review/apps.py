@@ -13,3 +13,8 @@ class ReviewConfig(AppConfig):
 
         forgetting.connect(receivers.review_forget_copies, dispatch_uid="review.forget")
         approvals_asked.connect(receivers.card_approvals_answer, dispatch_uid="review.approvals")
+
+        # A service enqueues its task by the task's registered name, never importing the task module (which
+        # imports the service): importing it here registers the tasks in every process, so an eager run
+        # (no broker) finds them too.
+        from . import tasks  # noqa: F401
