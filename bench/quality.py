@@ -59,12 +59,12 @@ from quality_worlds import INHERITABLE, RULELESS, World, build_worlds  # noqa: E
 from sqlcleanup import raw_cascade  # noqa: E402
 
 from cards.answer import answer  # noqa: E402
-from cards.selectors.entities import entity_bind  # noqa: E402
+from cards.selectors.entities import entity_bind, entity_of_user  # noqa: E402
 from cards.drafts import CardDraft  # noqa: E402
 from cards.embeddings import embed_texts  # noqa: E402
 from cards.labels import label_resolve, registry  # noqa: E402
 from cards.models import Card, Entity, EntityKind  # noqa: E402
-from cards.services import card_remember_many, entity_create, entity_of_user  # noqa: E402
+from cards.services import card_remember_many, entity_create  # noqa: E402
 from cards.services.embedding import cards_embed_now  # noqa: E402
 from cards.text import normalize  # noqa: E402
 from scopes.models import Scope, User  # noqa: E402

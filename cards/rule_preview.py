@@ -18,8 +18,9 @@ from .derive import Deriver, FactBase, Proof, approved_rules, name_term
 from .label_names import label_name
 from .labels import label_lookup
 from .models import Cardinality, Rule
+from .rule_shape import rule_check
 from .selectors.answers import Shaper
-from .services.rules import RuleInvalid, rule_cannot_run, rule_check
+from .services.rules import RuleInvalid, rule_cannot_run
 
 PREVIEW_LIMIT = 20
 # Subjects asked at most: a preview is read on a page, and a scope's facts may name thousands.

@@ -28,15 +28,27 @@ from rest_framework.exceptions import PermissionDenied
 
 from core.compiled import Compiled
 from core.errors import DomainError
+from scopes.models import User
 from scopes.principals import scope_ids_for
 from scopes.selectors import read_scope_ids, scope_get
 from scopes.relations import members_by_relation, members_of, relation_keys_meant
 
-from ..derive import entity_term
-from ..models import Alias, Entity
+from ..models import Alias, Entity, EntityKind
 from ..text import name_skeleton, normalize
 
 ME = "me"
+
+
+def entity_term(entity_id: int, kind: str, scope_kind: str, name_norm: str) -> str:
+    """The term by which derivation (cards/derive.py) knows an entity: an ordinary one by its id, a kind or
+    anything in the global scope by its normalised name, so a household's "car" meets global common sense's."""
+    return f"n:{name_norm}" if kind == EntityKind.KIND or scope_kind == "global" else f"e:{entity_id}"
+
+
+def entity_of_user(user: User) -> Entity:
+    """The person's own entity ("me")."""
+    # The OneToOne accessor caches on the user object: one query per actor, not per card.
+    return user.entity
 
 
 class AmbiguousEntity(DomainError):

@@ -22,10 +22,10 @@ from scopes.selectors import read_scope_ids
 
 from ..models import Card, CardKind, Tag
 from ..profile import CONSTRAINT_LABELS, GROUPS, STYLE_LABELS, profile_group, profile_guidance, profile_tier
-from ..services import entity_of_user
 from ..valid_time import valid_q
 from ..when import speaker_zone
 from .boundaries import BOUNDARY, person_own
+from .entities import entity_of_user
 from .shape import card_out, card_rows
 
 # A person has a handful of these; past this many the oldest are left out.

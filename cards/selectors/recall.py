@@ -13,8 +13,7 @@ from ..drafts import when_in_query, when_interval
 from ..embeddings import EmbeddingError
 from ..models import Tag
 from ..recall.routes import recall
-from ..services import entity_of_user
-from .entities import entity_bind
+from .entities import entity_bind, entity_of_user
 from .shape import cards_shown, iso
 
 

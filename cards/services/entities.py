@@ -13,8 +13,8 @@ from scopes.models import LADDER_SEEN_SQL, MAX_LADDER_DEPTH, Membership, Scope, 
 
 from ..errors import ConfusableName, InvalidCard
 from ..models import Alias, Entity, EntityKind
-from ..selectors.entities import (LOOK_ALIKE_THRESHOLD, entities_in_scopes_sql, entity_bind, look_alikes_sql,
-                                  skeleton_look_alikes, skeleton_look_alikes_sql)
+from ..selectors.entities import (LOOK_ALIKE_THRESHOLD, entities_in_scopes_sql, entity_bind, entity_of_user,
+                                  look_alikes_sql, skeleton_look_alikes, skeleton_look_alikes_sql)
 from ..text import name_in, name_skeleton, normalize
 
 ME = "me"
@@ -50,11 +50,6 @@ def member_look_alikes_propose(*, scope: Scope, user: User) -> None:
             "    AND e.name_norm %% %(norm)s AND similarity(e.name_norm, %(norm)s) >= %(threshold)s"
             " ON CONFLICT DO NOTHING",
             {"person": person.pk, "norm": person.name_norm, "scope": scope.pk, "threshold": LOOK_ALIKE_THRESHOLD})
-
-
-def entity_of_user(user: User) -> Entity:
-    # The OneToOne accessor caches on the user object: one query per actor, not per card.
-    return user.entity
 
 
 @transaction.atomic

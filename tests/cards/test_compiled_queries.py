@@ -109,7 +109,7 @@ def test_a_value_the_compiled_sql_never_sees_is_refused():
 
 
 def test_the_token_brings_its_user_and_entity_in_one_logged_statement(django_assert_num_queries):
-    from cards.services import entity_of_user
+    from cards.selectors.entities import entity_of_user
     from scopes.tokens import token_authenticate
 
     alice = UserFactory(username="alice")
