@@ -17,10 +17,11 @@ from cards.drafts import CardDraft
 from cards.provenance import Approval, approvals_of
 from cards.services import card_forget, card_remember
 from cards.services.forget import Forgetting
-from cards.signals import approvals_asked, forgetting
+from cards.signals import approvals_asked, cards_proposed, forgetting, probe_asked
 from core.errors import DomainError, integrity_refusal
 from core.signals import database_rule_refused
 from scopes.models import Membership, User
+from scopes.principals import Principal
 from scopes.signals import member_joined, user_created, user_set_up
 from tests.factories import family_scope
 
@@ -35,6 +36,8 @@ WIRING = {
     member_joined: ["cards.receivers.member_look_alikes_on_join"],
     forgetting: ["review.receivers.review_forget_copies"],
     approvals_asked: ["review.receivers.card_approvals_answer"],
+    cards_proposed: ["review.receivers.proposals_answer_on_propose"],
+    probe_asked: ["review.receivers.probe_pending_answer"],
 }
 
 
@@ -69,6 +72,8 @@ def test_every_signal_reaches_the_receivers_its_listeners_connect(alice):
     assert _sent_to(member_joined, Membership, scope=family, user=alice) == WIRING[member_joined]
     assert _sent_to(forgetting, None, forgetting=Forgetting(actor=alice)) == WIRING[forgetting]
     assert _sent_to(approvals_asked, Approval, card_ids=[], scope_ids=[]) == WIRING[approvals_asked]
+    assert _sent_to(probe_asked, Principal, user=alice, scope_ids=[]) == WIRING[probe_asked]
+    assert _sent_to(cards_proposed, None, principal=Principal(alice), items=[], bulk=True) == WIRING[cards_proposed]
 
 
 def _probe_counts(sender, **kwargs):
