@@ -6,16 +6,17 @@ class CardsConfig(AppConfig):
     verbose_name = "Memory cards"
 
     def ready(self) -> None:
-        from core.errors import integrity_reader_register
-        from scopes.services import member_joined_register, user_setup_register
+        # What the store listens to (README, "How apps tell each other"): imported here, once the apps are loaded.
+        from core.signals import database_rule_refused
+        from scopes.signals import member_joined, user_set_up
 
-        from .services.corrections import event_update_refused
-        from .services.entities import member_look_alikes_propose, person_entity_ensure
+        from . import receivers
 
-        # The write-once trigger on events is the card domain's rule: the API's
-        # one error mapping learns here how to read its refusal.
-        integrity_reader_register(event_update_refused)
-        # Every new user gets their own person entity with their personal scope.
-        user_setup_register(person_entity_ensure)
-        # Someone joining a scope may already be there under a name someone wrote.
-        member_joined_register(member_look_alikes_propose)
+        database_rule_refused.connect(receivers.event_update_refused_read, dispatch_uid="cards.event_update")
+        user_set_up.connect(receivers.person_entity_give, dispatch_uid="cards.person_entity")
+        member_joined.connect(receivers.member_look_alikes_on_join, dispatch_uid="cards.member_look_alikes")
+
+        # A service enqueues its task by the task's registered name, never importing the task module (which
+        # imports the service): importing it here registers the tasks in every process, so an eager run
+        # (no broker) finds them too.
+        from . import tasks  # noqa: F401

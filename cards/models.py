@@ -11,7 +11,7 @@ from django.utils import timezone
 from pgvector.django import HnswIndex, VectorField
 
 from core.scope_rows import ScopeRow
-from scopes.visibility import ScopedQuerySet, scope_id_values
+from scopes.restriction import ScopedQuerySet, scope_id_values
 
 from .text import name_skeleton, name_validator, normalize
 from .valid_time import is_valid_at

@@ -1,15 +1,17 @@
 """Who let a card in: the last word of its provenance. A card a model proposed
 became a fact when a person approved it in the review queue (DESIGN §4 rule 6);
 the queue keeps that decision, and the store never imports the queue. So the
-queue registers an *approval reader* here from its AppConfig.ready, as it
-registers its forget participant (cards.services.forget), and the card pages
-ask `approvals_of` for the cards they already show."""
+store asks (cards.signals.approvals_asked), the queue answers from its
+AppConfig.ready's receiver, and the card pages ask `approvals_of` for the cards
+they already show."""
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
+
+from .signals import approvals_asked
 
 
 @dataclass(frozen=True)
@@ -20,16 +22,6 @@ class Approval:
     at: dt.datetime
 
 
-ApprovalReader = Callable[..., Mapping[int, Approval]]
-_READERS: list[ApprovalReader] = []
-
-
-def approval_reader_register(reader: ApprovalReader) -> None:
-    """`reader(card_ids=, scope_ids=)` answers {card id: its latest approval} for those it knows."""
-    if reader not in _READERS:
-        _READERS.append(reader)
-
-
 def approvals_of(card_ids: Iterable[int], *, scope_ids: list[int]) -> dict[int, Approval]:
     """The latest approval of each of these cards, in `scope_ids` (already checked
     visible by the caller); a card written directly, or by an agent allowed to write, has none."""
@@ -37,8 +29,8 @@ def approvals_of(card_ids: Iterable[int], *, scope_ids: list[int]) -> dict[int, 
     found: dict[int, Approval] = {}
     if not ids:
         return found
-    for reader in _READERS:
-        for card_id, approval in reader(card_ids=ids, scope_ids=scope_ids).items():
+    for _receiver, approvals in approvals_asked.send(sender=Approval, card_ids=ids, scope_ids=scope_ids):
+        for card_id, approval in approvals.items():
             if card_id not in found or approval.at > found[card_id].at:
                 found[card_id] = approval
     return found

@@ -4,10 +4,11 @@ they are mapped once for the API (core/api/errors.py) and once for the pages
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from contextlib import contextmanager
 
 from django.db import IntegrityError
+
+from .signals import database_rule_refused
 
 
 class Refusal(Exception):
@@ -52,22 +53,11 @@ class InvalidInput(DomainError):
     code = "validation_error"
 
 
-IntegrityReader = Callable[[IntegrityError], DomainError | None]
-
-# A rule the database holds (a trigger, a constraint) refuses with an
-# IntegrityError; the app that owns the rule registers how to read it as its own
-# refusal, so the one mapping to 4xx needs to know no app.
-_INTEGRITY_READERS: list[IntegrityReader] = []
-
-
-def integrity_reader_register(reader: IntegrityReader) -> None:
-    if reader not in _INTEGRITY_READERS:
-        _INTEGRITY_READERS.append(reader)
-
-
 def integrity_refusal(error: IntegrityError) -> DomainError | None:
-    """The domain refusal a registered reader recognises in `error`, if any."""
-    return next((refused for read in _INTEGRITY_READERS if (refused := read(error)) is not None), None)
+    """The domain refusal that the app owning a database rule reads in `error`, if any (the app answers
+    signals.database_rule_refused; the first answer, in connection order, wins)."""
+    answers = database_rule_refused.send(sender=type(error), error=error)
+    return next((refused for _receiver, refused in answers if refused is not None), None)
 
 
 @contextmanager

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from cards.models import PossibleDuplicate, Rule, RuleStatus
-from cards.services.rules import rule_check
+from cards.rule_shape import rule_check
 from core.errors import DomainError
 from scopes.visibility import ScopedAdmin
 

@@ -229,7 +229,7 @@ def reviews_waiting(*, principal: Principal) -> dict[int, int]:
 def card_approvals(*, card_ids: list[int], scope_ids: list[int]) -> dict[int, Approval]:
     """Who approved each of these cards of `scope_ids` (already checked visible) in the queue,
     and when — the latest approval when several candidates came to one card; the
-    store's card pages read it through cards.provenance (registered in apps.py)."""
+    store's card pages read it through cards.provenance (review.receivers answers its signal)."""
     rows = (Candidate.objects.in_scopes(scope_ids).filter(card_id__in=card_ids, status=CandidateStatus.APPROVED,
                                                           decided_by__isnull=False, decided_at__isnull=False)
             .order_by("card_id", "-decided_at", "-id").distinct("card_id")

@@ -16,8 +16,7 @@ from urllib.parse import urlsplit
 
 from django.db import transaction
 from django.utils import timezone
-from oauth2_provider.models import (clear_expired, get_access_token_model, get_application_model, get_grant_model,
-                                    get_refresh_token_model)
+from oauth2_provider.models import clear_expired, get_access_token_model, get_application_model
 
 from .models import AgentToken, Scope, User
 from .tokens import (MAX_DAYS, TOKEN_PREFIX, TokenRefused, secret_digest, token_access_flags, token_admitted,
@@ -69,12 +68,6 @@ def connection_grant(*, user: User, application, scopes: list[Scope], access: st
     existing.save(update_fields=["name", "can_write", "proposes", "all_scopes", "expires_at"])
     existing.scopes.set(scopes)
     return existing
-
-
-def connection_credentials_delete(*, user_id: int, application_id: int) -> None:
-    """Every OAuth token and code an assistant holds for one person."""
-    for model in (get_refresh_token_model(), get_access_token_model(), get_grant_model()):
-        model.objects.filter(user_id=user_id, application_id=application_id).delete()
 
 
 def connection_authenticate(raw: str, *, resource: str) -> AgentToken:

@@ -12,7 +12,8 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 from guardian.models import UserObjectPermissionBase
 
-from .visibility import ScopedQuerySet
+from .restriction import Asker, ScopedQuerySet
+from .signals import user_created
 from .zones import DEFAULT_ZONE, time_zone_names, validate_time_zone  # noqa: F401  (migrations name it here)
 
 
@@ -22,11 +23,11 @@ class MemoryUserManager(UserManager):
     admin), so the invariant "exactly one personal scope" can never lapse."""
 
     def _create_user(self, username, email, password, **extra_fields):
-        from .services import user_setup  # services import this module
-
         with transaction.atomic():
             user = super()._create_user(username, email, password, **extra_fields)
-            user_setup(user=user)
+            # The setup is a service (scopes.services.user_setup), and services import the models:
+            # the manager says a user was created, and ScopesConfig.ready connects the setup.
+            user_created.send(sender=User, user=user)
         return user
 
 
@@ -101,12 +102,10 @@ MAX_LADDER_DEPTH = 8
 
 
 class ScopeQuerySet(models.QuerySet):
-    def visible_to(self, principal, action: str = "view") -> "ScopeQuerySet":
+    def visible_to(self, principal: Asker, action: str = "view") -> "ScopeQuerySet":
         """The one restriction primitive: scopes `principal` may `action`
         (view, write, review, manage), as a single id__in subquery."""
-        from .principals import scope_ids_for
-
-        return self.filter(id__in=scope_ids_for(principal, action))
+        return self.filter(id__in=principal.scope_ids(action))
 
 
 class Scope(models.Model):

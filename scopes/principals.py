@@ -11,7 +11,7 @@ from django.db.models import Q, QuerySet
 
 from core.errors import NotAllowed
 
-from .models import AgentToken, ScopeKind, ScopeUserObjectPermission, User
+from .models import AgentToken, Scope, ScopeKind, ScopeUserObjectPermission, User
 
 ACTION_PERMISSIONS = {
     "view": "view_scope",
@@ -55,6 +55,10 @@ class Principal:
         """What asking to write means for this principal: a write, or for a propose-only token a proposal."""
         return "propose" if self.proposes else "write"
 
+    def scope_ids(self, action: str) -> QuerySet:
+        """`scope_ids_for` this principal: what the restriction primitive (scopes/restriction.py) asks."""
+        return scope_ids_for(self, action)
+
 
 def principal_of(request) -> Principal:
     token = request.auth if isinstance(getattr(request, "auth", None), AgentToken) else None
@@ -84,8 +88,6 @@ def scope_ids_for(principal: Principal, action: str, *, archive_holds: bool = Tr
     plus `global` for viewing. Losing a grant narrows every
     token at once, because nothing is copied into the token. `archive_holds=False`
     only to tell an archived scope's refusal apart (scopes/archive.py)."""
-    from .models import Scope
-
     if action not in ACTION_PERMISSIONS:
         raise ValueError(f"unknown action {action!r}")
     if principal.token is not None and action not in TOKEN_ACTIONS[principal.token.access]:

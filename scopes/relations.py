@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from core.errors import InvalidInput
 
 from .models import Membership, MemberRelation, Scope, ScopeKind, User
-from .visibility import scope_id_values
+from .restriction import scope_id_values
 
 # Each relation, with the words a speaker uses for that member (English and Chinese).
 RELATIONS: dict[str, tuple[str, ...]] = {

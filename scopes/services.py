@@ -3,8 +3,6 @@ never edited by hand."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from django.contrib.auth.models import Permission
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import ValidationError
@@ -18,6 +16,7 @@ from .relations import relation_set, relations_forget_member
 from .members import shared_scope_check
 from .models import (KIND_NAMES, ROLE_PERMISSIONS, AgentToken, Invitation, InvitationStatus, Membership, Role, Scope,
                      ScopeKind, ScopeUserObjectPermission, User)
+from .signals import member_joined, user_set_up
 
 
 def _permission_ids(codenames: tuple[str, ...]) -> list[int]:
@@ -26,37 +25,12 @@ def _permission_ids(codenames: tuple[str, ...]) -> list[int]:
                 .values_list("id", flat=True))
 
 
-UserSetupStep = Callable[..., object]
-
-# What an app above the ladder gives every new user (cards: their own person
-# entity), registered from its AppConfig.ready: scopes knows no app above it.
-_USER_SETUP_STEPS: list[UserSetupStep] = []
-
-
-def user_setup_register(step: UserSetupStep) -> None:
-    """`step(user=, scope=)` runs for every new user, after their personal scope exists."""
-    if step not in _USER_SETUP_STEPS:
-        _USER_SETUP_STEPS.append(step)
-
-
-# What an app above the ladder does when someone joins a shared scope (cards:
-# propose merging look-alikes of the new member), registered the same way.
-_MEMBER_JOINED_STEPS: list[UserSetupStep] = []
-
-
-def member_joined_register(step: UserSetupStep) -> None:
-    """`step(scope=, user=)` runs when `user` joins the shared `scope`."""
-    if step not in _MEMBER_JOINED_STEPS:
-        _MEMBER_JOINED_STEPS.append(step)
-
-
 @transaction.atomic
 def user_setup(*, user: User) -> Scope:
     """Everything a user starts with, created on first call: their personal
-    scope, then each registered step. Idempotent."""
+    scope, then what each app above gives a new user (signals.user_set_up). Idempotent."""
     scope = personal_scope_ensure(user=user)
-    for step in _USER_SETUP_STEPS:
-        step(user=user, scope=scope)
+    user_set_up.send(sender=User, user=user, scope=scope)
     return scope
 
 
@@ -110,8 +84,7 @@ def membership_set(*, scope: Scope, user: User, role: str, relation: str | None 
     membership.full_clean(exclude=["user", "scope"])
     membership.save()
     if joined and scope.kind not in (ScopeKind.PERSONAL, ScopeKind.GLOBAL):
-        for step in _MEMBER_JOINED_STEPS:
-            step(scope=scope, user=user)
+        member_joined.send(sender=Membership, scope=scope, user=user)
     ScopeUserObjectPermission.objects.filter(content_object=scope, user=user).delete()
     ScopeUserObjectPermission.objects.bulk_create(
         ScopeUserObjectPermission(content_object=scope, user=user, permission_id=pid)

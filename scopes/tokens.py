@@ -14,6 +14,7 @@ from django.db.models import Q
 from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from oauth2_provider.models import get_access_token_model, get_grant_model, get_refresh_token_model
 
 from core.compiled import Compiled
 from core.errors import DomainError, InvalidInput
@@ -181,10 +182,15 @@ def token_revoke(*, token: AgentToken) -> AgentToken:
         token.revoked_at = timezone.now()
         AgentToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(revoked_at=token.revoked_at)
     if token.is_connection:
-        from .connections import connection_credentials_delete
-
         connection_credentials_delete(user_id=token.user_id, application_id=token.application_id)
     return token
+
+
+def connection_credentials_delete(*, user_id: int, application_id: int) -> None:
+    """Every OAuth token and code an assistant holds for one person: what revoking its connection
+    (scopes/connections.py) takes with it."""
+    for model in (get_refresh_token_model(), get_access_token_model(), get_grant_model()):
+        model.objects.filter(user_id=user_id, application_id=application_id).delete()
 
 
 def token_authenticate(raw: str) -> AgentToken:

@@ -21,7 +21,7 @@ from typing import Any
 from django.apps import apps
 from django.db import connection
 
-from scopes.visibility import ScopedQuerySet
+from scopes.restriction import ScopedQuerySet
 
 ROOT = Path(__file__).resolve().parent.parent
 SCOPE_FILTER = re.compile(r'scope_id"?\s*(IN\s*\(|=\s*ANY\s*\(|=\s*%s|=\s*\d)', re.IGNORECASE)

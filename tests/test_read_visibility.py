@@ -2,7 +2,7 @@
 
 Which rows a caller may see is decided once per kind of row: `visible_to(principal,
 action)` / `in_scopes(read_scope_ids)` on the querysets of the models that live in
-a scope (scopes.visibility). This file walks the source of every module that reads
+a scope (scopes.restriction). This file walks the source of every module that reads
 for people and fails on a query of such a model that goes around it:
 
 - a manager chain, `<ScopedModel>.objects…` (or `_default_manager`, `_base_manager`,
@@ -38,7 +38,8 @@ from django.apps import apps
 from django.contrib import admin
 from django.db import models
 
-from scopes.visibility import RESTRICTING_METHODS, ScopedAdmin, ScopedQuerySet
+from scopes.restriction import RESTRICTING_METHODS, ScopedQuerySet
+from scopes.visibility import ScopedAdmin
 
 ROOT = Path(__file__).resolve().parent.parent
 

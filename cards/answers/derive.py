@@ -6,7 +6,8 @@ Facts are triples of terms. An ordinary entity is its own term ("e:<id>", the
 id of the entity it was merged into, if any); a
 kind, anything in the global scope and a plain value are terms by normalised
 name ("n:<name>"), so "my car is_a car" in a household meets "car used_for
-driving" admitted into global common sense.
+driving" admitted into global common sense. The binder names an entity's term
+as it binds a name (cards/selectors/entities.py `entity_term`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from django.db import connection
 from django.utils import timezone
 
 from ..models import CardKind, Rule, RuleStatus, Tag
+from ..rule_shape import rule_check
 from ..selectors.entities import entity_term
 from ..text import normalize
 from ..valid_time import valid_sql
@@ -169,8 +171,6 @@ class FactBase:
 
 def approved_rules() -> list[Rule]:
     """Approved rules that can run; one changed by hand into a bad shape is skipped, never a 500."""
-    from ..services.rules import rule_check
-
     return [rule for rule in Rule.objects.filter(status=RuleStatus.APPROVED).order_by("name")
             if not rule_check(rule.premises, rule.conclusion)]
 

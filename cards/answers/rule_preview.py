@@ -18,8 +18,9 @@ from .derive import Deriver, FactBase, Proof, approved_rules, name_term
 from ..words.label_names import label_name
 from ..labels import label_lookup
 from ..models import Cardinality, Rule
+from ..rule_shape import rule_check
+from ..services.rules import RuleInvalid, rule_cannot_run
 from .answer_read import Shaper
-from ..services.rules import RuleInvalid, rule_cannot_run, rule_check
 
 PREVIEW_LIMIT = 20
 # Subjects asked at most: a preview is read on a page, and a scope's facts may name thousands.

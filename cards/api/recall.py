@@ -148,9 +148,6 @@ class Recall(APIView):
 
 
 class Context(APIView):
-    # The pending probe (see cards.selectors.context.PendingProbes): the site's urls hand it in.
-    probes = None
-
     @extend_schema(parameters=[ContextQuery], responses={200: ContextOut, **error_responses(400, 401, 404, 503)},
                    summary="The prompt-ready memory block for a query, within a token budget",
                    description=(
@@ -166,6 +163,6 @@ class Context(APIView):
         params = query.validated_data
         return Response(context_read(principal=principal_of(request), scope_id=params["scope"],
                                      query=params["query"], budget=params["budget"], k=params["k"],
-                                     when=params.get("when"), tz=params.get("tz"), probes=self.probes))
+                                     when=params.get("when"), tz=params.get("tz")))
 
 

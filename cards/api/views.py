@@ -27,6 +27,7 @@ from ..services import (Outcome, card_describe, card_forget, card_hold, card_rem
                         card_verify, perspectives_set)
 from ..services.asked import card_asked
 from ..time.when import when_interval
+from ..signals import cards_proposed
 from ..selectors.entities import entity_bind
 from ..selectors.shape import card_out, card_rows, card_shown, cards_shown, iso
 from .serializers import (AskedOut, BulkIn, BulkOut, BulkProposedOut, CardListQuery, CardOut, CardPatchIn,
@@ -66,8 +67,8 @@ def _outcomes(principal, results) -> list[dict]:
 
 
 # Where a propose-only token's cards go instead of the store: the review queue,
-# handed in by the site's urls (the store never imports the queue). It takes
-# the principal and [(scope, draft)], and answers one
+# which receives cards.signals.cards_proposed (the store never imports the queue).
+# It takes the principal and [(scope, draft)], and answers one
 # {"outcome": "proposed", "candidate": {…}} per card, all or nothing.
 Proposer = Callable[..., list[dict]]
 
@@ -79,14 +80,16 @@ PROPOSED_DESCRIPTION = (
 
 
 def _proposer(view) -> Proposer:
-    if view.propose is None:
+    if not cards_proposed.has_listeners(type(view)):
         raise NotAllowed("This token only proposes, and this endpoint takes no proposals.")
-    return view.propose
+
+    def propose(**named) -> list[dict]:
+        (_receiver, answer), *_others = cards_proposed.send(sender=type(view), **named)
+        return answer
+    return propose
 
 
 class CardListCreate(APIView):
-    propose: Proposer | None = None
-
     @extend_schema(operation_id="cards_list", parameters=[CardListQuery],
                    responses={200: page_of(CardOut), **error_responses(400, 401, 404)},
                    summary="List cards: current by default, or valid at `as_of`, or with history (current=false)")
@@ -144,8 +147,6 @@ class CardListCreate(APIView):
 
 
 class CardBulk(APIView):
-    propose: Proposer | None = None
-
     @extend_schema(request=BulkIn, responses={201: BulkOut, 202: BulkProposedOut,
                                               **error_responses(400, 401, 403, 404, 409)},
                    summary="Remember up to 1,000 cards, all or nothing",

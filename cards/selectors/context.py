@@ -5,8 +5,6 @@ client (a dashboard page, an MCP tool) calls it too."""
 
 from __future__ import annotations
 
-from typing import Callable
-
 from django.utils import timezone
 
 from scopes.models import User
@@ -14,29 +12,26 @@ from scopes.principals import Principal
 from scopes.selectors import read_scope_ids
 
 from ..context import Question, context_block, context_lines, question_next
+from ..signals import probe_asked
 from ..time.when import speaker_zone
 from .boundaries import boundaries_of
 from .profile import profile_items
 from .recall import probe_question, recall_body
 from .shape import cards_out
 
-# The hypothesis to put to the person next, if one may be put now, and how many
-# wait to be (that one included). Probing is the review queue's (it knows who
-# was probed and when); the store never imports it, so the site hands it in.
-PendingProbes = Callable[..., tuple[int | None, int]]
-
-
 def context_read(*, principal: Principal, scope_id: int, query: str, budget: int, k: int = 20,
-                 when: str | None = None, tz: str | None = None, probes: PendingProbes | None = None) -> dict:
+                 when: str | None = None, tz: str | None = None) -> dict:
     """{"prompt", "cards", "tokens", "question", "questions_waiting"}: the block,
     the cards it holds, its size in the model's tokens, the one question it
     carries (null when none, or when the budget left it out) and how many more
-    wait. `probes(user=, scope_ids=)` gives the pending probe; without it no
-    probe is offered."""
+    wait. The pending probe is the review queue's to say (cards.signals.probe_asked;
+    the store never imports the queue); with no answer, no probe is offered."""
     scope_ids = read_scope_ids(principal=principal, scope_id=scope_id)
     body, me_id = recall_body(principal, scope_id=scope_id, query=query, k=k, when=when, tz=tz, as_of=None,
                               scope_ids=scope_ids)
-    probe_id, probes_waiting = probes(user=principal.user, scope_ids=scope_ids) if probes else (None, 0)
+    answers = [answer for _receiver, answer in probe_asked.send(sender=Principal, user=principal.user,
+                                                                scope_ids=scope_ids)]
+    probe_id, probes_waiting = answers[0] if answers else (None, 0)
     total = sum(body["questions_waiting"].values()) + probes_waiting
     question = question_next(contradictions=body["contradictions"], aging=body["aging_facts"],
                              probe=lambda: _probe(probe_id, principal.user, scope_ids))

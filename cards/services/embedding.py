@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable
 from itertools import islice
 from typing import TYPE_CHECKING
 
+from celery import current_app
 from django.db import connection, transaction
 
 from ..embeddings import card_embedding_text, embed_texts, embedding_setting
@@ -72,11 +73,11 @@ class _EmbedOnCommit:
         self.ran = False  # a callback that ran takes no more ids (test helpers keep it listed)
 
     def __call__(self) -> None:
-        from ..tasks import cards_embed  # the task module imports this one
-
         self.ran = True
         ids = sorted(self.cards)
-        cards_embed.delay(card_ids=ids, scope_ids=[self.cards[pk] for pk in ids])
+        # By its registered name: the task module calls this one, so this one never imports it
+        # (CardsConfig.ready imports it, so every process has it registered and an eager run finds it).
+        current_app.tasks["cards.tasks.cards_embed"].delay(card_ids=ids, scope_ids=[self.cards[pk] for pk in ids])
 
 
 def cards_embed_now(*, card_ids: Iterable[int], scope_ids: Iterable[int] = (),

@@ -24,7 +24,7 @@ ME = "me"
 @transaction.atomic
 def person_entity_ensure(*, user: User, scope: Scope) -> Entity:
     """The user's own person entity ("me"), in their personal `scope`; created on
-    first call. A step of every user's setup (registered in CardsConfig.ready)."""
+    first call. A step of every user's setup (cards.receivers, on scopes.signals.user_set_up)."""
     entity, _ = Entity.objects.get_or_create(
         user=user, defaults={"scope": scope, "name": user.shown_name, "kind": EntityKind.PERSON})
     return entity
@@ -34,7 +34,7 @@ def member_look_alikes_propose(*, scope: Scope, user: User) -> None:
     """Someone joins a shared scope that already holds an entity under a name
     like theirs (the family's "Dana" written before Dana joined): proposed for
     merge into their own entity, in the review queue; nothing is merged. A step
-    of every membership (registered in CardsConfig.ready)."""
+    of every membership (cards.receivers, on scopes.signals.member_joined)."""
     try:
         person = entity_of_user(user)
     except Entity.DoesNotExist:

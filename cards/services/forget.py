@@ -6,9 +6,10 @@ and, with its row, its vector, revisions and perspectives; the guesses that
 were promoted into it (they say what it says); what a knowledge merge copied
 into the survivor's revisions; the admin's change-log lines that name it; and
 whatever an app above the store keeps (the review queue: the candidate it came
-from, decision reasons). Such an app registers a *forget participant* here from
-its AppConfig.ready — the store never imports it — and anything a later feature
-adds that holds a card's words plugs in the same way. Who may forget a card is
+from, decision reasons). Such an app is a *forget participant*: it receives
+cards.signals.forgetting, connected in its AppConfig.ready — the store never
+imports it — and anything a later feature adds that holds a card's words
+listens the same way. Who may forget a card is
 `cards.selectors.cards.FORGET_ACTION`, asked of every card. Each operation
 answers with a `Receipt`: counts per kind, never content; the audit log keeps
 that something was forgotten, by whom and when, never what."""
@@ -16,7 +17,7 @@ that something was forgotten, by whom and when, never what."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from django.contrib.admin.models import LogEntry
@@ -34,6 +35,7 @@ from ..labels import label_resolve
 from ..models import AuditEvent, Card, CardRevision, Entity, Label, Tag
 from ..selectors.cards import cards_forgettable
 from ..selectors.entities import ME, entity_bind
+from ..signals import forgetting as forgetting_signal
 from ..text import normalize
 from .corrections import card_hold
 from .forget_rows import card_rows_delete, entities_delete
@@ -109,16 +111,6 @@ class Forgetting:
     about: About | None = None
     scope_ids: tuple[int, ...] = ()
     user: User | None = None
-
-
-ForgetParticipant = Callable[..., Mapping[str, int]]
-_PARTICIPANTS: list[ForgetParticipant] = []
-
-
-def forget_participant_register(participant: ForgetParticipant) -> None:
-    """`participant(forgetting=)` removes its copies and returns its counts."""
-    if participant not in _PARTICIPANTS:
-        _PARTICIPANTS.append(participant)
 
 
 def _with_copies(cards: Mapping[int, int]) -> dict[int, int]:
@@ -225,8 +217,8 @@ def cards_forget(*, cards: Mapping[int, int], actor: User | None, about: About |
     forgetting = Forgetting(actor=actor, card_ids=tuple(cards), card_scope_ids=tuple(scopes),
                             reaching_scope_ids=reaching, about=about, scope_ids=tuple(scope_ids), user=user)
     receipt = Receipt()
-    for participant in _PARTICIPANTS:
-        receipt.update(participant(forgetting=forgetting))
+    for _receiver, counts in forgetting_signal.send(sender=Card, forgetting=forgetting):
+        receipt.update(counts)
     receipt.update(_store_copies(cards))
     receipt.update(_cards_delete(cards, actor, reaching))
     return receipt

@@ -11,9 +11,7 @@ from cards.api import recall as recall_views
 from cards.api import time as time_views
 from cards.api import views as card_views
 from review.api import views as review_views
-from review.api.proposals import proposals_answer
 from scopes.api import people as people_views
-from review.services.hypotheses import probe_pending
 from scopes.api import relations as relation_views
 from scopes.api import views as scope_views
 
@@ -52,9 +50,9 @@ urlpatterns = [
          name="invitation-accept"),
     path("invitations/<id:invitation_id>/decline/", scope_views.InvitationAnswer.as_view(accept=False),
          name="invitation-decline"),
-    # A propose-only token's cards wait in the review queue: the store never imports the queue.
-    path("cards/", card_views.CardListCreate.as_view(propose=proposals_answer), name="card-list"),
-    path("cards/bulk/", card_views.CardBulk.as_view(propose=proposals_answer), name="card-bulk"),
+    # A propose-only token's cards wait in the review queue (cards.signals.cards_proposed, received by review).
+    path("cards/", card_views.CardListCreate.as_view(), name="card-list"),
+    path("cards/bulk/", card_views.CardBulk.as_view(), name="card-bulk"),
     path("cards/<id:card_id>/", card_views.CardDetail.as_view(), name="card-detail"),
     path("cards/<id:card_id>/history/", card_views.CardHistory.as_view(), name="card-history"),
     path("cards/<id:card_id>/verify/", card_views.CardVerify.as_view(), name="card-verify"),
@@ -88,7 +86,7 @@ urlpatterns = [
     path("count/", answer_views.CountView.as_view(), name="count"),
     path("recall/", recall_views.Recall.as_view(), name="recall"),
     # The context block offers the review queue's pending probe: the store never imports the queue.
-    path("context/", recall_views.Context.as_view(probes=probe_pending), name="context"),
+    path("context/", recall_views.Context.as_view(), name="context"),
     path("profile/", profile_views.Profile.as_view(), name="profile"),
     path("time/resolve/", time_views.TimeResolve.as_view(), name="time-resolve"),
     path("export/", export_views.Export.as_view(), name="export"),

@@ -1,5 +1,6 @@
-"""The answer to a propose-only token's remember: the site's urls hand this to
-the card endpoints (cards never imports the queue). The candidates are made by
+"""The answer to a propose-only token's remember: the card endpoints ask for it
+by cards.signals.cards_proposed, received in review/receivers.py (cards never
+imports the queue). The candidates are made by
 review/services/proposals.py, the one home of where such a write goes."""
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from cards.words.label_names import label_name, label_other_names
 from cards.labels import registry
 from cards.models import CardKind, Rule
 from cards.answers.rule_preview import label_phrase
-from cards.services.rules import MAX_PREMISES, rule_check
+from cards.rule_shape import MAX_PREMISES, rule_check
 
 # Words that stand for "anyone / anything" as well as a term starting with "?":
 # nobody means a person called "someone".

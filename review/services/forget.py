@@ -1,5 +1,5 @@
 """What the review queue keeps of a card's words, and forgets with it — the
-queue's forget participant (registered in ReviewConfig.ready; the store calls
+queue's forget participant (review.receivers, on cards.signals.forgetting; the store calls
 it from cards.services.forget without importing this app) — and the retention
 of rejected and stale candidates.
 

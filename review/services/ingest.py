@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from celery import current_app
 from django.db import transaction
 from django.utils import timezone
 
@@ -25,6 +26,12 @@ from ..extract.base import Dropped, ExtractContext, Extraction, ExtractionFailed
 from ..models import Candidate, CandidateStatus, IngestJob, JobStatus
 from .candidates import candidate_draft, candidate_place, candidate_screen
 from .signals import signal_candidates
+
+
+def _ingest_extract():
+    """The task that extracts a job, by its registered name: the task module calls this one, so this one never
+    imports it (ReviewConfig.ready imports it, so every process has it registered and an eager run finds it)."""
+    return current_app.tasks["review.tasks.ingest_extract"]
 
 MAX_MESSAGES = 500
 ROLES = ("user", "assistant", "system")
@@ -49,11 +56,9 @@ def ingest_create(*, scope: Scope, actor: User, session: str, messages: list[dic
     job = IngestJob.objects.create(scope=scope, session=session, created_by=actor, messages=stored,
                                    message_count=len(stored), extractor=extractor_for().name,
                                    auto_accept=auto_accept, token=token)
-    from ..tasks import ingest_extract  # the task module imports this one
-
     # robust: the job is committed either way; a broker that is down leaves it
     # queued, and ingest_sweep delivers it again (or fails it and wipes it).
-    transaction.on_commit(lambda: ingest_extract.delay(job_id=job.pk, scope_id=job.scope_id), robust=True)
+    transaction.on_commit(lambda: _ingest_extract().delay(job_id=job.pk, scope_id=job.scope_id), robust=True)
     return job
 
 
@@ -144,8 +149,6 @@ def ingest_fail(*, job_id: int, scope_id: int, error: ExtractionFailed | Excepti
 def ingest_sweep(now: dt.datetime | None = None) -> dict:
     """Jobs whose task was lost are delivered again; after KEEP_AT_MOST (or
     MAX_ATTEMPTS) they fail and their messages go (beat: every 15 minutes)."""
-    from ..tasks import ingest_extract
-
     now = now or timezone.now()
     stale = IngestJob.objects.filter(status__in=(JobStatus.QUEUED, JobStatus.RUNNING),
                                      created_at__lt=now - STALE_AFTER)
@@ -156,7 +159,7 @@ def ingest_sweep(now: dt.datetime | None = None) -> dict:
                         error=RuntimeError("not extracted in time; the messages were deleted"))
             counts["failed"] += 1
         else:
-            ingest_extract.delay(job_id=job.pk, scope_id=job.scope_id)
+            _ingest_extract().delay(job_id=job.pk, scope_id=job.scope_id)
             counts["requeued"] += 1
     return counts
 

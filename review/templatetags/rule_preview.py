@@ -7,7 +7,7 @@ from __future__ import annotations
 from django import template
 
 from cards.answers.rule_preview import rule_preview
-from cards.services.rules import rule_check
+from cards.rule_shape import rule_check
 from scopes.principals import principal_of_page
 from scopes.selectors import read_scope_ids
 

@@ -7,7 +7,8 @@ from django.urls import reverse
 from cards.drafts import CardDraft
 from cards.models import Rule, RuleStatus
 from cards.services import card_remember
-from cards.services.rules import RuleInvalid, RuleNotDraft, rule_approve, rule_check, rule_propose, rule_retire
+from cards.rule_shape import rule_check
+from cards.services.rules import RuleInvalid, RuleNotDraft, rule_approve, rule_propose, rule_retire
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

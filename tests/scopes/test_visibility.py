@@ -25,7 +25,8 @@ from scopes.relations import relation_set
 from scopes.principals import Principal
 from scopes.services import global_scope_get, membership_set
 from scopes.tokens import token_create
-from scopes.visibility import ScopedQuerySet, row_get
+from scopes.restriction import ScopedQuerySet
+from scopes.visibility import row_get
 from tests.factories import UserFactory, family_scope
 from tests.scope_routing import distributed_tables, unrouted
 
