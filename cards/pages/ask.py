@@ -11,7 +11,6 @@ from django.utils.translation import pgettext
 
 from core.errors import DomainError
 from core.pages import error_fields
-from scopes.principals import principal_of_page
 from scopes.zones import person_zone
 
 from ..answers.answer_read import answer_read
@@ -43,10 +42,10 @@ def ask_question(request, form, principal) -> dict | None:
         return None
 
 
-def ask_recall(request, form) -> dict | None:
+def ask_recall(request, form, principal) -> dict | None:
     data = form.cleaned_data
     try:
-        body, _meta = recall_body(principal_of_page(request), scope_id=data["scope"], query=data["query"], k=data["k"],
+        body, _meta = recall_body(principal, scope_id=data["scope"], query=data["query"], k=data["k"],
                                   when=data["when"] or None, tz=None, as_of=None)
     except DomainError as error:
         _refused(form, error)

@@ -19,12 +19,12 @@ from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
-from core.pages import error_fields, page, refusal_message
+from core.pages import error_fields, refusal_message
+from scopes.pages.entry import page
 from scopes.pages.forms import InviteForm
 from scopes.models import Scope, ScopeKind
-from scopes.principals import principal_of_page
 from scopes.archive import scope_archive_offer
-from scopes.selectors import read_scope_ids, scope_get, scope_leave_state
+from scopes.selectors import read_scope_ids, scope_leave_state
 from scopes.zones import person_zone
 
 from .ask import ask_answer, ask_count, ask_question, ask_recall
@@ -102,8 +102,7 @@ def _filtered(cards, form: CardFilterForm, *, user, scope_ids: list[int]):
     return rows
 
 
-def _scope_context(request, scope, *, add_form=None) -> dict:
-    principal = principal_of_page(request)
+def _scope_context(request, principal, scope, *, add_form=None) -> dict:
     ladder = read_scope_ids(principal=principal, scope_id=scope.pk)
     # Whoever wrote what the page can list, with or without the ladder: the choice stays valid either way.
     people, agents = writers_of(Card.objects.in_scopes(ladder))
@@ -128,23 +127,19 @@ def _scope_context(request, scope, *, add_form=None) -> dict:
             "archive": scope_archive_offer(principal=principal, scope=scope)}
 
 
-@page
-def scope_page(request, scope_id: int):
-    scope = scope_get(principal=principal_of_page(request), scope_id=scope_id)
-    context = _scope_context(request, scope)
+@page(scope="scope_id")
+def scope_page(request, scope, *, principal):
+    context = _scope_context(request, principal, scope)
     if request.htmx and request.htmx.target == "card-list":
         # htmx swaps only a 2xx: the list carries the form's errors in its place.
         return render(request, "cards/_card_list.html", context)
     return render(request, "cards/scope.html", context, status=400 if context["filters"].errors else 200)
 
 
-@page
-@require_POST
-def card_add(request, scope_id: int):
-    principal = principal_of_page(request)
+@page(scope="scope_id", action="write", methods=("POST",))
+def card_add(request, scope, *, principal):
     form = CardAddForm(request.POST)
     with transaction.atomic():
-        scope = scope_get(principal=principal, scope_id=scope_id, action="write")
         if form.is_valid():
             try:
                 with transaction.atomic():
@@ -156,12 +151,11 @@ def card_add(request, scope_id: int):
             else:
                 messages.success(request, _("Remembered (%(outcome)s).") % {"outcome": _(result.outcome)})
                 return redirect("card", card_id=result.card.pk)
-    return render(request, "cards/scope.html", _scope_context(request, scope, add_form=form), status=400)
+    return render(request, "cards/scope.html", _scope_context(request, principal, scope, add_form=form), status=400)
 
 
 @page
-def card_page(request, card_id: int):
-    principal = principal_of_page(request)
+def card_page(request, card_id: int, *, principal):
     card = card_get(principal=principal, card_id=card_id)
     history = card_history(card=card)
     in_scope = [card.scope_id]  # the scope card_get has just let the person see
@@ -198,11 +192,11 @@ def _own_phrasing(card: Card, user) -> str:
 
 @page
 @require_POST
-def card_perspective_page(request, card_id: int):
+def card_perspective_page(request, card_id: int, *, principal):
     """Sets the signed-in member's own phrasing; the form has no field naming
     anyone else, and the service refuses another member's phrasing anyway."""
     with transaction.atomic():
-        card = card_get(principal=principal_of_page(request), card_id=card_id, action="write")
+        card = card_get(principal=principal, card_id=card_id, action="write")
         form = PerspectiveForm(request.POST)
         if not _shared(card):
             messages.error(request, _("A %(kind)s scope has no other members to phrase it.")
@@ -224,9 +218,9 @@ def card_perspective_page(request, card_id: int):
 
 @page
 @require_POST
-def card_verify_page(request, card_id: int):
+def card_verify_page(request, card_id: int, *, principal):
     with transaction.atomic():
-        card = card_get(principal=principal_of_page(request), card_id=card_id, action="write")
+        card = card_get(principal=principal, card_id=card_id, action="write")
         try:
             card_verify(card=card, actor=request.user)
         except DomainError as error:
@@ -238,10 +232,10 @@ def card_verify_page(request, card_id: int):
 
 @page
 @require_POST
-def card_describe_page(request, card_id: int):
+def card_describe_page(request, card_id: int, *, principal):
     form = DescribeForm(request.POST)
     with transaction.atomic():
-        card = card_get(principal=principal_of_page(request), card_id=card_id, action="write")
+        card = card_get(principal=principal, card_id=card_id, action="write")
         if form.is_valid():
             try:
                 card_describe(card=card, actor=request.user, text=form.cleaned_data["text"],
@@ -259,13 +253,12 @@ FORGET_WHAT = {"card", "timeline", "subject"}
 
 
 @page
-def card_forget_page(request, card_id: int, what: str = "card"):
+def card_forget_page(request, card_id: int, what: str = "card", *, principal):
     """Forget this card, its whole timeline (the label's history for its
     subject) or everything about its subject in its scope: GET asks for
     confirmation, POST forgets at once and completely and says the receipt in words."""
     if what not in FORGET_WHAT:
         raise Http404
-    principal = principal_of_page(request)
     if request.method != "POST":
         card = card_forgettable_get(principal=principal, card_id=card_id)
         row = card_out(card_rows(Card.objects.in_scopes([card.scope_id]).filter(pk=card.pk), user=request.user).get())
@@ -302,10 +295,9 @@ def account_erase_page(request):
 
 
 @page
-def entities_page(request):
+def entities_page(request, *, principal):
     """Entities in the scopes the person may view (common sense aside), their
     aliases and merges, the open merge proposals, and how fast each label fades."""
-    principal = principal_of_page(request)
     aliases = Prefetch("aliases", queryset=Alias.objects.visible_to(principal, "view"))
     entities = list(Entity.objects.visible_to(principal, "view").exclude(scope__kind=ScopeKind.GLOBAL)
                     .select_related("scope", "merged_into").prefetch_related(aliases)
@@ -328,10 +320,10 @@ def entities_page(request):
 
 @page
 @require_POST
-def alias_add_page(request, entity_id: int):
+def alias_add_page(request, entity_id: int, *, principal):
     form = AliasForm(request.POST)
     with transaction.atomic():
-        entity = entity_get(principal=principal_of_page(request), entity_id=entity_id, action="write")
+        entity = entity_get(principal=principal, entity_id=entity_id, action="write")
         if not form.is_valid():
             messages.error(request, _("An alias needs a name."))
             return redirect("entities")
@@ -350,11 +342,10 @@ ASK_FORMS = {"question": QuestionForm, "recall": RecallForm, "answer": AnswerFor
 
 
 @page
-def ask_page(request):
+def ask_page(request, *, principal):
     """A question in plain words (the API's ask), and behind it the expert forms —
     recall, answer and count — in one scope, as an agent would ask them. Read-only,
     so the forms are GETs: a question is a link that can be shared or reloaded."""
-    principal = principal_of_page(request)
     scopes = list(Scope.objects.visible_to(principal, "view").order_by("name"))
     asked = request.GET.get("form") if request.GET.get("form") in ASK_FORMS else None
     forms = {name: form_class(request.GET if name == asked else None, scopes=scopes,
@@ -366,7 +357,7 @@ def ask_page(request):
         if asked == "question":
             result = ask_question(request, form, principal)
         elif asked == "recall":
-            result = ask_recall(request, form)
+            result = ask_recall(request, form, principal)
         elif asked == "answer":
             result = ask_answer(request, form, principal)
         else:
