@@ -22,6 +22,8 @@ from ..selectors import scope_get
 
 
 class View(APIView):
+    # No docstring: drf-spectacular would take it for the description of every operation that has none.
+
     # The action each method asks of the scope the URL names (its `scope_id`): {"GET": "view", "POST": "manage"}.
     # A method not listed resolves no scope before its handler.
     scope_actions: dict[str, str] = {}
@@ -42,7 +44,8 @@ class View(APIView):
 
     def scope_action(self, request, **kwargs) -> str | None:
         """What this request asks of the scope its URL names (None: it names none, or resolves it later)."""
-        return self.scope_actions.get(request.method)
+        # HEAD is answered by the GET handler (Django's View.setup), so it asks what GET asks.
+        return self.scope_actions.get("GET" if request.method == "HEAD" else request.method)
 
     def scope_named(self, scope_id: int, action: str = "view") -> Scope:
         """A scope the validated body or query names, with `action` (404 / 403 as above)."""

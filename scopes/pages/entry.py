@@ -24,17 +24,21 @@ from ..principals import principal_of_page
 from ..selectors import scope_get
 
 
-def page(view=None, *, scope: str | None = None, action: str = "view", methods: tuple[str, ...] | None = None):
-    """`@page`, or `@page(scope="scope_id", action="manage", methods=("POST",))`."""
+def page(view=None, *, scope: str | None = None, action: str = "view", resolve=None,
+         methods: tuple[str, ...] | None = None):
+    """`@page`, or `@page(scope="scope_id", action="manage", methods=("POST",))`. A page
+    that asks a right no single action names hands its own reader as `resolve`
+    (called as `scope_get` is: principal=, scope_id=; 404 / 403 the same way)."""
     if view is None:
-        return functools.partial(page, scope=scope, action=action, methods=methods)
+        return functools.partial(page, scope=scope, action=action, resolve=resolve, methods=methods)
+    scope_of = resolve or functools.partial(scope_get, action=action)
     takes_principal = "principal" in inspect.signature(view).parameters
 
     @functools.wraps(view)
     def entered(request, *args, **kwargs):
         principal = principal_of_page(request)
         if scope is not None:
-            kwargs["scope"] = scope_get(principal=principal, scope_id=kwargs.pop(scope), action=action)
+            kwargs["scope"] = scope_of(principal=principal, scope_id=kwargs.pop(scope))
         if takes_principal:
             kwargs["principal"] = principal
         with reads_noted():
