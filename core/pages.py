@@ -1,6 +1,8 @@
 """What every dashboard page shares: how a refusal from the selectors becomes a
 page. The selectors are the API's (one permission system); they refuse in the
-domain's words (core/errors.py), which `page` maps to Django's 403 page."""
+domain's words (core/errors.py), which `page` maps to Django's 403 page. Pages
+are decorated by scopes/pages/entry.py's `page`, which wraps this one with who
+asks and the scope the URL names (core may not import the ladder)."""
 
 from __future__ import annotations
 

@@ -19,9 +19,8 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from core.pages import page
 from memory_site.mcp_server import http as mcp_http
-from scopes.principals import principal_of_page
+from scopes.pages.entry import page
 from scopes.selectors import scope_list
 from scopes.tokens import TOKEN_PREFIX, TOKEN_SHOWN_ONCE, token_get
 
@@ -71,11 +70,11 @@ def snippets(*, base: str, token: str, scope_id: int, writes: bool) -> dict[str,
 
 
 @page
-def token_connect_page(request: HttpRequest, token_id: int) -> HttpResponse:
+def token_connect_page(request: HttpRequest, token_id: int, *, principal) -> HttpResponse:
     token = token_get(person=request.user, token_id=token_id)
     secret = _secret_once(request, token.pk)
     if token.all_scopes:
-        scopes = list(scope_list(principal=principal_of_page(request)))
+        scopes = list(scope_list(principal=principal))
     else:
         scopes = list(token.scopes.order_by("id"))
     first = next((s for s in scopes if s.kind == "personal"), scopes[0] if scopes else None)

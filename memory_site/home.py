@@ -11,11 +11,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
-from core.pages import error_fields, page
+from core.pages import error_fields
+from scopes.pages.entry import page
 from scopes.pages.forms import ScopeCreateForm
 from scopes.guardians import is_minor
 from scopes.models import Scope
-from scopes.principals import principal_of_page
 from scopes.selectors import invitations_waiting, scope_get, scope_list
 from scopes.services import scope_create
 
@@ -40,8 +40,7 @@ def ladder_order(scopes: list) -> list[tuple[object, int]]:
     return ordered
 
 
-def _home_context(request, form=None) -> dict:
-    principal = principal_of_page(request)
+def _home_context(request, principal, form=None) -> dict:
     # Archived projects are listed apart, folded, without health: nothing happens in them.
     every = list(scope_list(principal=principal))
     scopes = [s for s in every if s.archived_at is None]
@@ -62,14 +61,13 @@ def _home_context(request, form=None) -> dict:
 
 
 @page
-def home(request):
-    return render(request, "scopes/home.html", _home_context(request))
+def home(request, *, principal):
+    return render(request, "scopes/home.html", _home_context(request, principal))
 
 
 @page
 @require_POST
-def scope_create_page(request):
-    principal = principal_of_page(request)
+def scope_create_page(request, *, principal):
     manageable = list(Scope.objects.visible_to(principal, "manage").order_by("name"))
     form = ScopeCreateForm(request.POST, parents=manageable)
     if form.is_valid():
@@ -88,4 +86,4 @@ def scope_create_page(request):
         else:
             messages.success(request, _("Created %(scope)s.") % {"scope": scope})
             return redirect("scope", scope_id=scope.pk)
-    return render(request, "scopes/home.html", _home_context(request, form), status=400)
+    return render(request, "scopes/home.html", _home_context(request, principal, form), status=400)

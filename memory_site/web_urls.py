@@ -3,7 +3,11 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from cards.pages import cards as card_pages
+from cards.pages import account as account_pages
+from cards.pages import ask as ask_pages
+from cards.pages import card as card_pages
+from cards.pages import cards as scope_card_pages
+from cards.pages import entities as entity_pages
 from cards.pages import person as person_pages
 from memory_site import connect, home
 from memory_site.api import urls as _api_urls  # noqa: F401  (registers the "id" path converter)
@@ -21,15 +25,15 @@ urlpatterns = [
     path("accounts/password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
     path("accounts/settings/", scope_pages.settings_page, name="settings"),
     path("language/", languages.language_page, name="language"),
-    path("accounts/erase/", card_pages.account_erase_page, name="account-erase"),
+    path("accounts/erase/", account_pages.account_erase_page, name="account-erase"),
     path("invite/<str:token>/", scope_pages.invite_page, name="invite"),
     path("scopes/new/", home.scope_create_page, name="scope-create"),
     path("tokens/", scope_pages.tokens_page, name="tokens"),
     path("tokens/new/", scope_pages.token_create_page, name="token-create"),
     path("tokens/<id:token_id>/revoke/", scope_pages.token_revoke_page, name="token-revoke"),
     path("tokens/<id:token_id>/connect/", connect.token_connect_page, name="token-connect"),
-    path("scopes/<id:scope_id>/", card_pages.scope_page, name="scope"),
-    path("scopes/<id:scope_id>/cards/new/", card_pages.card_add, name="card-add"),
+    path("scopes/<id:scope_id>/", scope_card_pages.scope_page, name="scope"),
+    path("scopes/<id:scope_id>/cards/new/", scope_card_pages.card_add, name="card-add"),
     path("scopes/<id:scope_id>/invites/", scope_pages.invite_create_page, name="invite-create"),
     path("scopes/<id:scope_id>/invites/<id:invite_id>/revoke/", scope_pages.invite_revoke_page, name="invite-revoke"),
     path("scopes/<id:scope_id>/members/", scope_pages.members_page, name="members"),
@@ -58,9 +62,9 @@ urlpatterns = [
     path("review/", queue_pages.review_page, name="review"),
     path("review/said-about-you/pick/", queue_pages.said_about_you_pick_page,
          name="said-about-you-pick-page"),
-    path("entities/", card_pages.entities_page, name="entities"),
-    path("ask/", card_pages.ask_page, name="ask"),
-    path("entities/<id:entity_id>/aliases/", card_pages.alias_add_page, name="alias-add"),
+    path("entities/", entity_pages.entities_page, name="entities"),
+    path("ask/", ask_pages.ask_page, name="ask"),
+    path("entities/<id:entity_id>/aliases/", entity_pages.alias_add_page, name="alias-add"),
     path("people/me/", person_pages.person_me_page, name="person-me"),
     path("people/<id:entity_id>/", person_pages.person_page, name="person"),
     path("scopes/<id:scope_id>/review/", queue_pages.review_scope_page, name="review-scope"),

@@ -12,7 +12,7 @@ from django.http import Http404
 
 from core.compiled import Compiled
 
-from .idle import scope_read_note
+from .idle import scope_read_seen
 from .models import (LADDER_READ_SQL, MAX_LADDER_DEPTH, AgentToken, Invitation, InvitationStatus, MemberRelation,
                      Membership, Role, Scope, ScopeKind, User)
 from .principals import Principal, scope_ids_for
@@ -115,7 +115,8 @@ def read_scope_ids(*, principal: Principal, scope_id: int) -> list[int]:
     ancestors, the caller's personal scope and `global` — each only if the
     caller may view it. Never siblings or children, nor an archived scope but
     the one named (scopes/archive.py). 404 when the caller may not view the
-    scope itself. Notes the read for the upkeep job (scopes/idle.py).
+    scope itself. Writes nothing: it tells the request being answered which
+    scope it read, which notes it for the upkeep job there (scopes/idle.py).
 
     One query, evaluated here: a handful of ids as a plain list plans far better
     than a nested permission subquery inside the card query. Compiled once per
@@ -125,7 +126,7 @@ def read_scope_ids(*, principal: Principal, scope_id: int) -> list[int]:
     named = next((row for row in rows if row["id"] == scope_id), None)
     if named is None:
         raise Http404
-    scope_read_note(scope_id=scope_id, last_read_at=named["last_read_at"])
+    scope_read_seen(scope_id=scope_id, last_read_at=named["last_read_at"])
     return [row["id"] for row in rows]
 
 

@@ -6,11 +6,10 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from core.api.common import IdField, InstantField, StrictSerializer
 from core.api.errors import error_responses
-from scopes.principals import principal_of
+from scopes.api.entry import View
 
 from ..drafts import MAX_REF
 from ..answers.answer_read import answer_read
@@ -129,18 +128,18 @@ class CountOut(serializers.Serializer):
     end = serializers.DateTimeField(allow_null=True)
 
 
-class AnswerView(APIView):
+class AnswerView(View):
     @extend_schema(request=AnswerIn, responses={200: AnswerOut, **error_responses(400, 401, 404)},
                    summary="Answer (subject, label): recorded, derived with its chain, guessed, or no evidence")
     def post(self, request):
         data = AnswerIn(data=request.data)
         data.is_valid(raise_exception=True)
         params = data.validated_data
-        return Response(answer_read(principal=principal_of(request), scope_id=params["scope"],
+        return Response(answer_read(principal=self.principal, scope_id=params["scope"],
                                     subject=params["subject"], label=params["label"], as_of=params["as_of"]))
 
 
-class CountView(APIView):
+class CountView(View):
     @extend_schema(request=CountIn, responses={200: CountOut, **error_responses(400, 401, 404)},
                    summary="Count events in a range (undated and planned ones apart), or distinct values a "
                            "state held",
@@ -150,7 +149,7 @@ class CountView(APIView):
         data = CountIn(data=request.data)
         data.is_valid(raise_exception=True)
         params = data.validated_data
-        found, _, start, end = count_read(principal=principal_of(request), scope_id=params["scope"],
+        found, _, start, end = count_read(principal=self.principal, scope_id=params["scope"],
                                           label=params["label"], subject=params["subject"], start=params["from"],
                                           end=params["to"], when=params["when"], tz=params["tz"])
         return Response({"count": found.count, "undated": len(found.undated_ids), "at_least": found.count,

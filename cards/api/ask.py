@@ -6,11 +6,10 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from core.api.common import IdField, InstantField, StrictSerializer
 from core.api.errors import error_responses
-from scopes.principals import principal_of
+from scopes.api.entry import View
 
 from ..answers.ask import ask_read
 from .answer import TIERS, ChainOut
@@ -62,7 +61,7 @@ class AskOut(serializers.Serializer):
     undated = serializers.IntegerField(required=False)
 
 
-class AskView(APIView):
+class AskView(View):
     @extend_schema(
         request=AskIn, responses={200: AskOut, **error_responses(400, 401, 404, 503)},
         summary="Ask a question in plain words (English or Chinese): answered with its tier and evidence",
@@ -79,5 +78,5 @@ class AskView(APIView):
         data = AskIn(data=request.data)
         data.is_valid(raise_exception=True)
         params = data.validated_data
-        return Response(ask_read(principal=principal_of(request), scope_id=params["scope"],
+        return Response(ask_read(principal=self.principal, scope_id=params["scope"],
                                  question=params["question"], as_of=params["as_of"], tz=params["tz"]))

@@ -7,11 +7,10 @@ from django.db.models import Prefetch
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from core.api.errors import error_responses
-from scopes.principals import principal_of
-from scopes.selectors import read_scope_ids, scope_get
+from scopes.api.entry import View
+from scopes.selectors import read_scope_ids
 
 from ..models import Alias, Entity
 from ..selectors.entity_reads import entity_get
@@ -20,32 +19,32 @@ from ..selectors.entities import alias_target, entity_bind
 from .serializers import AliasIn, EntityIn, EntityOut, ResolveIn, ResolveOut
 
 
-class EntityCreate(APIView):
+class EntityCreate(View):
     @extend_schema(request=EntityIn, responses={201: EntityOut, **error_responses(400, 401, 403, 404)},
                    summary="Create an entity in a scope")
     def post(self, request):
         data = EntityIn(data=request.data)
         data.is_valid(raise_exception=True)
-        principal = principal_of(request)
+        principal = self.principal
         with transaction.atomic():
-            scope = scope_get(principal=principal, scope_id=data.validated_data["scope"], action="write")
+            scope = self.scope_named(data.validated_data["scope"], action="write")
             entity = entity_create(scope=scope, name=data.validated_data["name"], kind=data.validated_data["kind"])
         return Response(EntityOut(entity).data, status=status.HTTP_201_CREATED)
 
 
-class EntityDetail(APIView):
+class EntityDetail(View):
     @extend_schema(responses={200: EntityOut, **error_responses(401, 404)}, summary="One entity")
     def get(self, request, entity_id: int):
-        return Response(EntityOut(entity_get(principal=principal_of(request), entity_id=entity_id)).data)
+        return Response(EntityOut(entity_get(principal=self.principal, entity_id=entity_id)).data)
 
 
-class EntityAliases(APIView):
+class EntityAliases(View):
     @extend_schema(request=AliasIn, responses={201: EntityOut, **error_responses(400, 401, 403, 404)},
                    summary="Register another name for an entity")
     def post(self, request, entity_id: int):
         data = AliasIn(data=request.data)
         data.is_valid(raise_exception=True)
-        principal = principal_of(request)
+        principal = self.principal
         with transaction.atomic():
             if data.validated_data["scope"] is None:
                 entity = entity_get(principal=principal, entity_id=entity_id, action="write")
@@ -58,14 +57,14 @@ class EntityAliases(APIView):
         return Response(EntityOut(entity).data, status=status.HTTP_201_CREATED)
 
 
-class EntityResolve(APIView):
+class EntityResolve(View):
     @extend_schema(request=ResolveIn, responses={200: ResolveOut, **error_responses(400, 401, 404)},
                    summary="Bind a name to an entity: exact name or registered alias only; "
                            "look-alikes come back as candidates, never bound")
     def post(self, request):
         data = ResolveIn(data=request.data)
         data.is_valid(raise_exception=True)
-        principal = principal_of(request)
+        principal = self.principal
         visible = read_scope_ids(principal=principal, scope_id=data.validated_data["scope"])
         binding = entity_bind(name=data.validated_data["name"], scope_ids=visible, speaker=principal.user)
         # Only the names registered where the caller reads (an alias elsewhere is not theirs to see).

@@ -10,11 +10,10 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from core.api.common import IdField, StrictSerializer
 from core.api.errors import error_responses
-from scopes.principals import principal_of
+from scopes.api.entry import View
 
 from ..selectors.export import export_document
 from ..transfer.export_markdown import export_zip
@@ -38,7 +37,7 @@ class FormatIsOurs(DefaultContentNegotiation):
         return renderers[0], renderers[0].media_type
 
 
-class Export(APIView):
+class Export(View):
     content_negotiation_class = FormatIsOurs
 
     @extend_schema(parameters=[ExportQuery],
@@ -54,7 +53,7 @@ class Export(APIView):
         query = ExportQuery(data=request.query_params.dict())
         query.is_valid(raise_exception=True)
         params = query.validated_data
-        principal = principal_of(request)
+        principal = self.principal
         document = export_document(principal=principal, scope_id=params["scope"])
         if params["format"] == "json":
             return Response(document)

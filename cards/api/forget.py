@@ -8,13 +8,11 @@ from django.db import transaction
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from core.api.common import IdField, StrictSerializer
 from core.api.errors import error_responses
 from scopes.api.auth import SignedInPerson
-from scopes.principals import principal_of
-from scopes.selectors import scope_get
+from scopes.api.entry import View
 
 from ..selectors.cards import FORGET_ACTION
 from ..services import subject_forget
@@ -76,7 +74,7 @@ class AccountEraseIn(StrictSerializer):
     password = serializers.CharField(max_length=4096, trim_whitespace=False)
 
 
-class Forget(APIView):
+class Forget(View):
     @extend_schema(request=ForgetIn, responses={200: ReceiptOut, **error_responses(400, 401, 403, 404)},
                    summary="Forget a label's whole timeline for a subject, or everything about a subject, in a "
                            "scope", description=FORGET_DESCRIPTION)
@@ -84,15 +82,15 @@ class Forget(APIView):
         data = ForgetIn(data=request.data)
         data.is_valid(raise_exception=True)
         params = data.validated_data
-        principal = principal_of(request)
+        principal = self.principal
         with transaction.atomic():
-            scope = scope_get(principal=principal, scope_id=params["scope"], action=FORGET_ACTION)
+            scope = self.scope_named(params["scope"], action=FORGET_ACTION)
             receipt = subject_forget(principal=principal, scope=scope, subject=params["subject"],
                                      label=params.get("label"))
         return Response({"receipt": receipt.as_dict()})
 
 
-class Account(APIView):
+class Account(View):
     permission_classes = [SignedInPerson]
 
     @extend_schema(request=AccountEraseIn, responses={200: ReceiptOut, **error_responses(400, 401, 403, 409)},

@@ -5,11 +5,10 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from core.api.common import IdField, StrictSerializer
 from core.api.errors import error_responses
-from scopes.principals import principal_of
+from scopes.api.entry import View
 
 from ..confidence import WORDS
 from ..profile import CONSTRAINT_LABELS, GROUPS, STYLE_LABELS, TIERS
@@ -46,7 +45,7 @@ class ProfileOut(serializers.Serializer):
                                                 "what was stated before what is guessed, surer guesses first.")
 
 
-class Profile(APIView):
+class Profile(View):
     @extend_schema(parameters=[ProfileQuery], responses={200: ProfileOut, **error_responses(400, 401, 404)},
                    summary="How to talk to your person: their style, constraints and boundaries, stated apart "
                            "from guessed",
@@ -60,4 +59,4 @@ class Profile(APIView):
     def get(self, request):
         query = ProfileQuery(data=request.query_params.dict())
         query.is_valid(raise_exception=True)
-        return Response(profile_read(principal=principal_of(request), scope_id=query.validated_data["scope"]))
+        return Response(profile_read(principal=self.principal, scope_id=query.validated_data["scope"]))

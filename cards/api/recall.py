@@ -5,11 +5,10 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from core.api.common import IdField, InstantField, StrictSerializer
 from core.api.errors import error_responses
-from scopes.principals import principal_of
+from scopes.api.entry import View
 
 from ..drafts import MAX_REF
 from ..recall.routes import ROUTES
@@ -130,7 +129,7 @@ class ContextOut(serializers.Serializer):
     questions_waiting = serializers.IntegerField(help_text="Questions left for later replies.")
 
 
-class Recall(APIView):
+class Recall(View):
     @extend_schema(request=RecallIn, responses={200: RecallOut, **error_responses(400, 401, 404, 503)},
                    summary="The cards most relevant to a query — meaning and words together — ordered by "
                            "relevance × decay, with aging facts and contradictions",
@@ -141,13 +140,13 @@ class Recall(APIView):
         data = RecallIn(data=request.data)
         data.is_valid(raise_exception=True)
         params = data.validated_data
-        body, _ = recall_body(principal_of(request), scope_id=params["scope"], query=params["query"], k=params["k"],
+        body, _ = recall_body(self.principal, scope_id=params["scope"], query=params["query"], k=params["k"],
                               when=params["when"], tz=params["tz"], as_of=params["as_of"],
                               subject=params["subject"])
         return Response(body)
 
 
-class Context(APIView):
+class Context(View):
     @extend_schema(parameters=[ContextQuery], responses={200: ContextOut, **error_responses(400, 401, 404, 503)},
                    summary="The prompt-ready memory block for a query, within a token budget",
                    description=(
@@ -161,7 +160,7 @@ class Context(APIView):
         query = ContextQuery(data=request.query_params.dict())
         query.is_valid(raise_exception=True)
         params = query.validated_data
-        return Response(context_read(principal=principal_of(request), scope_id=params["scope"],
+        return Response(context_read(principal=self.principal, scope_id=params["scope"],
                                      query=params["query"], budget=params["budget"], k=params["k"],
                                      when=params.get("when"), tz=params.get("tz")))
 

@@ -9,10 +9,10 @@ from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from core.api.common import StrictSerializer, WallClockDateTimeField
 from core.api.errors import error_responses
+from scopes.api.entry import View
 
 from ..models import Precision, TimeSource
 from ..time.when import DATE_ORDERS, DEFAULT_DATE_ORDER, anchor_zone, speaker_zone, when_resolve, zone_label
@@ -50,7 +50,7 @@ class TimeResolveOut(serializers.Serializer):
     tz = serializers.CharField(help_text="Deprecated: the same as `zone`.")
 
 
-class TimeResolve(APIView):
+class TimeResolve(View):
     @extend_schema(request=TimeResolveIn, responses={200: TimeResolveOut, **error_responses(400, 401)},
                    summary="Resolve a time expression to an absolute interval [start, end)",
                    description=DESCRIPTION)

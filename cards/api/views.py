@@ -10,14 +10,13 @@ from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from core.api.common import Page, page_of
 from core.api.errors import ForbiddenAt, NotFoundAt, error_responses
 from core.errors import DomainError, NotAllowed
-from scopes.principals import principal_of
+from scopes.api.entry import View
 from scopes.archive import scopes_read_by_default
-from scopes.selectors import read_scope_ids, scope_get
+from scopes.selectors import read_scope_ids
 
 from ..drafts import draft_from_request
 from ..errors import InvalidCard
@@ -48,8 +47,9 @@ SCREENED = (
 
 
 
-def _remember(principal, data: dict):
-    scope = scope_get(principal=principal, scope_id=data["scope"], action="write")
+def _remember(view, data: dict):
+    principal = view.principal
+    scope = view.scope_named(data["scope"], action="write")
     draft = draft_from_request(data, principal=principal)
     return card_remember(scope=scope, actor=principal.user, draft=draft)
 
@@ -89,7 +89,7 @@ def _proposer(view) -> Proposer:
     return propose
 
 
-class CardListCreate(APIView):
+class CardListCreate(View):
     @extend_schema(operation_id="cards_list", parameters=[CardListQuery],
                    responses={200: page_of(CardOut), **error_responses(400, 401, 404)},
                    summary="List cards: current by default, or valid at `as_of`, or with history (current=false)")
@@ -97,7 +97,7 @@ class CardListCreate(APIView):
         query = CardListQuery(data=request.query_params.dict())
         query.is_valid(raise_exception=True)
         params = query.validated_data
-        principal = principal_of(request)
+        principal = self.principal
         if "scope" in params:
             visible_ids = read_scope_ids(principal=principal, scope_id=params["scope"])
         else:
@@ -131,22 +131,22 @@ class CardListCreate(APIView):
     def post(self, request):
         data = RememberIn(data=request.data)
         data.is_valid(raise_exception=True)
-        principal = principal_of(request)
+        principal = self.principal
         if principal.proposes:
             propose = _proposer(self)
             with transaction.atomic():
-                scope = scope_get(principal=principal, scope_id=data.validated_data["scope"], action="propose")
+                scope = self.scope_named(data.validated_data["scope"], action="propose")
                 draft = draft_from_request(data.validated_data, principal=principal)
                 proposed = propose(principal=principal, items=[(scope, draft)], bulk=False)
             return Response(proposed[0], status=status.HTTP_202_ACCEPTED)
         with transaction.atomic():
-            result = _remember(principal, data.validated_data)
+            result = _remember(self, data.validated_data)
         created = result.outcome in (Outcome.INSERTED, Outcome.SUPERSEDED)
         return Response(_outcomes(principal, [result])[0],
                         status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
 
-class CardBulk(APIView):
+class CardBulk(View):
     @extend_schema(request=BulkIn, responses={201: BulkOut, 202: BulkProposedOut,
                                               **error_responses(400, 401, 403, 404, 409)},
                    summary="Remember up to 1,000 cards, all or nothing",
@@ -167,7 +167,7 @@ class CardBulk(APIView):
             raise InvalidCard("Some cards are invalid; nothing was stored. See `fields.cards`.",
                               fields={"cards": problems})
         items = each.validated_data
-        principal = principal_of(request)
+        principal = self.principal
         propose = _proposer(self) if principal.proposes else None
         with transaction.atomic():
             scopes: dict[int, object] = {}
@@ -175,7 +175,7 @@ class CardBulk(APIView):
             for index, data in enumerate(items):
                 try:
                     if data["scope"] not in scopes:
-                        scopes[data["scope"]] = scope_get(principal=principal, scope_id=data["scope"],
+                        scopes[data["scope"]] = self.scope_named(data["scope"],
                                                           action=principal.write_action)
                     pairs.append((scopes[data["scope"]], draft_from_request(data, principal=principal)))
                 except DomainError as error:
@@ -200,10 +200,10 @@ class CardBulk(APIView):
         return Response({"results": _outcomes(principal, results)}, status=status.HTTP_201_CREATED)
 
 
-class CardDetail(APIView):
+class CardDetail(View):
     @extend_schema(responses={200: CardOut, **error_responses(401, 404)}, summary="One card")
     def get(self, request, card_id: int):
-        principal = principal_of(request)
+        principal = self.principal
         card = card_get(principal=principal, card_id=card_id)
         return Response(card_shown(card.pk, user=principal.user))
 
@@ -218,7 +218,7 @@ class CardDetail(APIView):
     def patch(self, request, card_id: int):
         data = CardPatchIn(data=request.data)
         data.is_valid(raise_exception=True)
-        principal = principal_of(request)
+        principal = self.principal
         with transaction.atomic():
             # Held (its timeline locked) until commit: a forget meanwhile is a 404, not a write to a deleted card.
             card = card_hold(card=card_get(principal=principal, card_id=card_id, action="write"))
@@ -242,29 +242,29 @@ class CardDetail(APIView):
                                "forgotten (by an earlier call, or another one at the same moment) is 404. For a "
                                "whole timeline or everything about a subject, see `POST /forget/`.")
     def delete(self, request, card_id: int):
-        principal = principal_of(request)
+        principal = self.principal
         with transaction.atomic():
             card = card_forgettable_get(principal=principal, card_id=card_id)
             card_forget(card=card, actor=principal.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class CardHistory(APIView):
+class CardHistory(View):
     @extend_schema(responses={200: page_of(CardOut), **error_responses(401, 404)},
                    summary="The card's timeline (supersede chain), oldest first")
     def get(self, request, card_id: int):
-        principal = principal_of(request)
+        principal = self.principal
         card = card_get(principal=principal, card_id=card_id)
         chain = [c.pk for c in card_history(card=card)]
         shown = cards_shown(chain, user=principal.user)  # less any card forgotten since the chain was read
         return Response({"results": [shown[pk] for pk in chain if pk in shown], "next": None})
 
 
-class CardVerify(APIView):
+class CardVerify(View):
     @extend_schema(request=None, responses={200: CardOut, **error_responses(401, 403, 404, 409)},
                    summary='"Still true": moves verified_at to now')
     def post(self, request, card_id: int):
-        principal = principal_of(request)
+        principal = self.principal
         with transaction.atomic():
             card = card_verify(card=card_get(principal=principal, card_id=card_id, action="write"),
                                actor=principal.user)
@@ -272,7 +272,7 @@ class CardVerify(APIView):
         return Response(shown)
 
 
-class CardQuestionAsked(APIView):
+class CardQuestionAsked(View):
     @extend_schema(
         request=None, responses={200: AskedOut, **error_responses(401, 404)},
         summary="The agent put this card's check-in question to its person: it is not asked again",
@@ -286,7 +286,7 @@ class CardQuestionAsked(APIView):
             "again. A hypothesis is never probed twice. Asking writes nothing to the memory, so any token "
             "that can read the card may call it. Idempotent: the first time is kept."))
     def post(self, request, card_id: int):
-        principal = principal_of(request)
+        principal = self.principal
         card = card_get(principal=principal, card_id=card_id)
         record = card_asked(card=card, user=principal.user)
         return Response({"card": card.pk, "asked_at": iso(record.asked_at)})

@@ -1,17 +1,19 @@
-"""The ask page's questions run as the API runs them (ask, and the expert
-forms: recall, answer, count), with a refusal turned into an error next to the
-field it is about."""
+"""The ask page: a question in plain words and the expert forms (recall,
+answer, count), each run as the API runs it, with a refusal turned into an
+error next to the field it is about."""
 
 from __future__ import annotations
 
 import datetime as dt
 
+from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from core.errors import DomainError
 from core.pages import error_fields
-from scopes.principals import principal_of_page
+from scopes.models import Scope
+from scopes.pages.entry import page
 from scopes.zones import person_zone
 
 from ..answers.answer_read import answer_read
@@ -19,6 +21,7 @@ from ..answers.ask import ask_read
 from ..answers.count_read import count_read
 from ..selectors.recall import recall_body
 from ..selectors.shape import cards_out
+from .forms import AnswerForm, CountForm, QuestionForm, RecallForm
 
 
 def _day_start(day: dt.date | None, user, *, days: int = 0) -> dt.datetime | None:
@@ -43,10 +46,10 @@ def ask_question(request, form, principal) -> dict | None:
         return None
 
 
-def ask_recall(request, form) -> dict | None:
+def ask_recall(request, form, principal) -> dict | None:
     data = form.cleaned_data
     try:
-        body, _meta = recall_body(principal_of_page(request), scope_id=data["scope"], query=data["query"], k=data["k"],
+        body, _meta = recall_body(principal, scope_id=data["scope"], query=data["query"], k=data["k"],
                                   when=data["when"] or None, tz=None, as_of=None)
     except DomainError as error:
         _refused(form, error)
@@ -112,3 +115,31 @@ def ask_count(request, form, principal) -> dict | None:
             "undated": [shown[pk] for pk in found.undated_ids],
             "straddling": [shown[pk] for pk in found.straddling_ids],
             "planned": [shown[pk] for pk in found.planned_ids]}
+
+
+ASK_FORMS = {"question": QuestionForm, "recall": RecallForm, "answer": AnswerForm, "count": CountForm}
+
+
+@page
+def ask_page(request, *, principal):
+    """A question in plain words (the API's ask), and behind it the expert forms —
+    recall, answer and count — in one scope, as an agent would ask them. Read-only,
+    so the forms are GETs: a question is a link that can be shared or reloaded."""
+    scopes = list(Scope.objects.visible_to(principal, "view").order_by("name"))
+    asked = request.GET.get("form") if request.GET.get("form") in ASK_FORMS else None
+    forms = {name: form_class(request.GET if name == asked else None, scopes=scopes,
+                              initial={"scope": scopes[0].pk} if scopes else None)
+             for name, form_class in ASK_FORMS.items()}
+    result = None
+    if asked and forms[asked].is_valid():
+        form = forms[asked]
+        if asked == "question":
+            result = ask_question(request, form, principal)
+        elif asked == "recall":
+            result = ask_recall(request, form, principal)
+        elif asked == "answer":
+            result = ask_answer(request, form, principal)
+        else:
+            result = ask_count(request, form, principal)
+    status = 400 if asked and forms[asked].errors else 200
+    return render(request, "cards/ask.html", {"forms": forms, "asked": asked, "result": result}, status=status)

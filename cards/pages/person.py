@@ -8,8 +8,7 @@ from __future__ import annotations
 from django.shortcuts import redirect, render
 from django.utils import timezone
 
-from core.pages import page
-from scopes.principals import principal_of_page
+from scopes.pages.entry import page
 from scopes.zones import person_zone
 
 from ..selectors.person import own_entity, person_get, person_read, person_root
@@ -17,8 +16,7 @@ from .timeline import timeline_of
 
 
 @page
-def person_page(request, entity_id: int):
-    principal = principal_of_page(request)
+def person_page(request, entity_id: int, *, principal):
     entity = person_get(principal=principal, entity_id=entity_id)
     root = person_root(principal=principal, entity=entity)
     if root is not None:  # a second name of someone: their page is the one they were merged into
@@ -34,6 +32,6 @@ def person_page(request, entity_id: int):
 
 
 @page
-def person_me_page(request):
+def person_me_page(request, *, principal):
     """"About you": the signed-in person's own page."""
-    return redirect("person", entity_id=own_entity(principal=principal_of_page(request)).pk)
+    return redirect("person", entity_id=own_entity(principal=principal).pk)

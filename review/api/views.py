@@ -6,13 +6,12 @@ from django.db import transaction
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from cards.selectors.shape import card_shown, cards_out
 from core.api.common import IdField, StrictSerializer
 from core.api.errors import error_responses
-from scopes.principals import principal_of
-from scopes.selectors import read_scope_ids, scope_get
+from scopes.api.entry import View
+from scopes.selectors import read_scope_ids
 
 from ..selectors import (candidate_get, contradiction_sides, dispute_sides, duplicate_get, hypothesis_get, job_get,
                          own_proposals, review_queue, rule_get, said_about_you, upkeep_get, upkeep_shown)
@@ -63,15 +62,15 @@ def _valid(serializer_class, data):
     return serializer.validated_data
 
 
-class Ingest(APIView):
+class Ingest(View):
     @extend_schema(request=IngestIn, responses={202: JobOut, **error_responses(400, 401, 403, 404)},
                    summary="Queue one session's messages for extraction; candidates wait in the review queue")
     def post(self, request):
         data = _valid(IngestIn, request.data)
-        principal = principal_of(request)
+        principal = self.principal
         with transaction.atomic():
             # A propose-only token may ingest (it only makes candidates), and nothing of its job is auto-accepted.
-            scope = scope_get(principal=principal, scope_id=data["scope"], action=principal.write_action)
+            scope = self.scope_named(data["scope"], action=principal.write_action)
             job = ingest_create(scope=scope, actor=principal.user, session=data["session"],
                                 messages=data["messages"], auto_accept=not principal.proposes,
                                 token=principal.token)
@@ -79,13 +78,13 @@ class Ingest(APIView):
         return Response(JobOut(job).data, status=status.HTTP_202_ACCEPTED)
 
 
-class IngestJobDetail(APIView):
+class IngestJobDetail(View):
     @extend_schema(responses={200: JobOut, **error_responses(401, 404)}, summary="An ingest job's state")
     def get(self, request, job_id: int):
-        return Response(JobOut(job_get(principal=principal_of(request), job_id=job_id)).data)
+        return Response(JobOut(job_get(principal=self.principal, job_id=job_id)).data)
 
 
-class ReviewQueue(APIView):
+class ReviewQueue(View):
     @extend_schema(parameters=[QueueQuery], responses={200: dict, **error_responses(400, 401, 403, 404)},
                    summary="What waits for a reviewer of the scope: candidates, rules, duplicates, "
                            "contradictions, hypotheses; without a scope, your own part: what was said "
@@ -93,13 +92,13 @@ class ReviewQueue(APIView):
                    description=QUEUE_DESCRIPTION)
     def get(self, request):
         params = _valid(QueueQuery, request.query_params.dict())
-        principal = principal_of(request)
+        principal = self.principal
         if params["scope"] is None:
             return Response({"said_about_you": said_about_you(principal=principal),
                              "proposals": ReviewCandidateOut(own_proposals(principal=principal)
                                                              .select_related("proposed_by", "scope")
                                                              .order_by("id")[:500], many=True).data})
-        scope = scope_get(principal=principal, scope_id=params["scope"], action="review")
+        scope = self.scope_named(params["scope"], action="review")
         queue = review_queue(principal=principal, scope=scope)
         contradiction_ids = [pk for c in queue["contradictions"] for pk in c.card_ids]
         hypothesis_ids = [card.pk for card in queue["hypotheses"]]
@@ -120,12 +119,12 @@ class ReviewQueue(APIView):
         })
 
 
-class CandidateApprove(APIView):
+class CandidateApprove(View):
     @extend_schema(request=ApproveIn, responses={200: ReviewCandidateOut, **error_responses(400, 401, 403, 404, 409)},
                    summary="Approve a candidate as is, or edited; it becomes a card with its quote as source")
     def post(self, request, candidate_id: int):
         data = _valid(ApproveIn, request.data)
-        principal = principal_of(request)
+        principal = self.principal
         candidate = candidate_get(principal=principal, candidate_id=candidate_id)
         candidate_approve(candidate=candidate, reviewer=principal.user, edits=data["edits"], consent=data["consent"],
                           reason=data["reason"])
@@ -133,31 +132,31 @@ class CandidateApprove(APIView):
         return Response(ReviewCandidateOut(candidate).data)
 
 
-class CandidateReject(APIView):
+class CandidateReject(View):
     @extend_schema(request=RejectIn, responses={200: ReviewCandidateOut, **error_responses(400, 401, 403, 404, 409)},
                    summary="Reject a candidate, saying why")
     def post(self, request, candidate_id: int):
         data = _valid(RejectIn, request.data)
-        principal = principal_of(request)
+        principal = self.principal
         candidate = candidate_get(principal=principal, candidate_id=candidate_id)
         return Response(ReviewCandidateOut(candidate_reject(candidate=candidate, reviewer=principal.user,
                                                       reason=data["reason"])).data)
 
 
-class RuleDecide(APIView):
+class RuleDecide(View):
     approve = True
 
     @extend_schema(request=ReasonIn, responses={200: dict, **error_responses(400, 401, 403, 404, 409)},
                    summary="Approve (answers use it at once) or retire a rule; reviewers of the global scope")
     def post(self, request, rule_id: int):
         data = _valid(ReasonIn, request.data)
-        principal = principal_of(request)
+        principal = self.principal
         rule = rule_decide(rule=rule_get(principal=principal, rule_id=rule_id), reviewer=principal.user,
                            approve=self.approve, reason=data["reason"])
         return Response({"id": rule.pk, "name": rule.name, "status": rule.status})
 
 
-class DuplicateDecide(APIView):
+class DuplicateDecide(View):
     merge = True
 
     @extend_schema(request=ReasonIn, responses={200: dict, **error_responses(400, 401, 403, 404, 409)},
@@ -165,26 +164,26 @@ class DuplicateDecide(APIView):
                            "or keep them apart")
     def post(self, request, duplicate_id: int):
         data = _valid(ReasonIn, request.data)
-        principal = principal_of(request)
+        principal = self.principal
         proposal = duplicate_decide(proposal=duplicate_get(principal=principal, duplicate_id=duplicate_id),
                                     reviewer=principal.user, merge=self.merge, reason=data["reason"])
         return Response({"id": proposal.pk, "status": proposal.status})
 
 
-class ContradictionPick(APIView):
+class ContradictionPick(View):
     @extend_schema(request=PickIn, responses={200: dict, **error_responses(400, 401, 403, 404)},
                    summary="Pick the current value of a contradiction: it supersedes the other sides")
     def post(self, request):
         data = _valid(PickIn, request.data)
-        principal = principal_of(request)
-        scope = scope_get(principal=principal, scope_id=data["scope"], action="review")
+        principal = self.principal
+        scope = self.scope_named(data["scope"], action="review")
         chosen, others, writable = contradiction_sides(principal=principal, scope=scope, card_id=data["card"])
         written = contradiction_pick(chosen=chosen, others=others, reviewer=principal.user, writable=writable,
                                      scope=scope, reason=data["reason"])
         return Response({"current": chosen.pk, "written": [c.pk for c in written]})
 
 
-class SaidAboutYouPick(APIView):
+class SaidAboutYouPick(View):
     @extend_schema(request=SaidAboutYouPickIn, responses={200: dict, **error_responses(400, 401, 403, 404)},
                    summary="Settle what was said about you: keep your own card, or take theirs",
                    description="`card` is your own card (keep yours) or a statement about you that disputes it "
@@ -195,50 +194,50 @@ class SaidAboutYouPick(APIView):
                                "picked, and the statements written.")
     def post(self, request):
         data = _valid(SaidAboutYouPickIn, request.data)
-        principal = principal_of(request)
+        principal = self.principal
         chosen, others, writable = dispute_sides(principal=principal, card_id=data["card"])
         written = contradiction_pick(chosen=chosen, others=others, reviewer=principal.user, writable=writable,
                                      scope=chosen.scope, reason=data["reason"])
         return Response({"current": chosen.pk, "written": [c.pk for c in written]})
 
 
-class ProbeNext(APIView):
+class ProbeNext(View):
     @extend_schema(parameters=[ScopeQuery],
                    responses={200: dict, 204: None, **error_responses(400, 401, 404)},
                    summary="One hypothesis to confirm with the person, never one already asked; 204 if none")
     def get(self, request):
         params = _valid(ScopeQuery, request.query_params.dict())
-        principal = principal_of(request)
+        principal = self.principal
         card = probe_next(user=principal.user, scope_ids=read_scope_ids(principal=principal, scope_id=params["scope"]))
         if card is None:
             return Response(status=status.HTTP_204_NO_CONTENT)
         return Response(card_shown(card.pk, user=principal.user))
 
 
-class HypothesisConfirm(APIView):
+class HypothesisConfirm(View):
     @extend_schema(request=ConfirmIn, responses={200: dict, **error_responses(400, 401, 403, 404, 409)},
                    summary="The person confirmed a hypothesis: it is stated as a fact or preference (the answer is that card; the guess is closed into it)")
     def post(self, request, card_id: int):
         data = _valid(ConfirmIn, request.data)
-        principal = principal_of(request)
+        principal = self.principal
         card = hypothesis_get(principal=principal, card_id=card_id)
         stated = hypothesis_confirm(card=card, user=principal.user, quote=data["quote"], as_tag=data["tag"],
                                     consent=data["consent"], session=data["session"])
         return Response(card_shown(stated.pk, user=principal.user))
 
 
-class HypothesisReject(APIView):
+class HypothesisReject(View):
     @extend_schema(request=ReasonIn, responses={204: None, **error_responses(400, 401, 403, 404, 409)},
                    summary="The person said a hypothesis is wrong: it is discarded (the reason kept)")
     def post(self, request, card_id: int):
         data = _valid(ReasonIn, request.data)
-        principal = principal_of(request)
+        principal = self.principal
         hypothesis_reject(card=hypothesis_get(principal=principal, card_id=card_id), user=principal.user,
                           reason=data["reason"])
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class UpkeepDecide(APIView):
+class UpkeepDecide(View):
     approve = True
 
     @extend_schema(request=ReasonIn, responses={200: dict, **error_responses(400, 401, 403, 404, 409)},
@@ -250,7 +249,7 @@ class UpkeepDecide(APIView):
                                "proposed as stale).")
     def post(self, request, proposal_id: int):
         data = _valid(ReasonIn, request.data)
-        principal = principal_of(request)
+        principal = self.principal
         proposal = upkeep_decide(proposal=upkeep_get(principal=principal, proposal_id=proposal_id),
                                  reviewer=principal.user, approve=self.approve, reason=data["reason"])
         return Response({"id": proposal.pk, "kind": proposal.kind, "status": proposal.status,

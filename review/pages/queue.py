@@ -26,10 +26,9 @@ from cards.text import normalize
 from cards.time.when import zone_label
 from core.dates import date_shown
 from core.errors import DomainError, NotAllowed, database_rules_refuse
-from core.pages import error_fields, page, refusal_message
+from core.pages import error_fields, refusal_message
 from scopes.models import Scope
-from scopes.principals import principal_of_page
-from scopes.selectors import scope_get
+from scopes.pages.entry import page
 from scopes.services import global_scope_get
 
 from .forms import EDITED, ApproveForm, BulkForm, PickForm, ReasonForm, RejectForm, label_choices
@@ -50,13 +49,12 @@ EXTRACTOR_WORDS = (pgettext_lazy("who found a proposal", "patterns"), pgettext_l
 
 
 @page
-def review_page(request):
+def review_page(request, *, principal):
     """The person's own part (what was said about them, what their agents proposed), and the scopes they review."""
-    return render(request, "review/index.html", _own_context(request))
+    return render(request, "review/index.html", _own_context(request, principal))
 
 
-def _own_context(request, *, bound: dict | None = None) -> dict:
-    principal = principal_of_page(request)
+def _own_context(request, principal, *, bound: dict | None = None) -> dict:
     proposals = own_proposals(principal=principal).select_related("author", "scope", "proposed_by").order_by("id")
     scopes = list(Scope.objects.visible_to(principal, "review").order_by("kind", "name"))
     waiting = reviews_waiting(principal=principal)  # how much waits in each queue, as the home page counts it
@@ -182,43 +180,43 @@ def label_choices_page(request):
 
 @page
 @require_GET
-def candidate_when_page(request, candidate_id: int):
+def candidate_when_page(request, candidate_id: int, *, principal):
     """The date a `when` typed into a candidate's form resolves to: a fragment the
     form swaps in as the reviewer types (htmx). Nothing is written; approving reads
     the words again on the server, so the page works without it."""
-    candidate = candidate_get(principal=principal_of_page(request), candidate_id=candidate_id)
+    candidate = candidate_get(principal=principal, candidate_id=candidate_id)
     answer = _when_read(candidate, request.GET.get("when", ""), viewer=request.user)
     return render(request, "review/_when_resolved.html", {"w": answer})
 
 
-def _reviews(request, candidate) -> bool:
+def _reviews(principal, candidate) -> bool:
     """Whether the person reviews the candidate's scope (else it is their own agent's proposal,
     decided from their own part of the review page)."""
-    return Scope.objects.visible_to(principal_of_page(request), "review").filter(pk=candidate.scope_id).exists()
+    return Scope.objects.visible_to(principal, "review").filter(pk=candidate.scope_id).exists()
 
 
-def _after_decision(request, candidate):
-    if _reviews(request, candidate):
+def _after_decision(request, principal, candidate):
+    if _reviews(principal, candidate):
         return redirect("review-scope", scope_id=candidate.scope_id)
     return redirect("review")
 
 
-def _decision_refused(request, candidate, bound: dict):
+def _decision_refused(request, principal, candidate, bound: dict):
     # Decided meanwhile (by someone else, or twice): say so where the person decides.
     if not Candidate.objects.in_scopes([candidate.scope_id]).filter(pk=candidate.pk, status__in=OPEN).exists():
         for problem in next(iter(bound.values())).non_field_errors():
             messages.error(request, problem)
-        return _after_decision(request, candidate)
-    if _reviews(request, candidate):
-        return render(request, "review/queue.html", _queue_context(request, candidate.scope, bound=bound), status=400)
-    return render(request, "review/index.html", _own_context(request, bound=bound), status=400)
+        return _after_decision(request, principal, candidate)
+    if _reviews(principal, candidate):
+        return render(request, "review/queue.html", _queue_context(request, principal, candidate.scope, bound=bound),
+                      status=400)
+    return render(request, "review/index.html", _own_context(request, principal, bound=bound), status=400)
 
 
 @page
 @require_POST
-def said_about_you_pick_page(request):
+def said_about_you_pick_page(request, *, principal):
     """Keep your own card, or take a statement about you: only the person it is about may (403 for anyone else)."""
-    principal = principal_of_page(request)
     form = PickForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Pick one of the values."))
@@ -238,8 +236,7 @@ def said_about_you_pick_page(request):
     return redirect("review")
 
 
-def _queue_context(request, scope, *, bound: dict | None = None, bulk: BulkForm | None = None) -> dict:
-    principal = principal_of_page(request)
+def _queue_context(request, principal, scope, *, bound: dict | None = None, bulk: BulkForm | None = None) -> dict:
     queue = review_queue(principal=principal, scope=scope)
     bound = bound or {}
     candidates = _candidate_items(queue["candidates"], bound, viewer=request.user)
@@ -261,22 +258,18 @@ def _queue_context(request, scope, *, bound: dict | None = None, bulk: BulkForm 
     }
 
 
-@page
-def review_scope_page(request, scope_id: int):
-    scope = scope_get(principal=principal_of_page(request), scope_id=scope_id, action="review")
-    return render(request, "review/queue.html", _queue_context(request, scope))
+@page(scope="scope_id", action="review")
+def review_scope_page(request, scope, *, principal):
+    return render(request, "review/queue.html", _queue_context(request, principal, scope))
 
 
-@page
-@require_POST
-def review_bulk_page(request, scope_id: int):
+@page(scope="scope_id", action="review", methods=("POST",))
+def review_bulk_page(request, scope, *, principal):
     """Several candidates of one scope at once: approved as proposed, or rejected
     with one reason. Reviewers of the scope only (404 / 403 as for one). Each is
     decided by its service on its own, all or nothing, so one that cannot be (it
     needs consent, it has a problem, it was decided meanwhile) stays as it was and
     is named; ticked ids that are not this queue's refuse the whole request."""
-    principal = principal_of_page(request)
-    scope = scope_get(principal=principal, scope_id=scope_id, action="review")
     form, chosen = BulkForm(request.POST), []
     if form.is_valid():
         ids = form.cleaned_data["candidates"]
@@ -290,7 +283,7 @@ def review_bulk_page(request, scope_id: int):
                 "%(missing)d of the %(n)d ticked proposals are not in this queue; nothing was decided. "
                 "Tick them again.", missing) % {"missing": missing, "n": len(ids)})
     if form.errors:
-        return render(request, "review/queue.html", _queue_context(request, scope, bulk=form), status=400)
+        return render(request, "review/queue.html", _queue_context(request, principal, scope, bulk=form), status=400)
     approve, reason = form.cleaned_data["decision"] == "approve", form.cleaned_data["reason"]
     decided, refused = [], []
     for candidate in chosen:
@@ -341,8 +334,7 @@ def _why_not(error: DomainError) -> str:
 
 @page
 @require_POST
-def candidate_approve_page(request, candidate_id: int):
-    principal = principal_of_page(request)
+def candidate_approve_page(request, candidate_id: int, *, principal):
     candidate = candidate_get(principal=principal, candidate_id=candidate_id)
     form = ApproveForm(request.POST, candidate=candidate)
     if form.is_valid():
@@ -357,14 +349,13 @@ def candidate_approve_page(request, candidate_id: int):
         else:
             messages.success(request, _("Approved: %(label)s of %(subject)s is remembered.") % {
                 "label": label_name(card.label.key), "subject": card.subject.name})
-            return _after_decision(request, candidate)
-    return _decision_refused(request, candidate, {("approve", candidate.pk): form})
+            return _after_decision(request, principal, candidate)
+    return _decision_refused(request, principal, candidate, {("approve", candidate.pk): form})
 
 
 @page
 @require_POST
-def candidate_reject_page(request, candidate_id: int):
-    principal = principal_of_page(request)
+def candidate_reject_page(request, candidate_id: int, *, principal):
     candidate = candidate_get(principal=principal, candidate_id=candidate_id)
     form = RejectForm(request.POST, auto_id=f"r{candidate.pk}_%s")
     if form.is_valid():
@@ -375,8 +366,8 @@ def candidate_reject_page(request, candidate_id: int):
             form.add_error(None, error.detail)
         else:
             messages.success(request, _("Rejected; it will not be remembered."))
-            return _after_decision(request, candidate)
-    return _decision_refused(request, candidate, {("reject", candidate.pk): form})
+            return _after_decision(request, principal, candidate)
+    return _decision_refused(request, principal, candidate, {("reject", candidate.pk): form})
 
 
 def _refused(request, error: DomainError | NotAllowed, scope_id: int):
@@ -386,10 +377,10 @@ def _refused(request, error: DomainError | NotAllowed, scope_id: int):
 
 @page
 @require_POST
-def rule_decide_page(request, rule_id: int, decision: str):
+def rule_decide_page(request, rule_id: int, decision: str, *, principal):
     if decision not in ("approve", "retire"):
         raise Http404
-    rule = rule_get(principal=principal_of_page(request), rule_id=rule_id)
+    rule = rule_get(principal=principal, rule_id=rule_id)
     form = ReasonForm(request.POST)
     form.is_valid()
     scope = global_scope_get()
@@ -405,10 +396,10 @@ def rule_decide_page(request, rule_id: int, decision: str):
 
 @page
 @require_POST
-def duplicate_decide_page(request, duplicate_id: int, decision: str):
+def duplicate_decide_page(request, duplicate_id: int, decision: str, *, principal):
     if decision not in ("merge", "apart"):
         raise Http404
-    proposal = duplicate_get(principal=principal_of_page(request), duplicate_id=duplicate_id)
+    proposal = duplicate_get(principal=principal, duplicate_id=duplicate_id)
     form = ReasonForm(request.POST)
     form.is_valid()
     try:
@@ -421,11 +412,8 @@ def duplicate_decide_page(request, duplicate_id: int, decision: str):
     return redirect("review-scope", scope_id=proposal.scope_id)
 
 
-@page
-@require_POST
-def contradiction_pick_page(request, scope_id: int):
-    principal = principal_of_page(request)
-    scope = scope_get(principal=principal, scope_id=scope_id, action="review")
+@page(scope="scope_id", action="review", methods=("POST",))
+def contradiction_pick_page(request, scope, *, principal):
     form = PickForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Pick one of the values."))
@@ -451,8 +439,8 @@ def _back(request, card):
 
 @page
 @require_POST
-def hypothesis_confirm_page(request, card_id: int):
-    card = hypothesis_get(principal=principal_of_page(request), card_id=card_id)
+def hypothesis_confirm_page(request, card_id: int, *, principal):
+    card = hypothesis_get(principal=principal, card_id=card_id)
     form = ConfirmForm(request.POST)
     form.is_valid()
     try:
@@ -469,8 +457,8 @@ def hypothesis_confirm_page(request, card_id: int):
 
 @page
 @require_POST
-def hypothesis_reject_page(request, card_id: int):
-    card = hypothesis_get(principal=principal_of_page(request), card_id=card_id)
+def hypothesis_reject_page(request, card_id: int, *, principal):
+    card = hypothesis_get(principal=principal, card_id=card_id)
     form = ReasonForm(request.POST)
     form.is_valid()
     try:
@@ -493,11 +481,11 @@ UPKEEP_DONE = {"promote": gettext_lazy("Approved: it is long-term now."),
 
 @page
 @require_POST
-def upkeep_decide_page(request, proposal_id: int, decision: str):
+def upkeep_decide_page(request, proposal_id: int, decision: str, *, principal):
     """Approve (applied through its service) or reject a proposal of the weekly upkeep job."""
     if decision not in ("approve", "reject"):
         raise Http404
-    proposal = upkeep_get(principal=principal_of_page(request), proposal_id=proposal_id)
+    proposal = upkeep_get(principal=principal, proposal_id=proposal_id)
     form = ReasonForm(request.POST)
     form.is_valid()
     try:

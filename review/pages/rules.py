@@ -16,14 +16,14 @@ from django.db import IntegrityError, transaction
 from django.db.models import BooleanField, ExpressionWrapper, Q
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
 
 from cards.answers.rule_preview import rule_preview
 from cards.services.rules import rule_propose
 from core.errors import DomainError
-from core.pages import error_fields, page
+from core.pages import error_fields
 from scopes.models import Scope
-from scopes.principals import Principal, principal_of_page, scope_ids_for
+from scopes.pages.entry import page
+from scopes.principals import Principal, scope_ids_for
 from scopes.selectors import read_scope_ids
 from scopes.visibility import first_allowed
 
@@ -46,16 +46,13 @@ def _context(scope: Scope, write: RuleWrite, **more) -> dict:
     return {"scope": scope, "write": write, "terms": SUGGESTED_TERMS, "term_help": TERM_HELP, **more}
 
 
-@page
-@require_http_methods(["GET", "POST"])
-def rule_create_page(request, scope_id: int):
+@page(scope="scope_id", resolve=rule_scope_get, methods=("GET", "POST"))
+def rule_create_page(request, scope, *, principal):
     """GET: the empty form. POST `action`: "add" (one more condition row),
     "preview" (what it would derive here; an htmx request gets the preview alone),
     "save" (a draft, authored by the person; then back to the scope's review
     page, or the scope's page for a member who does not review it). A rule that cannot run is a 400 with
     rule_check's words, and nothing is written."""
-    principal = principal_of_page(request)
-    scope = rule_scope_get(principal=principal, scope_id=scope_id)
     if request.method == "GET":
         return render(request, FORM, _context(scope, RuleWrite()))
     action = request.POST.get("action", "save")

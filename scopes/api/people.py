@@ -11,13 +11,13 @@ from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from core.api.common import StrictSerializer
 from core.api.errors import error_responses
 
 from ..models import Language
 from ..people import person_settings_set
+from .entry import View
 from .views import SignedInPerson
 
 DESCRIPTION = """`time_zone` is an IANA zone name (`Europe/Lisbon`), never an offset: an offset is
@@ -58,7 +58,7 @@ class MePatchIn(StrictSerializer):
         raise serializers.ValidationError("read-only: the display name is not changed through /me/")
 
 
-class Me(APIView):
+class Me(View):
     def get_permissions(self):
         return [SignedInPerson()] if self.request.method == "PATCH" else [IsAuthenticated()]
 

@@ -7,7 +7,6 @@ from django.http import Http404
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from core.api.common import Page, page_of
 from core.api.errors import error_responses
@@ -19,11 +18,12 @@ from ..invites import (invitation_accept, invitation_decline, invitation_open_ge
                        invitations_open, member_invite_or_change)
 from ..members import owner_change_check
 from ..models import AgentToken, Invitation, Membership, Scope
-from ..principals import principal_of, scope_create_check
-from ..selectors import invitation_waiting, invitations_waiting, scope_get, scope_list
+from ..principals import scope_create_check
+from ..selectors import invitation_waiting, invitations_waiting, scope_list
 from ..services import membership_leave, membership_remove, membership_set, scope_create
 from ..tokens import token_access_flags, token_create, token_get, token_revoke, tokens_of_wards
 from .auth import SignedInPerson
+from .entry import View
 from .serializers import (InvitationCreatedOut, InvitationOut, InvitationPageOut, MemberIn, MemberOut, MemberPatchIn,
                           ScopeIn, ScopeListQuery, ScopeOut, TokenCreatedOut, TokenIn, TokenOut, WardTokenOut)
 
@@ -32,14 +32,14 @@ def _scope_out(principal, scope_id: int) -> dict:
     return ScopeOut(scope_list(principal=principal).get(pk=scope_id)).data
 
 
-class ScopeListCreate(APIView):
+class ScopeListCreate(View):
     @extend_schema(operation_id="scopes_list", parameters=[ScopeListQuery],
                    responses={200: page_of(ScopeOut), **error_responses(400, 401)},
                    summary="Scopes you can see (`archived=true`: the archived projects)")
     def get(self, request):
         query = ScopeListQuery(data=request.query_params.dict())
         query.is_valid(raise_exception=True)
-        principal = principal_of(request)
+        principal = self.principal
         paginator = Page()
         page = paginator.paginate_queryset(scope_list(principal=principal, archived=query.validated_data["archived"]),
                                            request, view=self)
@@ -53,31 +53,33 @@ class ScopeListCreate(APIView):
     def post(self, request):
         data = ScopeIn(data=request.data)
         data.is_valid(raise_exception=True)
-        principal = principal_of(request)
+        principal = self.principal
         scope_create_check(principal)
         with transaction.atomic():
             parent = None
             if data.validated_data["parent"] is not None:
-                parent = scope_get(principal=principal, scope_id=data.validated_data["parent"], action="manage")
+                parent = self.scope_named(data.validated_data["parent"], action="manage")
             scope = scope_create(name=data.validated_data["name"], kind=data.validated_data["kind"],
                                  creator=principal.user, parent=parent)
         return Response(_scope_out(principal, scope.pk), status=status.HTTP_201_CREATED)
 
 
-class ScopeDetail(APIView):
+class ScopeDetail(View):
+    scope_actions = {"GET": "view"}
+
     @extend_schema(responses={200: ScopeOut, **error_responses(401, 404)}, summary="One scope")
     def get(self, request, scope_id: int):
-        principal = principal_of(request)
-        scope = scope_get(principal=principal, scope_id=scope_id)
-        return Response(_scope_out(principal, scope.pk))
+        return Response(_scope_out(self.principal, self.scope.pk))
 
 
 ARCHIVE_RULES = ("Project scopes only (others: 400 `not_a_project`); an owner of the project, signed in (an admin "
                  "or an agent token: 403 `permission_denied`). ")
 
 
-class ScopeArchive(APIView):
+class ScopeArchive(View):
     """POST archives a project; ScopeRestore, the same way, restores it."""
+
+    scope_actions = {"POST": "manage"}
 
     @extend_schema(request=None, responses={200: ScopeOut, **error_responses(400, 401, 403, 404)},
                    summary="Archive a project: read-only, left out of default reads (owners, signed in)",
@@ -89,11 +91,9 @@ class ScopeArchive(APIView):
         return self._act(request, scope_id, scope_archive)
 
     def _act(self, request, scope_id: int, service):
-        principal = principal_of(request)
         with transaction.atomic():
-            scope = scope_get(principal=principal, scope_id=scope_id, action="manage")
-            service(principal=principal, scope=scope)
-        return Response(_scope_out(principal, scope.pk))
+            service(principal=self.principal, scope=self.scope)
+        return Response(_scope_out(self.principal, self.scope.pk))
 
 
 class ScopeRestore(ScopeArchive):
@@ -104,12 +104,12 @@ class ScopeRestore(ScopeArchive):
         return self._act(request, scope_id, scope_restore)
 
 
-class ScopeMembers(APIView):
+class ScopeMembers(View):
+    scope_actions = {"GET": "view"}  # POST validates its body first
+
     @extend_schema(responses={200: page_of(MemberOut), **error_responses(401, 404)}, summary="Members of a scope")
     def get(self, request, scope_id: int):
-        principal = principal_of(request)
-        scope = scope_get(principal=principal, scope_id=scope_id)
-        members = (Membership.objects.visible_to(principal, "view").filter(scope=scope).select_related("user")
+        members = (Membership.objects.visible_to(self.principal, "view").filter(scope=self.scope).select_related("user")
                    .order_by("id"))
         return Response({"results": MemberOut(members, many=True, context={"viewer": request.user}).data, "next": None})
 
@@ -124,9 +124,9 @@ class ScopeMembers(APIView):
     def post(self, request, scope_id: int):
         data = MemberIn(data=request.data)
         data.is_valid(raise_exception=True)
-        principal = principal_of(request)
+        principal = self.principal
         with transaction.atomic():
-            scope = scope_get(principal=principal, scope_id=scope_id, action="manage")
+            scope = self.scope_named(scope_id, action="manage")
             result = member_invite_or_change(
                 principal=principal, scope=scope, username=data.validated_data["username"],
                 role=data.validated_data["role"], relation=data.validated_data["relation"])
@@ -135,7 +135,14 @@ class ScopeMembers(APIView):
         return Response(MemberOut(result, context={"viewer": request.user}).data)
 
 
-class ScopeMember(APIView):
+class ScopeMember(View):
+    def scope_action(self, request, **kwargs) -> str | None:
+        # PATCH validates its body first; DELETE is leaving (view) when a person names themselves, else manage.
+        if request.method != "DELETE":
+            return None
+        leaving = kwargs["username"] == self.principal.user.username and self.principal.token is None
+        return "view" if leaving else "manage"
+
     def _membership(self, scope: Scope, username: str) -> Membership:
         if "\x00" in username:  # no username has one, and PostgreSQL refuses to compare it
             raise Http404
@@ -151,10 +158,10 @@ class ScopeMember(APIView):
     def patch(self, request, scope_id: int, username: str):
         data = MemberPatchIn(data=request.data)
         data.is_valid(raise_exception=True)
-        principal = principal_of(request)
+        principal = self.principal
         wanted = data.validated_data
         with transaction.atomic():
-            scope = scope_get(principal=principal, scope_id=scope_id, action="manage")
+            scope = self.scope_named(scope_id, action="manage")
             membership = self._membership(scope, username)
             # Unmark before a role change and mark after it: a minor is never an owner, even for a moment.
             if wanted.get("minor") is False:
@@ -173,10 +180,9 @@ class ScopeMember(APIView):
     @extend_schema(responses={204: None, **error_responses(401, 403, 404, 409)},
                    summary="Remove a member (admins), or leave a scope yourself")
     def delete(self, request, scope_id: int, username: str):
-        principal = principal_of(request)
+        principal, scope = self.principal, self.scope
         with transaction.atomic():
             leaving = username == principal.user.username and principal.token is None
-            scope = scope_get(principal=principal, scope_id=scope_id, action="view" if leaving else "manage")
             membership = self._membership(scope, username)
             if leaving:
                 membership_leave(scope=scope, user=membership.user)
@@ -186,8 +192,9 @@ class ScopeMember(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class ScopeLeave(APIView):
+class ScopeLeave(View):
     permission_classes = [SignedInPerson]
+    scope_actions = {"POST": "view"}
 
     @extend_schema(request=None, responses={204: None, **error_responses(400, 401, 403, 404, 409)},
                    summary="Leave a scope (signed in; any member but the last owner)",
@@ -195,15 +202,14 @@ class ScopeLeave(APIView):
                                "the scope. The last owner gets 409 `last_owner` (make someone else owner first); "
                                "a personal or the global scope, 400. Agent tokens get 403.")
     def post(self, request, scope_id: int):
-        principal = principal_of(request)
         with transaction.atomic():
-            scope = scope_get(principal=principal, scope_id=scope_id)
-            membership_leave(scope=scope, user=request.user)
+            membership_leave(scope=self.scope, user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class ScopeInvitations(APIView):
+class ScopeInvitations(View):
     permission_classes = [SignedInPerson]
+    scope_actions = {"GET": "manage"}
 
     @extend_schema(responses={200: InvitationPageOut, **error_responses(401, 403, 404)},
                    summary="A scope's open invitations (its admins, signed in)",
@@ -211,12 +217,13 @@ class ScopeInvitations(APIView):
                                "asked for (never the account behind it: that would tell which names exist). "
                                "One page: `next` is null. Agent tokens get 403: people manage members.")
     def get(self, request, scope_id: int):
-        scope = scope_get(principal=principal_of(request), scope_id=scope_id, action="manage")
-        return Response({"results": InvitationOut(invitations_open(scope=scope)[:100], many=True).data, "next": None})
+        waiting = invitations_open(scope=self.scope)[:100]
+        return Response({"results": InvitationOut(waiting, many=True).data, "next": None})
 
 
-class ScopeInvitationWithdraw(APIView):
+class ScopeInvitationWithdraw(View):
     permission_classes = [SignedInPerson]
+    scope_actions = {"POST": "manage"}
 
     @extend_schema(request=None, responses={200: InvitationOut, **error_responses(401, 403, 404, 409)},
                    summary="Withdraw an open invitation (the scope's admins, signed in)",
@@ -225,12 +232,12 @@ class ScopeInvitationWithdraw(APIView):
                                "instant, 409 `invitation_gone`.")
     def post(self, request, scope_id: int, invitation_id: int):
         with transaction.atomic():
-            scope = scope_get(principal=principal_of(request), scope_id=scope_id, action="manage")
-            invitation = invitation_withdraw(invitation=invitation_open_get(scope=scope, invitation_id=invitation_id))
+            invitation = invitation_withdraw(invitation=invitation_open_get(scope=self.scope,
+                                                                            invitation_id=invitation_id))
         return Response(InvitationOut(invitation).data)
 
 
-class InvitationList(APIView):
+class InvitationList(View):
     permission_classes = [SignedInPerson]
 
     @extend_schema(responses={200: InvitationPageOut, **error_responses(401, 403)},
@@ -239,11 +246,11 @@ class InvitationList(APIView):
                                "page: `next` is null): the scope's name and kind, who invited you, the role and "
                                "relation offered. Nothing else of the scope is yours until you accept.")
     def get(self, request):
-        waiting = invitations_waiting(principal=principal_of(request))
+        waiting = invitations_waiting(principal=self.principal)
         return Response({"results": InvitationOut(waiting, many=True).data, "next": None})
 
 
-class InvitationAnswer(APIView):
+class InvitationAnswer(View):
     permission_classes = [SignedInPerson]
     accept = True
 
@@ -254,7 +261,7 @@ class InvitationAnswer(APIView):
                                "that cover all your scopes. Declining leaves you as you were. Someone else's "
                                "invitation is 404; one answered or withdrawn meanwhile, 409 `invitation_gone`.")
     def post(self, request, invitation_id: int):
-        principal = principal_of(request)
+        principal = self.principal
         with transaction.atomic():
             invitation = invitation_waiting(principal=principal, invitation_id=invitation_id)
             if self.accept:
@@ -282,7 +289,7 @@ def _token_scopes(principal, names: list[str]) -> tuple[list[Scope], bool]:
     return scopes, False
 
 
-class TokenListCreate(APIView):
+class TokenListCreate(View):
     permission_classes = [SignedInPerson]
 
     @extend_schema(responses={200: page_of(TokenOut), **error_responses(401, 403)}, summary="Your agent tokens")
@@ -299,7 +306,7 @@ class TokenListCreate(APIView):
     def post(self, request):
         data = TokenIn(data=request.data)
         data.is_valid(raise_exception=True)
-        principal = principal_of(request)
+        principal = self.principal
         scopes, all_scopes = _token_scopes(principal, data.validated_data["scopes"])
         with transaction.atomic():
             token, raw = token_create(user=request.user, name=data.validated_data["name"], scopes=scopes,
@@ -309,7 +316,7 @@ class TokenListCreate(APIView):
         return Response(body, status=status.HTTP_201_CREATED)
 
 
-class WardTokenList(APIView):
+class WardTokenList(View):
     permission_classes = [SignedInPerson]
 
     @extend_schema(responses={200: page_of(WardTokenOut), **error_responses(401, 403)},
@@ -323,7 +330,7 @@ class WardTokenList(APIView):
         return paginator.get_paginated_response(WardTokenOut(page, many=True).data)
 
 
-class TokenDetail(APIView):
+class TokenDetail(View):
     permission_classes = [SignedInPerson]
 
     @extend_schema(responses={204: None, **error_responses(401, 403, 404)},

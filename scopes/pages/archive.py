@@ -7,22 +7,16 @@ from django.contrib import messages
 from django.db import transaction
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST
 
 from core.errors import DomainError
-from core.pages import page
 
 from ..archive import archive_check, scope_archive, scope_restore
-from ..principals import principal_of_page
-from ..selectors import scope_get
+from .entry import page
 
 
-@page
-@require_http_methods(["GET", "POST"])
-def scope_archive_page(request, scope_id: int):
-    principal = principal_of_page(request)
+@page(scope="scope_id", action="manage", methods=("GET", "POST"))
+def scope_archive_page(request, scope, *, principal):
     with transaction.atomic():
-        scope = scope_get(principal=principal, scope_id=scope_id, action="manage")
         try:
             archive_check(principal=principal, scope=scope)
             if request.method == "GET":  # asks first: every agent stops writing there at once
@@ -36,12 +30,9 @@ def scope_archive_page(request, scope_id: int):
     return redirect("scope", scope_id=scope.pk)
 
 
-@page
-@require_POST
-def scope_restore_page(request, scope_id: int):
-    principal = principal_of_page(request)
+@page(scope="scope_id", action="manage", methods=("POST",))
+def scope_restore_page(request, scope, *, principal):
     with transaction.atomic():
-        scope = scope_get(principal=principal, scope_id=scope_id, action="manage")
         try:
             scope_restore(principal=principal, scope=scope)
         except DomainError as refused:

@@ -14,8 +14,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from core.errors import DomainError
-from core.pages import back_to, error_fields, page
+from core.pages import back_to, error_fields
 
+from .entry import page
 from .forms import InviteForm, MemberAddForm, MemberChangeForm, MemberMinorForm, SettingsForm, SignUpForm, TokenForm
 from ..guardians import is_minor, member_minor_set
 from ..invites import (invitation_accept, invitation_decline, invitation_open_get, invitation_withdraw,
@@ -25,18 +26,14 @@ from ..members import ROLE_EFFECTS, is_owner, owner_change_check
 from ..models import RELATION_NAMES, ROLE_NAMES, AgentToken, Invitation, Invite, MemberRelation, Membership, Scope, User
 from ..languages import language_chosen
 from ..people import person_settings_set
-from ..principals import principal_of_page
-from ..selectors import invitation_waiting, scope_get, scope_list
+from ..selectors import invitation_waiting, scope_list
 from ..services import membership_leave, membership_remove, membership_set
 from ..tokens import (TOKEN_SHOWN_ONCE, token_access_flags, token_create, token_get, token_revoke,
                       tokens_of_wards)
 
 
-@page
-@require_POST
-def invite_create_page(request, scope_id: int):
-    principal = principal_of_page(request)
-    scope = scope_get(principal=principal, scope_id=scope_id, action="manage")
+@page(scope="scope_id", action="manage", methods=("POST",))
+def invite_create_page(request, scope):
     form = InviteForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("The invite needs a role."))
@@ -82,8 +79,8 @@ def invite_page(request, token: str):
                   status=400 if request.method == "POST" else 200)
 
 
-def _members_context(request, scope, *, add_form=None, refused: dict | None = None) -> dict:
-    memberships = (Membership.objects.visible_to(principal_of_page(request), "manage").filter(scope=scope)
+def _members_context(request, principal, scope, *, add_form=None, refused: dict | None = None) -> dict:
+    memberships = (Membership.objects.visible_to(principal, "manage").filter(scope=scope)
                    .select_related("user").order_by("role", "user__username"))
     # What each member is to the person looking: Kai's page says Dana is "mother".
     to_me = {row.member_id: row.relation
@@ -104,19 +101,15 @@ def _members_context(request, scope, *, add_form=None, refused: dict | None = No
             "effects": [(ROLE_NAMES[role], effect) for role, effect in ROLE_EFFECTS.items()]}
 
 
-@page
-def members_page(request, scope_id: int):
-    scope = scope_get(principal=principal_of_page(request), scope_id=scope_id, action="manage")
-    return render(request, "scopes/members.html", _members_context(request, scope))
+@page(scope="scope_id", action="manage")
+def members_page(request, scope, *, principal):
+    return render(request, "scopes/members.html", _members_context(request, principal, scope))
 
 
-@page
-@require_POST
-def member_add_page(request, scope_id: int):
-    principal = principal_of_page(request)
+@page(scope="scope_id", action="manage", methods=("POST",))
+def member_add_page(request, scope, *, principal):
     form = MemberAddForm(request.POST)
     with transaction.atomic():
-        scope = scope_get(principal=principal, scope_id=scope_id, action="manage")
         if form.is_valid():
             data = form.cleaned_data
             try:
@@ -139,7 +132,8 @@ def member_add_page(request, scope_id: int):
                                      % {"name": result.user.shown_name, "role": ROLE_NAMES[data["role"]],
                                         "scope": scope.name})
                 return redirect("members", scope_id=scope.pk)
-    return render(request, "scopes/members.html", _members_context(request, scope, add_form=form), status=400)
+    return render(request, "scopes/members.html", _members_context(request, principal, scope, add_form=form),
+                  status=400)
 
 
 def _membership_of(scope, user_id: int) -> Membership:
@@ -149,16 +143,13 @@ def _membership_of(scope, user_id: int) -> Membership:
     return membership
 
 
-@page
-@require_POST
-def member_change_page(request, scope_id: int, user_id: int):
-    principal = principal_of_page(request)
+@page(scope="scope_id", action="manage", methods=("POST",))
+def member_change_page(request, scope, user_id: int, *, principal):
     form = MemberChangeForm(request.POST)
     with transaction.atomic():
-        scope = scope_get(principal=principal, scope_id=scope_id, action="manage")
         membership = _membership_of(scope, user_id)
         if not form.is_valid():
-            return _member_refused(request, scope, membership, _("Choose one of the roles."))
+            return _member_refused(request, principal, scope, membership, _("Choose one of the roles."))
         role = form.cleaned_data["role"]
         changed = role != membership.role
         owner_change_check(principal, scope, role if changed else None, membership.role if changed else None)
@@ -167,39 +158,33 @@ def member_change_page(request, scope_id: int, user_id: int):
                 membership_set(scope=scope, user=membership.user, role=role, relation=form.cleaned_data["relation"],
                                relation_of=request.user)
         except DomainError as error:
-            return _member_refused(request, scope, membership, error.detail)
+            return _member_refused(request, principal, scope, membership, error.detail)
     messages.success(request, _("%(name)s is now %(role)s.") % {"name": membership.user.shown_name,
                                                                  "role": ROLE_NAMES[role]})
     return redirect("members", scope_id=scope.pk)
 
 
-@page
-@require_POST
-def member_minor_page(request, scope_id: int, user_id: int):
+@page(scope="scope_id", action="manage", methods=("POST",))
+def member_minor_page(request, scope, user_id: int, *, principal):
     """A family's owner marks a member as a minor, or unmarks them."""
-    principal = principal_of_page(request)
     form = MemberMinorForm(request.POST)
     form.is_valid()
     minor = form.cleaned_data.get("minor", False)
     with transaction.atomic():
-        scope = scope_get(principal=principal, scope_id=scope_id, action="manage")
         membership = _membership_of(scope, user_id)
         try:
             with transaction.atomic():
                 member_minor_set(principal=principal, scope=scope, membership=membership, minor=minor)
         except DomainError as error:
-            return _member_refused(request, scope, membership, error.detail)
+            return _member_refused(request, principal, scope, membership, error.detail)
     said = _("%(name)s is now marked as a minor.") if minor else _("%(name)s is no longer a minor.")
     messages.success(request, said % {"name": membership.user.shown_name})
     return redirect("members", scope_id=scope.pk)
 
 
-@page
-@require_http_methods(["GET", "POST"])
-def member_remove_page(request, scope_id: int, user_id: int):
-    principal = principal_of_page(request)
+@page(scope="scope_id", action="manage", methods=("GET", "POST"))
+def member_remove_page(request, scope, user_id: int, *, principal):
     with transaction.atomic():
-        scope = scope_get(principal=principal, scope_id=scope_id, action="manage")
         membership = _membership_of(scope, user_id)
         owner_change_check(principal, scope, membership.role)
         if request.method == "GET":  # asks first: the person loses the scope at once
@@ -208,23 +193,21 @@ def member_remove_page(request, scope_id: int, user_id: int):
             with transaction.atomic():
                 membership_remove(scope=scope, user=membership.user)
         except DomainError as error:
-            return _member_refused(request, scope, membership, error.detail)
+            return _member_refused(request, principal, scope, membership, error.detail)
     messages.success(request, _("%(name)s was removed from %(scope)s.")
                      % {"name": membership.user.shown_name, "scope": scope.name})
     return redirect("members", scope_id=scope.pk)
 
 
-def _member_refused(request, scope, membership, message: str):
+def _member_refused(request, principal, scope, membership, message: str):
     """The page again, the refusal on the member's own row."""
     return render(request, "scopes/members.html",
-                  _members_context(request, scope, refused={membership.pk: message}), status=409)
+                  _members_context(request, principal, scope, refused={membership.pk: message}), status=409)
 
 
-@page
-@require_POST
-def invite_revoke_page(request, scope_id: int, invite_id: int):
+@page(scope="scope_id", action="manage", methods=("POST",))
+def invite_revoke_page(request, scope, invite_id: int):
     with transaction.atomic():
-        scope = scope_get(principal=principal_of_page(request), scope_id=scope_id, action="manage")
         invite = Invite.objects.in_scopes([scope.pk]).filter(pk=invite_id).first()
         if invite is None:
             raise Http404
@@ -233,11 +216,9 @@ def invite_revoke_page(request, scope_id: int, invite_id: int):
     return redirect("members", scope_id=scope.pk)
 
 
-@page
-@require_POST
-def invitation_withdraw_page(request, scope_id: int, invitation_id: int):
+@page(scope="scope_id", action="manage", methods=("POST",))
+def invitation_withdraw_page(request, scope, invitation_id: int):
     with transaction.atomic():
-        scope = scope_get(principal=principal_of_page(request), scope_id=scope_id, action="manage")
         invitation = invitation_open_get(scope=scope, invitation_id=invitation_id)
         invitation_withdraw(invitation=invitation)
     messages.success(request, _("The invitation of %(name)s is withdrawn.") % {"name": invitation.username})
@@ -246,9 +227,9 @@ def invitation_withdraw_page(request, scope_id: int, invitation_id: int):
 
 @page
 @require_POST
-def invitation_answer_page(request, invitation_id: int, accept: bool):
+def invitation_answer_page(request, invitation_id: int, accept: bool, *, principal):
     """The invitee's answer, from their home page."""
-    invitation = invitation_waiting(principal=principal_of_page(request), invitation_id=invitation_id)
+    invitation = invitation_waiting(principal=principal, invitation_id=invitation_id)
     try:
         with transaction.atomic():
             if not accept:
@@ -266,11 +247,9 @@ def invitation_answer_page(request, invitation_id: int, accept: bool):
     return redirect("scope", scope_id=invitation.scope_id)
 
 
-@page
-@require_POST
-def scope_leave_page(request, scope_id: int):
+@page(scope="scope_id", methods=("POST",))
+def scope_leave_page(request, scope):
     with transaction.atomic():
-        scope = scope_get(principal=principal_of_page(request), scope_id=scope_id)
         try:
             with transaction.atomic():
                 membership_leave(scope=scope, user=request.user)
@@ -281,10 +260,10 @@ def scope_leave_page(request, scope_id: int):
     return redirect("home")
 
 
-def _tokens_context(request, *, form=None) -> dict:
+def _tokens_context(request, principal, *, form=None) -> dict:
     """Tokens are a person's own: the page lists only theirs, and offers only
     scopes they see; a guardian also sees the tokens of the minors they look after."""
-    scopes = list(scope_list(principal=principal_of_page(request)))
+    scopes = list(scope_list(principal=principal))
     tokens = list(AgentToken.objects.filter(user=request.user).select_related("application")
                   .prefetch_related("scopes").order_by("-id"))
     # Connections (granted to hosted assistants on the consent page) beside the tokens made here.
@@ -295,14 +274,13 @@ def _tokens_context(request, *, form=None) -> dict:
 
 
 @page
-def tokens_page(request):
-    return render(request, "scopes/tokens.html", _tokens_context(request))
+def tokens_page(request, *, principal):
+    return render(request, "scopes/tokens.html", _tokens_context(request, principal))
 
 
 @page
 @require_POST
-def token_create_page(request):
-    principal = principal_of_page(request)
+def token_create_page(request, *, principal):
     form = TokenForm(request.POST, scopes=list(scope_list(principal=principal)))
     if form.is_valid():
         data = form.cleaned_data
@@ -320,7 +298,7 @@ def token_create_page(request):
             # Shown on the next page only (only its hash is stored); a reload there creates nothing.
             request.session[TOKEN_SHOWN_ONCE] = {"token": token.pk, "secret": raw}
             return redirect("token-connect", token_id=token.pk)
-    return render(request, "scopes/tokens.html", _tokens_context(request, form=form), status=400)
+    return render(request, "scopes/tokens.html", _tokens_context(request, principal, form=form), status=400)
 
 
 @page
