@@ -19,7 +19,8 @@ scope: not the Scope itself, restricted by its own id), so a new scoped model is
 covered without touching this file. A second test holds every admin of a scoped
 model (and every inline) to the admin mixin that reads through `visible_to`. A
 third holds the primitive to its one home: no other queryset defines `visible_to`
-(or `allowed_in`), and no code builds the `allowed` annotation by hand.
+(or `allowed_in`), and no code builds a "may act" annotation by hand (`allowed`, or
+any annotation made of the principal's scopes) where `allowed_in` answers it.
 
 Exempt, because they act on rows a selector has already checked or on no
 person's behalf: services (writes take the object a selector returned, and check
@@ -392,18 +393,26 @@ PRIMITIVE_METHODS = ("visible_to", "allowed_in")
 HAND_BUILT = ("annotate", "alias")
 
 
+def _asks_for_scopes(node: ast.AST) -> bool:
+    """Whether an expression reads the principal's scopes (`scope_ids_for(…)`, `principal.scope_ids(…)`)."""
+    return any(isinstance(call, ast.Call) and (getattr(call.func, "id", None) == "scope_ids_for"
+                                               or getattr(call.func, "attr", None) == "scope_ids")
+               for call in ast.walk(node))
+
+
 def primitive_copies(path: str, source: str) -> list[str]:
     """Second copies of the restriction primitive in one module's source: a class
     defining a method of the primitive (`visible_to`, `allowed_in`), and an
-    `allowed` annotation built by hand instead of through `allowed_in`."""
+    annotation of what the principal may do built by hand instead of through
+    `allowed_in`: one named `allowed`, or any built from the principal's scopes."""
     found = []
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.ClassDef):
             found += [f"{path}:{item.lineno}: {node.name}.{item.name} defined again" for item in node.body
                       if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name in PRIMITIVE_METHODS]
         elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in HAND_BUILT
-              and any(keyword.arg == "allowed" for keyword in node.keywords)):
-            found.append(f"{path}:{node.lineno}: an `allowed` annotation built by hand (use allowed_in)")
+              and any(keyword.arg == "allowed" or _asks_for_scopes(keyword.value) for keyword in node.keywords)):
+            found.append(f"{path}:{node.lineno}: a permission annotation built by hand (use allowed_in)")
     return found
 
 
@@ -424,7 +433,9 @@ def test_the_restriction_primitive_has_one_home_scope_included():
 
 COPY_SOURCE = '''
 from django.db import models
-from django.db.models import BooleanField, ExpressionWrapper, Q
+from django.db.models import BooleanField, Exists, ExpressionWrapper, OuterRef, Q
+
+from scopes.principals import scope_ids_for
 
 
 class ScopeQuerySet(models.QuerySet):
@@ -436,11 +447,15 @@ def scope_get(scopes, ids):
     return scopes.annotate(allowed=ExpressionWrapper(Q(id__in=ids), output_field=BooleanField()))
 
 
+def writes(scopes, principal):
+    return scopes.annotate(writes=Exists(scope_ids_for(principal, "write").filter(id=OuterRef("pk"))))
+
+
 def through_the_primitive(scopes, principal, ids):
-    return scopes.visible_to(principal).allowed_in(ids).annotate(role=Q(id__in=ids))
+    return scopes.visible_to(principal).allowed_in(principal.scope_ids("write")).annotate(role=Q(id__in=ids))
 '''
 
 
-def test_the_copy_check_finds_a_second_visible_to_and_a_hand_built_allowed():
+def test_the_copy_check_finds_a_second_visible_to_and_hand_built_permission_annotations():
     assert [copy.split(": ", 1)[1] for copy in primitive_copies("example.py", COPY_SOURCE)] == [
-        "ScopeQuerySet.visible_to defined again", "an `allowed` annotation built by hand (use allowed_in)"]
+        "ScopeQuerySet.visible_to defined again", *["a permission annotation built by hand (use allowed_in)"] * 2]
