@@ -79,8 +79,8 @@ class Waiting:
 
 def waiting_for(*, principal: Principal) -> Waiting:
     """Everything waiting for the principal's person, from scopes they belong to only."""
-    scopes = {pk: (name, writes) for pk, name, writes in Scope.objects.visible_to(principal, "view").annotate(
-        writes=Exists(scope_ids_for(principal, "write").filter(id=OuterRef("pk")))).values_list("id", "name", "writes")}
+    scopes = {pk: (name, writes) for pk, name, writes in Scope.objects.visible_to(principal, "view")
+              .allowed_in(scope_ids_for(principal, "write")).values_list("id", "name", "allowed")}
     writable = [pk for pk, (_, writes) in scopes.items() if writes]
     counts = reviews_waiting(principal=principal)
     reviews = sorted((ScopeReviews(pk, scopes[pk][0], n) for pk, n in counts.items() if pk in scopes),

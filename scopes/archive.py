@@ -63,11 +63,8 @@ def archived_refusal(rows: QuerySet, *, principal: Principal | None, action: str
     if action not in ARCHIVE_WITHHOLDS or principal is None:
         return
     held_archived = scope_ids_for(principal, action, archive_holds=False).filter(archived_at__isnull=False)
-    if rows.model is Scope:
-        found = rows.filter(pk__in=held_archived)
-    else:  # the row's own way to its scope (a Rule's is the global scope's)
-        found = rows.filter(rows.scope_condition(held_archived))
-    if found.exists():
+    # The row's own way to its scope: a scope's is its id, a Rule's the global scope's.
+    if rows.filter(rows.scope_condition(held_archived)).exists():
         raise ScopeArchived(_("This project is archived, so it is read-only: an owner can restore it. "
                               "Forgetting still works."))
 

@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 from guardian.models import UserObjectPermissionBase
 
-from .restriction import Asker, ScopedQuerySet
+from .restriction import ScopedQuerySet
 from .signals import user_created
 from .zones import DEFAULT_ZONE, time_zone_names, validate_time_zone  # noqa: F401  (migrations name it here)
 
@@ -101,11 +101,11 @@ ALLOWED_PARENTS: dict[str, set[str]] = {
 MAX_LADDER_DEPTH = 8
 
 
-class ScopeQuerySet(models.QuerySet):
-    def visible_to(self, principal: Asker, action: str = "view") -> "ScopeQuerySet":
-        """The one restriction primitive: scopes `principal` may `action`
-        (view, write, review, manage), as a single id__in subquery."""
-        return self.filter(id__in=principal.scope_ids(action))
+class ScopeQuerySet(ScopedQuerySet):
+    """Scopes, restricted by the one primitive (scopes/restriction.py) as every row
+    stored in them is: a scope's way to its scope is its own id."""
+
+    scope_path = ""
 
 
 class Scope(models.Model):

@@ -8,7 +8,9 @@ on the row's own scope_id and never a join). Every read for a person goes throug
 scopes (scopes.principals.scope_ids_for) — or, when a read has already been
 narrowed by `read_scope_ids`, `in_scopes(ids)`.
 The ladder knows nothing of what is stored in it: the cards and review apps
-subclass this queryset, never the other way round.
+subclass this queryset, never the other way round. The scopes themselves are
+restricted by it too (`Scope.objects.visible_to`): no model keeps a copy of the
+check (tests/test_read_visibility.py holds that).
 
 The scope models use this queryset, and the principal's scopes are read from
 those models: so the primitive asks the principal for its scopes (`Asker`)
@@ -43,13 +45,16 @@ def scope_id_values(scope_ids):
 
 
 class ScopedQuerySet(models.QuerySet):
-    """Rows of a model that lives in a scope; `scope_path` leads from a row to its scope."""
+    """Rows of a model that lives in a scope, or scopes themselves; `scope_path` leads from a row to its scope."""
 
+    # "scope" for a row stored in one; "" for a scope itself (scopes.models.Scope): its own id is among
+    # the principal's scopes or not, so the scopes are restricted by the same code as what they hold.
     scope_path: ClassVar[str] = "scope"
 
     def scope_condition(self, scope_ids) -> Q:
         """The filter keeping rows whose scope is among `scope_ids` (a subquery or a list)."""
-        return Q(**{f"{self.scope_path}_id__in": scope_ids})
+        column = f"{self.scope_path}_id" if self.scope_path else "id"
+        return Q(**{f"{column}__in": scope_ids})
 
     def visible_to(self, principal: Asker, action: str = "view") -> ScopedQuerySet:
         """Rows in the scopes `principal` may `action` (view, write, review, manage),

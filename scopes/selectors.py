@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.contrib.postgres.aggregates import StringAgg
 from django.db import connection
-from django.db.models import BooleanField, ExpressionWrapper, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models import OuterRef, Q, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce, Concat, NullIf
 from django.db.models.expressions import RawSQL
 from django.http import Http404
@@ -15,17 +15,14 @@ from core.compiled import Compiled
 from .idle import scope_read_seen
 from .models import (LADDER_READ_SQL, MAX_LADDER_DEPTH, AgentToken, Invitation, InvitationStatus, MemberRelation,
                      Membership, Role, Scope, ScopeKind, User)
-from .principals import Principal, scope_ids_for
-from .visibility import first_allowed
+from .principals import Principal
+from .visibility import row_get
 
 
 def scope_get(*, principal: Principal, scope_id: int, action: str = "view") -> Scope:
-    """The scope if `principal` may view it (else 404) and may `action` it (else 403), in one query."""
-    scopes = Scope.objects.visible_to(principal, "view").filter(pk=scope_id)
-    if action != "view":
-        scopes = scopes.annotate(allowed=ExpressionWrapper(Q(id__in=scope_ids_for(principal, action)),
-                                                           output_field=BooleanField()))
-    return first_allowed(scopes, action=action, principal=principal)
+    """The scope if `principal` may view it (else 404) and may `action` it (else 403), in one query:
+    the one-row read of every scoped row (scopes.visibility.row_get), its permission subqueries inline."""
+    return row_get(Scope.objects.all(), principal=principal, pk=scope_id, action=action, listed=False)
 
 
 def scope_list(*, principal: Principal, archived: bool | None = None) -> QuerySet[Scope]:

@@ -14,10 +14,13 @@ for people and fails on a query of such a model that goes around it:
   `scope_id IN (`, `scope_id = %`).
 
 The scoped models, their tables and their reverse accessors come from the app
-registry (every model whose default manager builds a ScopedQuerySet), so a new
-scoped model is covered without touching this file. A second test holds every
-admin of a scoped model (and every inline) to the admin mixin that reads through
-`visible_to`.
+registry (every model whose default manager builds a ScopedQuerySet leading to a
+scope: not the Scope itself, restricted by its own id), so a new scoped model is
+covered without touching this file. A second test holds every admin of a scoped
+model (and every inline) to the admin mixin that reads through `visible_to`. A
+third holds the primitive to its one home: no other queryset defines `visible_to`
+(or `allowed_in`), and no code builds a "may act" annotation by hand (`allowed`, or
+any annotation made of the principal's scopes) where `allowed_in` answers it.
 
 Exempt, because they act on rows a selector has already checked or on no
 person's behalf: services (writes take the object a selector returned, and check
@@ -151,8 +154,10 @@ class Finding:
 
 
 def scoped_models() -> list[type[models.Model]]:
+    """Models stored in a scope: their queryset is the primitive's, with a path to a scope (the Scope's own
+    queryset is the primitive's too, its path empty: a scope is restricted by its id, it lives in none)."""
     return [model for model in apps.get_models()
-            if issubclass(model._default_manager._queryset_class, ScopedQuerySet)]
+            if issubclass(queryset := model._default_manager._queryset_class, ScopedQuerySet) and queryset.scope_path]
 
 
 def related_accessors(scoped: list[type[models.Model]]) -> dict[str, str]:
@@ -380,3 +385,77 @@ def _nobody():
     from tests.factories import UserFactory
 
     return Principal(UserFactory())
+
+
+# The restriction primitive's home, and what only it may define or build.
+PRIMITIVE_HOME = "scopes/restriction.py"
+PRIMITIVE_METHODS = ("visible_to", "allowed_in")
+HAND_BUILT = ("annotate", "alias")
+
+
+def _asks_for_scopes(node: ast.AST) -> bool:
+    """Whether an expression reads the principal's scopes (`scope_ids_for(…)`, `principal.scope_ids(…)`)."""
+    return any(isinstance(call, ast.Call) and (getattr(call.func, "id", None) == "scope_ids_for"
+                                               or getattr(call.func, "attr", None) == "scope_ids")
+               for call in ast.walk(node))
+
+
+def primitive_copies(path: str, source: str) -> list[str]:
+    """Second copies of the restriction primitive in one module's source: a class
+    defining a method of the primitive (`visible_to`, `allowed_in`), and an
+    annotation of what the principal may do built by hand instead of through
+    `allowed_in`: one named `allowed`, or any built from the principal's scopes."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ClassDef):
+            found += [f"{path}:{item.lineno}: {node.name}.{item.name} defined again" for item in node.body
+                      if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name in PRIMITIVE_METHODS]
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in HAND_BUILT
+              and any(keyword.arg == "allowed" or _asks_for_scopes(keyword.value) for keyword in node.keywords)):
+            found.append(f"{path}:{node.lineno}: a permission annotation built by hand (use allowed_in)")
+    return found
+
+
+def product_modules() -> list[Path]:
+    return sorted(path for app in APPS for path in (ROOT / app).rglob("*.py")
+                  if "migrations" not in path.relative_to(ROOT).parts)
+
+
+def test_the_restriction_primitive_has_one_home_scope_included():
+    from scopes.models import Scope
+
+    assert issubclass(Scope._default_manager._queryset_class, ScopedQuerySet)
+    copies = [copy for path in product_modules() if str(path.relative_to(ROOT)) != PRIMITIVE_HOME
+              for copy in primitive_copies(str(path.relative_to(ROOT)), path.read_text())]
+    assert not copies, "Second copies of the restriction primitive (scopes/restriction.py):\n" + "\n".join(copies)
+    assert primitive_copies(PRIMITIVE_HOME, (ROOT / PRIMITIVE_HOME).read_text()), "the home itself is found"
+
+
+COPY_SOURCE = '''
+from django.db import models
+from django.db.models import BooleanField, Exists, ExpressionWrapper, OuterRef, Q
+
+from scopes.principals import scope_ids_for
+
+
+class ScopeQuerySet(models.QuerySet):
+    def visible_to(self, principal, action="view"):
+        return self.filter(id__in=principal.scope_ids(action))
+
+
+def scope_get(scopes, ids):
+    return scopes.annotate(allowed=ExpressionWrapper(Q(id__in=ids), output_field=BooleanField()))
+
+
+def writes(scopes, principal):
+    return scopes.annotate(writes=Exists(scope_ids_for(principal, "write").filter(id=OuterRef("pk"))))
+
+
+def through_the_primitive(scopes, principal, ids):
+    return scopes.visible_to(principal).allowed_in(principal.scope_ids("write")).annotate(role=Q(id__in=ids))
+'''
+
+
+def test_the_copy_check_finds_a_second_visible_to_and_hand_built_permission_annotations():
+    assert [copy.split(": ", 1)[1] for copy in primitive_copies("example.py", COPY_SOURCE)] == [
+        "ScopeQuerySet.visible_to defined again", *["a permission annotation built by hand (use allowed_in)"] * 2]

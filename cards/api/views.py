@@ -15,20 +15,16 @@ from core.api.common import Page, page_of
 from core.api.errors import ForbiddenAt, NotFoundAt, error_responses
 from core.errors import DomainError, NotAllowed
 from scopes.api.entry import View
-from scopes.archive import scopes_read_by_default
-from scopes.selectors import read_scope_ids
 
 from ..drafts import draft_from_request
 from ..errors import InvalidCard
-from ..models import Card
-from ..selectors.cards import card_forgettable_get, card_get, card_history, cards_filtered, cards_in_interval
+from ..selectors.card_list import cards_list
+from ..selectors.cards import card_forgettable_get, card_get, card_history
 from ..services import (Outcome, card_describe, card_forget, card_hold, card_remember, card_remember_batch,
                         card_verify, perspectives_set)
 from ..services.asked import card_asked
-from ..time.when import when_interval
 from ..signals import cards_proposed
-from ..selectors.entities import entity_bind
-from ..selectors.shape import card_out, card_rows, card_shown, cards_shown, iso
+from ..selectors.shape import card_out, card_shown, cards_shown, iso
 from .serializers import (AskedOut, BulkIn, BulkOut, BulkProposedOut, CardListQuery, CardOut, CardPatchIn,
                           ProposedOut, RememberIn, RememberOut)
 
@@ -98,26 +94,13 @@ class CardListCreate(View):
         query.is_valid(raise_exception=True)
         params = query.validated_data
         principal = self.principal
-        if "scope" in params:
-            visible_ids = read_scope_ids(principal=principal, scope_id=params["scope"])
-        else:
-            # The caller's visible scopes as a list of ids (see read_scope_ids); an archived
-            # project only when named as `scope`.
-            visible_ids = list(scopes_read_by_default(principal).values_list("id", flat=True))
-        cards = Card.objects.in_scopes(visible_ids)
-        if "subject" in params:
-            # Bound as /answer/ binds it: among the scopes read, merges followed;
-            # an ambiguous name is refused with its candidates, an unknown one lists nothing.
-            binding = entity_bind(name=params["subject"], scope_ids=visible_ids, speaker=principal.user)
-            binding.one(params["subject"])
-            cards = cards.filter(subject_id__in=binding.entity_ids)
-        cards = cards_filtered(cards, kind=params.get("kind"), tag=params.get("tag"), label=params.get("label"),
-                               as_of=params.get("as_of"), current=params["current"])
-        if "when" in params:
-            cards = cards_in_interval(cards, when_interval(params["when"], tz_name=params.get("tz"),
-                                                          user=principal.user))
+        # The dashboard's scope page lists through the same read (cards.selectors.card_list).
+        rows = cards_list(principal, scope_id=params.get("scope"), subject=params.get("subject"),
+                          kind=params.get("kind"), tag=params.get("tag"), label=params.get("label"),
+                          as_of=params.get("as_of"), current=params["current"], when=params.get("when"),
+                          tz=params.get("tz"))
         paginator = Page()
-        page = paginator.paginate_queryset(card_rows(cards, user=principal.user), request, view=self)
+        page = paginator.paginate_queryset(rows, request, view=self)
         now = timezone.now()
         return paginator.get_paginated_response([card_out(row, now) for row in page])
 

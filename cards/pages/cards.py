@@ -10,7 +10,6 @@ import datetime as dt
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.db import transaction
-from django.db.models import Q
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
@@ -26,11 +25,9 @@ from scopes.zones import person_zone
 from ..drafts import draft_from_request
 from ..models import Card
 from ..provenance import approvals_of
-from ..recall.aging import aging_card_ids
-from ..recall.contradictions import contradiction_card_ids
-from ..selectors.cards import cards_filtered
-from ..selectors.shape import card_out, card_rows
-from ..selectors.writers import writers_of, written_by
+from ..selectors.card_list import cards_list
+from ..selectors.shape import card_out
+from ..selectors.writers import writers_of
 from ..services import card_remember
 from .forms import CardAddForm, CardFilterForm
 from .rights import may
@@ -55,33 +52,26 @@ SHOWN_WORDS = (
 )
 
 
-def _filtered(cards, form: CardFilterForm, *, user, scope_ids: list[int]):
-    """The API's list filters, from the page's form; an unknown label is the form's error."""
+def _filtered(principal, form: CardFilterForm, *, scope_ids: list[int]):
+    """The card list (the API's read, cards.selectors.card_list) with the page's form as its filters; an
+    unknown label is the form's error."""
     data = form.cleaned_data
-    if data.get("by"):  # one of the writers the form offered: the viewer may see their cards
-        cards = written_by(cards, data["by"])
-    if data.get("view") == "aging":  # the home page's "to re-check", card by card
-        cards = cards.filter(pk__in=aging_card_ids(scope_ids))
-    if data.get("view") == "contradictions":  # the home page's contradictions, each by its sides
-        cards = cards.filter(pk__in=contradiction_card_ids(scope_ids))
     as_of = None
     if data.get("view") == "as_of":
-        zone = person_zone(user)
+        zone = person_zone(principal.user)
         # As the chosen day ended, in the viewer's zone.
         as_of = (dt.datetime.combine(data["as_of"] + dt.timedelta(days=1), dt.time(), tzinfo=zone)
                  - dt.timedelta(microseconds=1))
     try:
-        cards = cards_filtered(cards, kind=data.get("kind"), tag=data.get("tag"), label=data.get("label"),
-                               as_of=as_of, current=data.get("view") != "history")
+        # `by`: one of the writers the form offered (the viewer may see their cards); "aging" and
+        # "contradictions": the home page's "to re-check" and its contradictions, card by card.
+        return cards_list(principal, scope_ids=scope_ids, by=data.get("by"), aging=data.get("view") == "aging",
+                          contradictions=data.get("view") == "contradictions", kind=data.get("kind"),
+                          tag=data.get("tag"), label=data.get("label"), as_of=as_of,
+                          current=data.get("view") != "history", text=data.get("q"))
     except DomainError as error:
         form.add_error("label", error_fields(error)["label"])
-        return cards.none()
-    rows = card_rows(cards, user=user)
-    if data.get("q"):
-        words = data["q"]
-        rows = rows.filter(Q(value__icontains=words) | Q(text__icontains=words)
-                           | Q(perspective_text__icontains=words))
-    return rows
+        return Card.objects.none().values()
 
 
 def _scope_context(request, principal, scope, *, add_form=None) -> dict:
@@ -92,7 +82,7 @@ def _scope_context(request, principal, scope, *, add_form=None) -> dict:
     rows = Card.objects.none().values()
     if filters.is_valid():
         ids = ladder if filters.cleaned_data["ladder"] else [scope.pk]
-        rows = _filtered(Card.objects.in_scopes(ids), filters, user=request.user, scope_ids=ids)
+        rows = _filtered(principal, filters, scope_ids=ids)
     paginator = Paginator(rows.order_by("-effective_at", "-id"), PER_PAGE)
     shown = paginator.get_page(request.GET.get("page"))
     query = request.GET.copy()

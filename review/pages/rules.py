@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.db import IntegrityError, transaction
-from django.db.models import BooleanField, ExpressionWrapper, Q
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
@@ -36,9 +35,8 @@ PREVIEW = "review/_rule_preview.html"
 def rule_scope_get(*, principal: Principal, scope_id: int) -> Scope:
     """The scope a rule is written from, for a person who may write or review in it:
     404 if they may not see it, 403 if they may only look (one query)."""
-    scopes = Scope.objects.visible_to(principal, "view").filter(pk=scope_id).annotate(allowed=ExpressionWrapper(
-        Q(id__in=scope_ids_for(principal, "write")) | Q(id__in=scope_ids_for(principal, "review")),
-        output_field=BooleanField()))
+    scopes = Scope.objects.visible_to(principal, "view").filter(pk=scope_id).allowed_in(
+        scope_ids_for(principal, "write") | scope_ids_for(principal, "review"))
     return first_allowed(scopes, action="write rules")
 
 

@@ -26,6 +26,7 @@ from scopes.principals import Principal
 from scopes.services import global_scope_get, membership_set
 from scopes.tokens import token_create
 from scopes.restriction import ScopedQuerySet
+from scopes.selectors import scope_get
 from scopes.visibility import row_get
 from tests.factories import UserFactory, family_scope
 from tests.scope_routing import distributed_tables, unrouted
@@ -77,6 +78,8 @@ MAKERS = {
     UpkeepProposal: lambda scope, owner: UpkeepProposal.objects.create(scope=scope, kind="promote",
                                                                        card=_card(scope, owner), why="impact"),
     UpkeepRun: lambda scope, owner: UpkeepRun.objects.create(scope=scope, at=timezone.now()),
+    # The scope itself: restricted by the same primitive, by its own id.
+    Scope: lambda scope, owner: scope,
 }
 
 
@@ -185,6 +188,20 @@ def test_row_get_is_404_for_the_unseen_and_403_for_the_seen_but_not_allowed(worl
     assert len(captured.captured_queries) == 2
     listed, row = (query["sql"] for query in captured.captured_queries)
     assert not distributed_tables(listed) and distributed_tables(row) == {"cards_card"} and not unrouted(row)
+
+
+def test_scope_get_is_the_one_row_read_of_a_scope_in_one_query(world):
+    alice = Principal(world["alice"])
+    assert scope_get(principal=alice, scope_id=world["viewed"].pk) == world["viewed"]
+    for action in ("view", "write"):  # no 403 for the unseen: no hint it exists
+        with pytest.raises(Http404):
+            scope_get(principal=alice, scope_id=world["hidden"].pk, action=action)
+    with pytest.raises(NotAllowed):
+        scope_get(principal=alice, scope_id=world["viewed"].pk, action="write")
+    with CaptureQueriesContext(connection) as captured:
+        assert scope_get(principal=alice, scope_id=world["written"].pk, action="write") == world["written"]
+    # The permission subqueries inside the scope's one read: no round trip to list them first.
+    assert len(captured.captured_queries) == 1
 
 
 def test_a_members_own_entity_comes_with_every_scope_they_belong_to(world):
