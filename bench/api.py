@@ -39,7 +39,11 @@
      that reinforce, multi-value states, events;
    * ``POST /api/v1/cards/bulk/`` — ``--bulk-size`` cards per call (own clock:
      ``--bulk-seconds``), each client thread on its own scopes.
-   The load average is recorded before and after each measurement.
+   The load average is recorded before and after each measurement, and what a
+   request cost in CPU (ms) by process tree: the web server (master and
+   workers), the database server when it runs here, and this client. A shared
+   machine moves the wall clock much more than the CPU, so an A/B of two
+   checkouts compares the CPU.
 4. Stops the server (always: try/finally) and deletes every row the run made
    (cards first — PROTECT foreign keys to entities, events only while
    ``memory_site.forgetting`` is on — then scopes, then users with what cascades
@@ -146,6 +150,13 @@ class ApiPayloads:
 
 from http_load import (  # noqa: E402  (bench/ is on sys.path when run as a script)
     SERVER_ENV, Server, expect, load_average, log_tail, run_load, server_start, server_stop)
+from cpu_meter import CpuMeter  # noqa: E402
+
+
+def cpu_per_request(spent: dict[str, float | None], requests: int) -> dict[str, float | None]:
+    """CPU ms a request, by process tree: the web server (its master and workers), the database server
+    (postmaster, backends, background work) and this client process."""
+    return {name: None if ms is None or not requests else round(ms / requests, 3) for name, ms in spent.items()}
 
 
 # --- the measurements ------------------------------------------------------------------
@@ -156,6 +167,10 @@ def measure(world: World, server: Server, args) -> dict:
     results: dict[str, list[dict]] = {"healthz": [], "list": [], "ask": [], "recall": [], "mcp_recall": [],
                                       "remember": [], "bulk": []}
     levels = args.clients
+    # CPU time by process tree: a shared machine's load moves the wall clock far more than it moves
+    # what a request costs in CPU, so an A/B of two checkouts compares these.
+    meter = CpuMeter()
+    meter.nodes["web server"] = server.process.pid
 
     def healthz(t, i):
         return "GET", "/healthz", None, 1
@@ -229,7 +244,9 @@ def measure(world: World, server: Server, args) -> dict:
                      5.0 if name in ("remember", "ask", "recall", "mcp_recall") else 1.5, 400,
                      make, check)
         for clients in levels:
+            before = meter.read()
             r = run_load(name, port, token, clients, seconds, cap, make, check)
+            r["cpu_ms_per_request"] = cpu_per_request(meter.since(before), r["requests"])
             if name == "bulk":
                 r["cards_per_second"] = round(r["items_ok"] / r["seconds"], 1)
                 r["cards_per_call"] = args.bulk_size
@@ -344,6 +361,10 @@ def table(report: dict) -> str:
                 lat = r["latency_ms"]
                 name = label + (" (end)" if r.get("when") == "end" else "")
                 extra = f"   {r['cards_per_second']:,.0f} cards/s" if key == "bulk" else ""
+                cpu = r.get("cpu_ms_per_request") or {}
+                if cpu.get("web server") is not None:
+                    extra += (f"   CPU ms/req: web {cpu['web server']}, db {cpu.get('server')}, "
+                              f"client {cpu.get('bench process')}")
                 lines.append(f"{name:<38}{r['clients']:>3}{r['requests']:>7}{r['requests_per_second']:>9}"
                              f"{ms(lat['p50'])}{ms(lat['p95'])}{ms(lat['p99'])}{ms(lat['max'])}{r['errors']:>5}"
                              f"   {r['load_average_before'][0]} → {r['load_average_after'][0]}{extra}")

@@ -8,7 +8,6 @@ from django.contrib import messages
 from django.db import transaction
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
 from core.pages import error_fields
@@ -65,8 +64,7 @@ def home(request, *, principal):
     return render(request, "scopes/home.html", _home_context(request, principal))
 
 
-@page
-@require_POST
+@page(methods=("POST",))
 def scope_create_page(request, *, principal):
     manageable = list(Scope.objects.visible_to(principal, "manage").order_by("name"))
     form = ScopeCreateForm(request.POST, parents=manageable)

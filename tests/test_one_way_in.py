@@ -27,6 +27,8 @@ ROOT = Path(__file__).resolve().parent.parent
 VIEW_MODULES = ("*/api/*.py", "*/pages/*.py", "memory_site/home.py", "memory_site/connect.py")
 ENTRIES = {"scopes/api/entry.py", "scopes/pages/entry.py"}
 OPENINGS = {"principal_of", "principal_of_page", "scope_get"}
+# A page names its methods once, through `page(methods=...)`, not by stacking Django's.
+METHOD_DECORATORS = {"require_POST", "require_GET", "require_safe", "require_http_methods"}
 
 # (module, function, call): why it may resolve a scope itself.
 ALLOWED = {
@@ -58,6 +60,12 @@ def openings(source: str, module: str) -> list[str]:
                     (isinstance(base, ast.Name) and base.id == "APIView")
                     or (isinstance(base, ast.Attribute) and base.attr == "APIView") for base in child.bases):
                 found.append(f"{module}:{child.lineno} {child.name}: subclasses APIView, not the base view")
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                for decorator in child.decorator_list:
+                    named = decorator.func if isinstance(decorator, ast.Call) else decorator
+                    named = named.id if isinstance(named, ast.Name) else getattr(named, "attr", None)
+                    if named in METHOD_DECORATORS:
+                        found.append(f"{module}:{child.lineno} {child.name}: @{named}, not @page(methods=...)")
             if isinstance(child, ast.ImportFrom) and child.module == "core.pages" and any(
                     alias.name == "page" for alias in child.names):
                 found.append(f"{module}:{child.lineno}: imports core.pages.page, not the pages' decorator")
@@ -88,6 +96,8 @@ def test_every_allowed_opening_still_exists():
     "class V(APIView):\n    def get(self, request):\n        return principal_of(request)\n",
     "def view(request, scope_id):\n    return selectors.scope_get(principal=p, scope_id=scope_id)\n",
     "from core.pages import error_fields, page\n",
+    "@page\n@require_POST\ndef view(request):\n    pass\n",
+    "@page\n@http.require_http_methods(['GET', 'POST'])\ndef view(request):\n    pass\n",
 ])
 def test_the_walk_finds_a_planted_opening(planted):
     assert openings(planted, "cards/pages/planted.py")
@@ -109,3 +119,21 @@ def test_every_api_route_comes_in_through_the_base_view():
             {"core", "scopes", "cards", "review", "memory_site"}}
     assert len(ours) > 30
     assert [view.__qualname__ for view in ours if not issubclass(view, View)] == []
+
+
+def test_every_page_that_names_a_scope_resolves_it_through_the_entry():
+    """A dashboard URL that names a scope hands it to `page(scope=...)`, which
+    resolves it with the page's action (404 / 403) before the view runs; every
+    other page of ours still comes in through `page`."""
+    from memory_site import web_urls
+
+    ours = [route for route in _routes(web_urls.urlpatterns)
+            if route.callback.__module__.split(".")[0] in {"core", "scopes", "cards", "review", "memory_site"}]
+    assert len(ours) > 30
+    named = [route for route in ours if "scope_id" in route.pattern.converters]
+    assert len(named) > 15
+    assert [str(route.pattern) for route in named if getattr(route.callback, "page_scope", None) != "scope_id"] == []
+    # Pages for people not yet signed in: the language switch, and an invite link (sign up, or join).
+    outside = {"language_page", "invite_page"}
+    assert [str(route.pattern) for route in ours if not hasattr(route.callback, "page_scope")
+            and route.callback.__name__ not in outside] == []

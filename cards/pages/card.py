@@ -12,7 +12,6 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
 from core.pages import refusal_message
@@ -66,8 +65,7 @@ def _own_phrasing(card: Card, user) -> str:
     return own.values_list("text", flat=True).first() or ""
 
 
-@page
-@require_POST
+@page(methods=("POST",))
 def card_perspective_page(request, card_id: int, *, principal):
     """Sets the signed-in member's own phrasing; the form has no field naming
     anyone else, and the service refuses another member's phrasing anyway."""
@@ -92,8 +90,7 @@ def card_perspective_page(request, card_id: int, *, principal):
     return redirect("card", card_id=card.pk)
 
 
-@page
-@require_POST
+@page(methods=("POST",))
 def card_verify_page(request, card_id: int, *, principal):
     with transaction.atomic():
         card = card_get(principal=principal, card_id=card_id, action="write")
@@ -106,8 +103,7 @@ def card_verify_page(request, card_id: int, *, principal):
     return redirect("card", card_id=card.pk)
 
 
-@page
-@require_POST
+@page(methods=("POST",))
 def card_describe_page(request, card_id: int, *, principal):
     form = DescribeForm(request.POST)
     with transaction.atomic():

@@ -10,7 +10,6 @@ from django.db import transaction
 from django.db.models import Prefetch
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
 from scopes.models import Scope, ScopeKind
@@ -51,8 +50,7 @@ def entities_page(request, *, principal):
         "proposals": proposals, "labels": labels, "limit": ENTITY_LIMIT})
 
 
-@page
-@require_POST
+@page(methods=("POST",))
 def alias_add_page(request, entity_id: int, *, principal):
     form = AliasForm(request.POST)
     with transaction.atomic():

@@ -14,7 +14,6 @@ from django.db.models import prefetch_related_objects
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _, gettext_lazy, ngettext, pgettext_lazy
-from django.views.decorators.http import require_GET, require_POST
 
 from cards.drafts import PRECISION_SPAN
 from cards.pages.forms import ConfirmForm
@@ -166,8 +165,7 @@ def _when_read(c: Candidate, when: str, *, viewer) -> dict:
 LABEL_BOX = re.compile(r"c[0-9]{1,19}_label")
 
 
-@page
-@require_GET
+@page(methods=("GET",))
 def label_choices_page(request):
     """The label picker's choices for the words typed into a candidate's label box
     (a fragment htmx swaps in under it): the registry is everyone's, so any signed-in person."""
@@ -178,8 +176,7 @@ def label_choices_page(request):
         "target": target if LABEL_BOX.fullmatch(target) else ""})
 
 
-@page
-@require_GET
+@page(methods=("GET",))
 def candidate_when_page(request, candidate_id: int, *, principal):
     """The date a `when` typed into a candidate's form resolves to: a fragment the
     form swaps in as the reviewer types (htmx). Nothing is written; approving reads
@@ -213,8 +210,7 @@ def _decision_refused(request, principal, candidate, bound: dict):
     return render(request, "review/index.html", _own_context(request, principal, bound=bound), status=400)
 
 
-@page
-@require_POST
+@page(methods=("POST",))
 def said_about_you_pick_page(request, *, principal):
     """Keep your own card, or take a statement about you: only the person it is about may (403 for anyone else)."""
     form = PickForm(request.POST)
@@ -332,8 +328,7 @@ def _why_not(error: DomainError) -> str:
     return refusal_message(error)
 
 
-@page
-@require_POST
+@page(methods=("POST",))
 def candidate_approve_page(request, candidate_id: int, *, principal):
     candidate = candidate_get(principal=principal, candidate_id=candidate_id)
     form = ApproveForm(request.POST, candidate=candidate)
@@ -353,8 +348,7 @@ def candidate_approve_page(request, candidate_id: int, *, principal):
     return _decision_refused(request, principal, candidate, {("approve", candidate.pk): form})
 
 
-@page
-@require_POST
+@page(methods=("POST",))
 def candidate_reject_page(request, candidate_id: int, *, principal):
     candidate = candidate_get(principal=principal, candidate_id=candidate_id)
     form = RejectForm(request.POST, auto_id=f"r{candidate.pk}_%s")
@@ -375,8 +369,7 @@ def _refused(request, error: DomainError | NotAllowed, scope_id: int):
     return redirect("review-scope", scope_id=scope_id)
 
 
-@page
-@require_POST
+@page(methods=("POST",))
 def rule_decide_page(request, rule_id: int, decision: str, *, principal):
     if decision not in ("approve", "retire"):
         raise Http404
@@ -394,8 +387,7 @@ def rule_decide_page(request, rule_id: int, decision: str, *, principal):
     return redirect("review-scope", scope_id=scope.pk)
 
 
-@page
-@require_POST
+@page(methods=("POST",))
 def duplicate_decide_page(request, duplicate_id: int, decision: str, *, principal):
     if decision not in ("merge", "apart"):
         raise Http404
@@ -437,8 +429,7 @@ def _back(request, card):
     return redirect("card", card_id=card.pk)
 
 
-@page
-@require_POST
+@page(methods=("POST",))
 def hypothesis_confirm_page(request, card_id: int, *, principal):
     card = hypothesis_get(principal=principal, card_id=card_id)
     form = ConfirmForm(request.POST)
@@ -455,8 +446,7 @@ def hypothesis_confirm_page(request, card_id: int, *, principal):
     return _back(request, card)
 
 
-@page
-@require_POST
+@page(methods=("POST",))
 def hypothesis_reject_page(request, card_id: int, *, principal):
     card = hypothesis_get(principal=principal, card_id=card_id)
     form = ReasonForm(request.POST)
@@ -479,8 +469,7 @@ UPKEEP_DONE = {"promote": gettext_lazy("Approved: it is long-term now."),
                                        "until restored.")}
 
 
-@page
-@require_POST
+@page(methods=("POST",))
 def upkeep_decide_page(request, proposal_id: int, decision: str, *, principal):
     """Approve (applied through its service) or reject a proposal of the weekly upkeep job."""
     if decision not in ("approve", "reject"):

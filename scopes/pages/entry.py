@@ -44,4 +44,7 @@ def page(view=None, *, scope: str | None = None, action: str = "view", resolve=N
         with reads_noted():
             return view(request, *args, **kwargs)
 
+    # What the URL's scope is resolved as, read back by tests/test_one_way_in.py
+    # (functools.wraps carries it through the wrappers below).
+    entered.page_scope = scope
     return pages.page(require_http_methods(methods)(entered) if methods else entered)

@@ -11,7 +11,6 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST
 
 from core.errors import DomainError
 from core.pages import back_to, error_fields
@@ -225,8 +224,7 @@ def invitation_withdraw_page(request, scope, invitation_id: int):
     return redirect("members", scope_id=scope.pk)
 
 
-@page
-@require_POST
+@page(methods=("POST",))
 def invitation_answer_page(request, invitation_id: int, accept: bool, *, principal):
     """The invitee's answer, from their home page."""
     invitation = invitation_waiting(principal=principal, invitation_id=invitation_id)
@@ -278,8 +276,7 @@ def tokens_page(request, *, principal):
     return render(request, "scopes/tokens.html", _tokens_context(request, principal))
 
 
-@page
-@require_POST
+@page(methods=("POST",))
 def token_create_page(request, *, principal):
     form = TokenForm(request.POST, scopes=list(scope_list(principal=principal)))
     if form.is_valid():
@@ -301,8 +298,7 @@ def token_create_page(request, *, principal):
     return render(request, "scopes/tokens.html", _tokens_context(request, principal, form=form), status=400)
 
 
-@page
-@require_http_methods(["GET", "POST"])
+@page(methods=("GET", "POST"))
 def token_revoke_page(request, token_id: int):
     # One's own, or a minor's one looks after; anyone else's is as absent as a missing one.
     token = token_get(person=request.user, token_id=token_id)
