@@ -16,6 +16,7 @@ from django.db import connection
 from cards.drafts import CardDraft
 from cards.embeddings import EmbeddingError, EmbeddingUnavailable, card_embedding_text, embed_texts
 from cards.embeddings.local import embedding_model
+from cards.embeddings.spaces import MINILM
 from cards.models import Card, Label
 from cards.services import card_describe, card_remember, card_remember_batch, knowledge_rename
 from cards.services import embedding as embedding_service
@@ -144,8 +145,8 @@ def test_embedding_skips_forgotten_cards_and_stale_content(alice, scope, t0):
     card = card_remember(scope=scope, actor=alice, draft=city("Kyoto", t0)).card
     assert cards_embed_now(card_ids=[card.pk, 10**12]) == 1
     # A task that read the old text must not overwrite the newer description's vector.
-    Card.objects.filter(pk=card.pk).update(text="changed meanwhile", embedding=None)
-    assert embedding_service._store([card], [[1.0] + [0.0] * (DIM - 1)]) == 0
+    Card.objects.filter(pk=card.pk).update(text="changed meanwhile", embedding=None, embedding_space=None)
+    assert embedding_service._store([card], [[1.0] + [0.0] * (DIM - 1)], MINILM) == 0
 
 
 @pytest.mark.django_db
