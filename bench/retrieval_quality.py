@@ -140,10 +140,11 @@ def candidates(scope_ids: list[int], query: str, at: dt.datetime, when=None) -> 
     from django.db import connection
 
     from cards.recall.candidates import candidates_sql
+    from cards.embeddings import current_space
     from cards.recall.query import query_vector
     from cards.recall.score import DAYS_SQL, SIMILARITY_SQL, decay_sql
 
-    params = {"scopes": scope_ids, "q": query_vector(query), "at": at}
+    params = {"scopes": scope_ids, "q": query_vector(query), "at": at, "space": current_space()}
     valid = candidates_sql(params, as_of=at, when=when)
     scored = (f"SELECT c.id, {SIMILARITY_SQL} AS similarity, {decay_sql('l.decay_lambda', DAYS_SQL)} AS decay,"
               f" {DAYS_SQL} AS days FROM cards_card c JOIN cards_label l ON l.id = c.label_id")

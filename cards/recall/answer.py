@@ -21,6 +21,9 @@ class Scored:
     named: bool = False
     # The card has no stored vector yet: its similarity was computed in this request (unembedded.py).
     computed: bool = False
+    # The card has no vector of the read's space (one of another model, not yet moved by a reembed; or none,
+    # and the request embeds no more): scored by its words, its similarity the space's `unrelated`.
+    by_words: bool = False
 
     @property
     def relevance(self) -> float:
@@ -73,6 +76,6 @@ class Recall:
 
     @property
     def no_evidence(self) -> bool:
-        """Nothing here is relevant enough to the query (routes.FLOOR) to be returned, or nothing recorded
-        answers it."""
+        """Nothing here is relevant enough to the query (the space's floor) to be returned, or nothing
+        recorded answers it."""
         return not self.results
