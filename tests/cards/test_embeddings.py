@@ -82,6 +82,7 @@ def test_remembering_a_card_fills_its_embedding(alice, scope, t0, django_capture
     expected = embed_texts([card_embedding_text(card)])[0]
     assert len(card.embedding) == DIM
     assert cosine(card.embedding, expected) > 0.9999
+    assert card.embedding_space == MINILM
 
 
 @pytest.mark.django_db
@@ -102,6 +103,7 @@ def test_describe_and_rename_recompute_the_embedding(alice, scope, t0, django_ca
         knowledge_rename(card=note, actor=alice, value="Factory-reset the router")
     note.refresh_from_db()
     assert cosine(note.embedding, embed_texts(["howto: Factory-reset the router"])[0]) > 0.9999
+    assert card.embedding_space == note.embedding_space == MINILM
 
 
 @pytest.mark.django_db
@@ -117,6 +119,7 @@ def test_a_batch_queues_one_task_for_all_its_new_cards(alice, scope, t0, django_
     assert len(callbacks) == 1
     new_ids = {r.card.pk for r in results}
     assert Card.objects.filter(pk__in=new_ids, embedding__isnull=True).count() == 0
+    assert set(Card.objects.filter(pk__in=new_ids).values_list("embedding_space", flat=True)) == {MINILM}
 
 
 @pytest.mark.django_db
@@ -185,6 +188,7 @@ def test_backfill_fills_null_embeddings_in_batches(alice, scope, t0, settings):
     assert "Embedded 3 of 3" in out.getvalue()
     call_command("embed_backfill", "--batch", "2", stdout=StringIO(), stderr=StringIO())
     assert missing.count() == 0
+    assert set(Card.objects.filter(scope=scope).values_list("embedding_space", flat=True)) == {MINILM}
 
 
 # --- the HTTP backend ---------------------------------------------------------------
@@ -263,6 +267,7 @@ def test_http_backend_fills_card_embeddings(embedding_server, alice, scope, t0):
     assert cards_embed_now(card_ids=[card.pk]) == 1
     card.refresh_from_db()
     assert len(card.embedding) == DIM
+    assert card.embedding_space == "http:minilm-test"   # the model the server was asked for
 
 
 # --- the index ----------------------------------------------------------------------
@@ -290,5 +295,6 @@ def test_a_failure_to_queue_the_embedding_is_logged_and_the_card_stays(alice, sc
         card = card_remember(scope=scope, actor=alice, draft=city("Kyoto", t0)).card
     assert len(callbacks) == 1
     assert Card.objects.get(pk=card.pk).embedding is None
+    assert Card.objects.get(pk=card.pk).embedding_space is None
     assert any("cards_embed after commit" in r.getMessage() and "broker down" in r.getMessage()
                for r in caplog.records)
