@@ -44,7 +44,8 @@ class ContextQuery(StrictSerializer):
 
 class ScoredOut(serializers.Serializer):
     card = CardOut()
-    similarity = serializers.FloatField(help_text="Cosine similarity of the card's vector to the query's.")
+    similarity = serializers.FloatField(help_text="Cosine similarity of the card's vector to the query's (with "
+                                                  "`vector` none: what the model gives unrelated text).")
     lexical = serializers.FloatField(help_text=(
         "The idf-weighted share of the query's words the card holds, in [0, 1]: names, rare nouns and Chinese "
         "words, segmented and with Traditional read as Simplified, are matched word for word."))

@@ -66,7 +66,8 @@ class Recall:
     # How many of each may be asked in all, beyond the ones listed too.
     aging_askable: int = 0
     contradictions_askable: int = 0
-    # Candidates without a stored vector: how many were scored on the fly, and whether more were left out.
+    # Candidates without a stored vector: how many were scored on the fly, and whether more were left out of
+    # that (those are scored by their words).
     unembedded: dict = field(default_factory=lambda: {"scored": 0, "left_out": False})
 
     # The query asks for a person's attribute nothing records (query.UNANSWERED_SQL): nothing is returned.
