@@ -157,6 +157,28 @@ def test_each_written_vector_records_the_space_it_was_made_in(alice, scope, sett
     assert list(Card.objects.get(pk=waiting.pk).embedding) == pytest.approx(list(vector))
 
 
+@pytest.mark.django_db
+def test_the_migration_names_every_stored_vector_minilm_and_leaves_the_rest_without_a_space(alice, scope):
+    """Migration 0031 on a database of before it: every vector there was is all-MiniLM-L6-v2's."""
+    import importlib
+
+    migration = importlib.import_module("cards.migrations.0031_card_embedding_space")
+    stored, waiting = remember(scope, alice, "skill", "chess"), remember(scope, alice, "skill", "go")
+    cards_embed_now(card_ids=[stored.pk])
+    with connection.cursor() as cursor:
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")         # the test's writes checked before the ALTERs
+        for statement in migration.BACKWARD:                    # as the table was
+            cursor.execute(statement)
+        for statement in migration.FORWARD:
+            cursor.execute(statement)
+        cursor.execute("SELECT convalidated FROM pg_constraint WHERE conname = %s", [migration.CONSTRAINT])
+        assert cursor.fetchone() == (True,)
+        cursor.execute("SELECT column_default FROM information_schema.columns"
+                       " WHERE table_name = 'cards_card' AND column_name = 'embedding_space'")
+        assert cursor.fetchone() == (None,)                     # a new row has no space until its vector
+    assert [Card.objects.get(pk=c.pk).embedding_space for c in (stored, waiting)] == [MINILM, None]
+
+
 # --- recall never compares two spaces ------------------------------------------------------------------------
 
 def _as_of_space(card: Card, vector, space: str) -> None:
