@@ -163,11 +163,11 @@ def from_memory(cursor, params: dict) -> dict | None:
     # Candidates without a vector, freshest first (unembedded.unembedded_sql): the request embeds the first
     # few unless a reembed runs (unembedded.computed_sql); they and cards of another space are scored by
     # their words (score.by_words_sql).
-    waiting = np.flatnonzero(valid & ((columns.flags & (HAS_VECTOR | OTHER_SPACE)) == 0))
+    no_vector = (columns.flags & (HAS_VECTOR | OTHER_SPACE)) == 0
+    waiting = np.flatnonzero(valid & no_vector)
     waiting = waiting[np.lexsort((-columns.ids[waiting], -columns.verified_us[waiting]))]
     waiting = waiting[:unembedded.UNEMBEDDED_LIMIT + 1]
-    by_words = (columns.flags & OTHER_SPACE) > 0
-    by_words[np.flatnonzero((columns.flags & (HAS_VECTOR | OTHER_SPACE)) == 0)] = True
+    by_words = ((columns.flags & OTHER_SPACE) > 0) | no_vector
     if params["embed_in_request"]:
         by_words[waiting[:unembedded.UNEMBEDDED_LIMIT]] = False
     relevance = np.where(by_words, score.by_words_relevance(lexical, named),

@@ -11,7 +11,7 @@ form on generated cards.
 α, the boost and the floor are values of the embedding space (cards/embeddings/spaces.py): cosine has
 another scale in each. A similarity is only ever taken between vectors of one space (SIMILARITY_SQL); a
 card whose vector is of another space (not yet moved by `manage.py reembed`), or that has none and is not
-embedded in the request, is scored by its words alone (BY_WORDS).
+embedded in the request, is scored by its words alone (by_words_sql, by_words_relevance).
 
 Nothing else of recall is imported here: every other module of it calls this one."""
 

@@ -9,8 +9,8 @@ will store (embed_cards_in_request), so its similarity, decay and score are the
 numbers it will have once stored — a true place in the ranking, not a lexical
 stand-in on another scale. Such results say `vector: "computed"`, and the
 answer's `unembedded` says how many were scored and whether more were left out
-of that: those are scored by their words until the sweep has run (score.py
-BY_WORDS). While `manage.py reembed` runs, no card is embedded in a request
+of that: those are scored by their words until the sweep has run
+(score.by_words_sql). While `manage.py reembed` runs, no card is embedded in a request
 (cards/embeddings/reembedding.py): every card without a vector is scored by its words.
 
 What it costs (bench/README "unembedded.py"): with none, one probe of the
