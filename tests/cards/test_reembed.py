@@ -155,6 +155,7 @@ def test_while_a_reembed_runs_no_card_is_embedded_in_a_request(alice, scope, set
         body = bearer(alice).post("/api/v1/recall/", {"scope": scope.pk, "query": question}, format="json").json()
         assert {r["card"]["id"]: r["vector"] for r in body["results"]}[waiting.pk] == "none"
     finally:
+        other.execute("SELECT pg_advisory_unlock(%s, %s)", list(REEMBED_LOCK))     # at once, unlike a close
         other.close()
     monkeypatch.undo()
     reembed_forget()
