@@ -269,17 +269,26 @@ def seed_vectors(world: World) -> dict:
     the other scopes' vectors. Running the model instead would take longer than the whole bench;
     the values do not matter to these endpoints."""
     dims = Card._meta.get_field("embedding").dimensions
+    # A vector names its space where the app records one (a version before it has no such column).
+    spaced = any(f.name == "embedding_space" for f in Card._meta.concrete_fields)
     started = time.perf_counter()
     with transaction.atomic(), connection.cursor() as cursor:
         # The subquery mentions c.id, so it is evaluated per row: a different vector each.
         cursor.execute(
             "UPDATE cards_card c SET embedding = (SELECT array_agg(random()::real - 0.5::real)"
             " FROM generate_series(1, %s) WHERE c.id IS NOT NULL)::vector"
+            + (", embedding_space = %s" if spaced else "") +
             " WHERE c.scope_id = ANY(%s) AND c.embedding IS NULL",
-            [dims, [s.pk for s in world.member_scopes]])
+            [dims, *([_space()] if spaced else []), [s.pk for s in world.member_scopes]])
         rows = cursor.rowcount
     analyze_cards()
     return {"rows": rows, "dimensions": dims, "seconds": round(time.perf_counter() - started, 1)}
+
+
+def _space() -> str:
+    from cards.embeddings import current_space
+
+    return current_space()
 
 
 def embedding_mode(server_env: dict) -> dict:

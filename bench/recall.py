@@ -284,7 +284,7 @@ def service_phase(world, queries) -> dict:
 
 
 HNSW_SQL = """SELECT c.id FROM cards_card c WHERE c.scope_id = ANY(%(scopes)s) AND c.superseded_at IS NULL
-    AND c.embedding IS NOT NULL ORDER BY c.embedding <=> %(q)s::vector LIMIT %(fetch)s"""
+    AND c.embedding_space = %(space)s ORDER BY c.embedding <=> %(q)s::vector LIMIT %(fetch)s"""
 
 
 def quality_phase(world, queries, n: int) -> dict:
@@ -292,6 +292,7 @@ def quality_phase(world, queries, n: int) -> dict:
     similarity, the service's settings) against the exact top by similarity, and how much of the
     exact top k by score lies inside the exact top k × OVERFETCH by similarity at all."""
     from django.db import connection, transaction
+    from cards.embeddings import current_space
     from cards.recall import index, routes
     from cards.recall.query import query_vector
     fetch = ARGS.k * index.OVERFETCH
@@ -299,7 +300,7 @@ def quality_phase(world, queries, n: int) -> dict:
     plan = similarity_fetch_plan(world.caller_scope_ids, queries.next())
     for _ in range(n):
         q = queries.next()
-        params = {"scopes": world.caller_scope_ids, "q": query_vector(q), "fetch": fetch}
+        params = {"scopes": world.caller_scope_ids, "q": query_vector(q), "fetch": fetch, "space": current_space()}
         with transaction.atomic(), connection.cursor() as cursor:
             cursor.execute("SET LOCAL enable_indexscan = off")   # the HNSW index is an index scan: off = exact
             cursor.execute(HNSW_SQL, params)
@@ -328,9 +329,11 @@ def similarity_fetch_plan(scope_ids, query: str) -> str:
     """Which plan PostgreSQL picks for the index route's similarity fetch: the HNSW index, or (for a
     selective filter it estimates cheaper) the scope B-tree and a sort, which is exact."""
     from django.db import connection, transaction
+    from cards.embeddings import current_space
     from cards.recall import index
     from cards.recall.query import query_vector
-    params = {"scopes": scope_ids, "q": query_vector(query), "fetch": ARGS.k * index.OVERFETCH}
+    params = {"scopes": scope_ids, "q": query_vector(query), "fetch": ARGS.k * index.OVERFETCH,
+              "space": current_space()}
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(f"SET LOCAL hnsw.iterative_scan = relaxed_order; SET LOCAL hnsw.ef_search = "
                        f"{index.EF_SEARCH}; SET LOCAL hnsw.max_scan_tuples = {index.MAX_SCAN_TUPLES}")

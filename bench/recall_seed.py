@@ -16,6 +16,7 @@ from django.db import connection, transaction
 
 from api_workload import EVENTS, EVENTS_OTHER, MULTI, MULTI_ME, MULTI_OTHER, NAMES, SINGLE_ME, SINGLE_OTHER, \
     SINGLE_VALUES, single_value  # noqa: E402  (bench/ is on sys.path when run as a script)
+from cards.embeddings import current_space
 from cards.words.lexical import card_lexemes
 from cards.models import Card, Entity, EntityKind, Label
 from cards.text import name_skeleton, normalize
@@ -180,7 +181,7 @@ def world_load() -> World:
 COLUMNS = ["id", "scope_id", "kind", "tag", "subject_id", "label_id", "cardinality", "value", "value_norm", "text",
            "effective_at", "superseded_at", "superseded_by_id", "recorded_at", "verified_at", "stated_at",
            "occurred_at", "precision", "time_source", "source_actor_id", "source_session", "source_message",
-           "source_quote", "impact", "lexemes", "embedding"]
+           "source_quote", "impact", "lexemes", "embedding", "embedding_space"]
 
 
 def _unit(x: np.ndarray) -> np.ndarray:
@@ -281,6 +282,7 @@ def seed_cards(world: World, bases: list[Base], base_vectors: np.ndarray, n: int
     base_rows = [(labels[b.label].pk, labels[b.label].kind, labels[b.label].cardinality, b.value, normalize(b.value),
                   b.text, "preference" if b.label in ("likes", "dislikes") else "fact", b.who,
                   card_lexemes(label_key=b.label, value=b.value, object_name=None, text=b.text)) for b in bases]
+    space = current_space()     # the base vectors are of the model the settings name (recall.py embeds them)
     copy_started = time.perf_counter()
     connection.ensure_connection()
     with connection.connection.cursor() as cur:
@@ -310,7 +312,7 @@ def seed_cards(world: World, bases: list[Base], base_vectors: np.ndarray, n: int
                         None if np.isnan(sup_at[j]) else ts(sup_at[j], utc), int(sup_by[j]) or None,
                         ts(recorded[j], utc), ts(verified[j], utc), stated, e if event else None,
                         "day" if event else "", "stated" if event else "message", user_id,
-                        f"s{ids[j] // 40}", f"m{ids[j]}", "", 2, words, header + raw[j - lo].tobytes()))
+                        f"s{ids[j] // 40}", f"m{ids[j]}", "", 2, words, header + raw[j - lo].tobytes(), space))
     t["copy_s"] = round(time.perf_counter() - copy_started, 1)
     t["copy_rows_per_s"] = round(n / max(t["copy_s"], 1e-9))
     index_started = time.perf_counter()

@@ -56,7 +56,9 @@ def parse_args(argv=None):
     p.add_argument("--database", default="memory_site_bench_retrieval")
     p.add_argument("--files", default="", help="comma-separated file names in bench/retrieval_set (default: all)")
     p.add_argument("--alphas", default="0.2,0.3,0.4,0.5,0.6,0.7")
-    p.add_argument("--boosts", default="", help="other NAMED_BOOST values to measure ours with, e.g. 0,0.2")
+    p.add_argument("--boosts", default="", help="other named boosts to measure ours with, e.g. 0,0.2")
+    p.add_argument("--ours-alphas", default="", help="other α to measure ours with, e.g. 0.6,0.8")
+    p.add_argument("--ours", default="", help="other α:boost pairs to measure ours with, e.g. 0.8:0.05,0.6:0.1")
     p.add_argument("--keep", action="store_true")
     p.add_argument("--json", action="store_true")
     return p.parse_args(argv)
@@ -140,10 +142,11 @@ def candidates(scope_ids: list[int], query: str, at: dt.datetime, when=None) -> 
     from django.db import connection
 
     from cards.recall.candidates import candidates_sql
+    from cards.embeddings import current_space
     from cards.recall.query import query_vector
     from cards.recall.score import DAYS_SQL, SIMILARITY_SQL, decay_sql
 
-    params = {"scopes": scope_ids, "q": query_vector(query), "at": at}
+    params = {"scopes": scope_ids, "q": query_vector(query), "at": at, "space": current_space()}
     valid = candidates_sql(params, as_of=at, when=when)
     scored = (f"SELECT c.id, {SIMILARITY_SQL} AS similarity, {decay_sql('l.decay_lambda', DAYS_SQL)} AS decay,"
               f" {DAYS_SQL} AS days FROM cards_card c JOIN cards_label l ON l.id = c.label_id")
@@ -231,8 +234,35 @@ def best_floor(runs) -> dict:
 
 # --- the run -----------------------------------------------------------------------------------
 
-def evaluate(conversations: list[Conversation], alphas: list[float], boosts: list[float]) -> dict:
-    from cards.recall import score
+def variants() -> list[tuple[str, dict]]:
+    """Ours as the product has it, then with the other values asked for (the current space's, changed)."""
+    from cards.embeddings.spaces import space_values
+
+    values = space_values()
+    boosts = [float(b) for b in ARGS.boosts.split(",") if b and float(b) != values.named_boost]
+    alphas = [float(a) for a in ARGS.ours_alphas.split(",") if a and float(a) != values.alpha]
+    pairs = [tuple(float(x) for x in pair.split(":")) for pair in ARGS.ours.split(",") if pair]
+    return [("ours", {}), *((f"ours, named boost {b}", {"named_boost": b}) for b in boosts),
+            *((f"ours, α {a}", {"alpha": a}) for a in alphas),
+            *((f"ours, α {a}, named boost {b}", {"alpha": a, "named_boost": b}) for a, b in pairs)]
+
+
+def space_changed(changes: dict) -> None:
+    """The current space's values with `changes` (none: as the product has them): every form of the score
+    reads them from the one table (cards/embeddings/spaces.py)."""
+    import dataclasses
+
+    from cards.embeddings import spaces
+
+    space = spaces.current_space()
+    spaces.SPACE_VALUES[space] = dataclasses.replace(PRODUCT_VALUES[space], **changes)
+
+
+PRODUCT_VALUES: dict = {}
+
+
+def evaluate(conversations: list[Conversation], alphas: list[float]) -> dict:
+    from cards.embeddings import spaces
     from cards.recall.query import recall_terms
     from cards.recall.routes import recall
     from cards.time.find import time_in_query
@@ -245,6 +275,7 @@ def evaluate(conversations: list[Conversation], alphas: list[float], boosts: lis
     timings: dict[str, list[float]] = defaultdict(list)
     # Per question, ours: (recall said no_evidence, nothing answers it, the question).
     said_none: list[tuple[bool, bool, str]] = []
+    PRODUCT_VALUES.update(spaces.SPACE_VALUES)
     for convo in conversations:
         language = convo.data["language"]
         for question in convo.data["questions"]:
@@ -256,19 +287,18 @@ def evaluate(conversations: list[Conversation], alphas: list[float], boosts: lis
             query, at = question["text"], dt.datetime.fromisoformat(question["at"])
             timed = time_in_query(query, reference=at, tz=person_zone(asker))
             results = {}
-            for boost in boosts:  # the first is the product's own
-                score.NAMED_BOOST = boost      # relevance's SQL and Python forms both read it
+            for name, changes in variants():  # the first is the product's own
+                space_changed(changes)
                 started = time.perf_counter()
                 # As recall_body calls it: a time expression in the question becomes `when`.
                 ours = recall(scope_ids=scope_ids, query=timed.rest if timed else query, k=10, asker_id=asker.pk,
                               as_of=at, when=timed.interval if timed else None,
                               when_events_only=not timed.ahead if timed else True)
-                timings["ours"].append(time.perf_counter() - started)
-                results["ours" if boost == boosts[0] else f"ours, named boost {boost}"] = (
-                    [r.card_id for r in ours.results], ours.results[0].relevance if ours.results else 0.0)
-                if boost == boosts[0]:
+                timings[name].append(time.perf_counter() - started)
+                results[name] = ([r.card_id for r in ours.results], ours.results[0].relevance if ours.results else 0.0)
+                if name == "ours":
                     said_none.append((ours.no_evidence, not answers, query))
-            score.NAMED_BOOST = boosts[0]
+            space_changed({})
             found = candidates(scope_ids, query, at)
             sims = {c["id"]: c["similarity"] for c in found}
             decays = {c["id"]: c["decay"] for c in found}
@@ -356,10 +386,10 @@ def main() -> int:
         cards_embed_now(card_ids=list(Card.objects.values_list("id", flat=True)))
         report["embedded_seconds"] = round(time.perf_counter() - started, 1)
         log("asking …")
-        from cards.recall.score import NAMED_BOOST
+        from cards.embeddings import current_space
 
-        boosts = [NAMED_BOOST, *(float(b) for b in ARGS.boosts.split(",") if b and float(b) != NAMED_BOOST)]
-        report.update(evaluate(conversations, [float(a) for a in ARGS.alphas.split(",")], boosts))
+        report["space"] = current_space()
+        report.update(evaluate(conversations, [float(a) for a in ARGS.alphas.split(",")]))
         report["load_average_end"] = load_average()
     finally:
         from django.db import connections

@@ -104,7 +104,7 @@ def main() -> int:
         query_vector(query)  # the query's vector is not what is measured
         for waiting in (int(n) for n in ARGS.waiting.split(",")):
             cards_embed_now(card_ids=ids)
-            Card.objects.filter(pk__in=ids[:waiting]).update(embedding=None)
+            Card.objects.filter(pk__in=ids[:waiting]).update(embedding=None, embedding_space=None)
             for route, limit in (("exact", routes.EXACT_LIMIT), ("index", 1)):
                 routes.EXACT_LIMIT = limit
                 run = {"waiting": waiting, "route": route}

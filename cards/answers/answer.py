@@ -13,15 +13,15 @@ from dataclasses import dataclass, field
 from django.db import connection
 
 from .derive import Deriver, FactBase, Proof, approved_rules
+from ..embeddings.spaces import current_space, space_values
 from ..models import Cardinality, CardKind, EntityKind, Label, Tag
 from ..selectors.entities import Binding
 from ..text import normalize
 from ..valid_time import valid_sql
 
-# A neighbour's value is offered as a guess only when the two subjects' cards
-# are this alike (cosine of their mean card vectors).
-GUESS_THRESHOLD = 0.8
-# ... and only when each is known by at least this many cards: one shared fact is not a likeness.
+# A neighbour's value is offered as a guess only when the two subjects' cards are alike: the cosine of their
+# mean card vectors, of the current space only, at least its `guess_threshold` (cards/embeddings/spaces.py),
+# and only when each is known by at least this many cards: one shared fact is not a likeness.
 GUESS_MIN_CARDS = 2
 GUESS_LIMIT = 5
 
@@ -153,20 +153,21 @@ def _guesses(binding: Binding, label: Label, scope_ids: list[int], at: dt.dateti
     only through a rule."""
     ids = binding.entity_ids
     guesses = _hypotheses(binding, label, scope_ids, at)
+    space = current_space()
     with connection.cursor() as cursor:
         cursor.execute(
             f"""WITH profile AS (
                     SELECT avg(c.embedding) AS v, count(*) AS n FROM cards_card c
                       JOIN cards_label l ON l.id = c.label_id
                      WHERE c.scope_id = ANY(%(scopes)s) AND c.subject_id = ANY(%(ids)s) AND l.key <> 'is_a'
-                       AND c.superseded_at IS NULL AND c.embedding IS NOT NULL AND c.tag <> '{Tag.HYPOTHESIS}'),
+                       AND c.superseded_at IS NULL AND c.embedding_space = %(space)s AND c.tag <> '{Tag.HYPOTHESIS}'),
                 others AS (
                     SELECT c.subject_id, avg(c.embedding) AS v, count(*) AS n FROM cards_card c
                       JOIN cards_label l ON l.id = c.label_id
                       JOIN cards_entity se ON se.id = c.subject_id JOIN scopes_scope ss ON ss.id = se.scope_id
                      WHERE c.scope_id = ANY(%(scopes)s) AND NOT c.subject_id = ANY(%(ids)s) AND l.key <> 'is_a'
                        AND se.kind <> '{EntityKind.KIND}' AND ss.kind <> 'global'
-                       AND c.superseded_at IS NULL AND c.embedding IS NOT NULL AND c.tag <> '{Tag.HYPOTHESIS}'
+                       AND c.superseded_at IS NULL AND c.embedding_space = %(space)s AND c.tag <> '{Tag.HYPOTHESIS}'
                        AND c.subject_id IN (SELECT subject_id FROM cards_card WHERE label_id = %(label)s
                                              AND scope_id = ANY(%(scopes)s) AND superseded_at IS NULL)
                      GROUP BY c.subject_id)
@@ -180,7 +181,8 @@ def _guesses(binding: Binding, label: Label, scope_ids: list[int], at: dt.dateti
                    AND c.kind <> '{CardKind.EVENT}' AND c.tag <> '{Tag.HYPOTHESIS}'
                    AND 1 - (others.v <=> profile.v) >= %(threshold)s
                  ORDER BY score DESC, c.id LIMIT %(limit)s""",
-            {"scopes": scope_ids, "ids": ids, "label": label.pk, "threshold": GUESS_THRESHOLD,
+            {"scopes": scope_ids, "ids": ids, "label": label.pk, "space": space,
+             "threshold": space_values(space).guess_threshold,
              "cards": GUESS_MIN_CARDS, "limit": GUESS_LIMIT})
         guesses += [Guess(value, round(score, 3), f"model guess: {name} is alike (similarity {score:.2f}) and has it",
                           card_id) for card_id, value, score, name in cursor.fetchall()]

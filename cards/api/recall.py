@@ -44,13 +44,16 @@ class ContextQuery(StrictSerializer):
 
 class ScoredOut(serializers.Serializer):
     card = CardOut()
-    similarity = serializers.FloatField(help_text="Cosine similarity of the card's vector to the query's.")
+    similarity = serializers.FloatField(help_text="Cosine similarity of the card's vector to the query's (with "
+                                                  "`vector` none: what the model gives unrelated text).")
     lexical = serializers.FloatField(help_text=(
         "The idf-weighted share of the query's words the card holds, in [0, 1]: names, rare nouns and Chinese "
         "words, segmented and with Traditional read as Simplified, are matched word for word."))
-    relevance = serializers.FloatField(help_text="0.4 × similarity + 0.6 × lexical, + 0.2 when the card is about "
-                                                 "an entity the query names (its name, an alias, a member's "
-                                                 "name); below the floor a card is not returned.")
+    relevance = serializers.FloatField(help_text="α × similarity + (1 − α) × lexical, + a boost when the card is "
+                                                 "about an entity the query names (its name, an alias, a member's "
+                                                 "name); below the floor a card is not returned. α, the boost and "
+                                                 "the floor are the embedding model's (all-MiniLM-L6-v2: 0.4, 0.2 "
+                                                 "and 0).")
     decay = serializers.FloatField(help_text="e^(−λ·Δt), λ from the label.")
     score = serializers.FloatField(help_text="relevance × decay. The k most relevant cards are chosen, then "
                                              "ordered by score: decay orders them, and never keeps a relevant "
@@ -58,15 +61,19 @@ class ScoredOut(serializers.Serializer):
     days = serializers.FloatField(help_text="Δt: days since the card was last made true or verified.")
     tier = serializers.ChoiceField(choices=["recorded", "hypothesis"],
                                    help_text="hypothesis: inferred, unconfirmed — never state it as fact.")
-    vector = serializers.ChoiceField(choices=["stored", "computed"], help_text=(
+    vector = serializers.ChoiceField(choices=["stored", "computed", "none"], help_text=(
         "computed: the card has no stored vector yet (it is filled within minutes); its similarity was computed "
-        "in this request by the same model, so the numbers are those it will have once stored."))
+        "in this request by the same model, so the numbers are those it will have once stored. none: the card "
+        "has no vector of the current embedding model (one of another model, not yet moved by a reembed; or "
+        "none, and the request embeds no more): it is found by its words, or the entity the query names, and "
+        "its similarity is what the model gives unrelated text."))
 
 
 class UnembeddedOut(serializers.Serializer):
     scored = serializers.IntegerField(help_text="Candidates without a stored vector scored in this request.")
-    left_out = serializers.BooleanField(help_text="More were waiting than are scored in a request: those are "
-                                                  "found once the embedding sweep (every few minutes) has run.")
+    left_out = serializers.BooleanField(help_text="More were waiting than are embedded in a request (16; none "
+                                                  "while a reembed runs): those are scored by their words until "
+                                                  "the embedding sweep (every few minutes) has run.")
 
 
 _NOT_ASKED = ("null when it is not to be asked: asked already (`asked_at`), or a sensitive attribute, which is "

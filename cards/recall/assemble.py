@@ -10,11 +10,11 @@ from .unembedded import unembedded_score
 
 def answer_of(cursor, params: dict, *, top: list, aged: list, aging_askable: int, sides: list,
               unembedded: list[int], unanswered: bool = False) -> dict:
-    """Recall's answer from what a route found: the top (id, similarity, lexical, decay, days, named) in
-    score order, aged facts (id, days, asked_at, askable), contradictions' sides (subject, label, ids,
-    question card, asked_at, askable) and the ids of the freshest candidates without a vector."""
+    """Recall's answer from what a route found: the top (id, similarity, lexical, decay, days, named,
+    by_words) in score order, aged facts (id, days, asked_at, askable), contradictions' sides (subject,
+    label, ids, question card, asked_at, askable) and the ids of the freshest candidates without a vector."""
     results = [Scored(card_id=pk, similarity=float(sim), lexical=float(lex), decay=float(dec), days=float(days),
-                      named=named) for pk, sim, lex, dec, days, named in top]
+                      named=named, by_words=bool(words)) for pk, sim, lex, dec, days, named, words in top]
     aging = [Aging(card_id=pk, days=float(days), asked_at=asked, askable=askable) for pk, days, asked, askable in aged]
     contradictions = [Contradiction(subject_id=subject, label_id=label, card_ids=ids, question_card_id=key,
                                     asked_at=asked, askable=askable)

@@ -16,17 +16,24 @@ from .contradictions import QUESTION_CARD_SQL, values_differ
 from .lexical import LEXICAL_SQL
 from .query import NAMED_SQL
 from .questions import asked_join, sensitive_sql, single_sql
-from .score import DAYS_SQL, SIMILARITY_SQL, decay_sql, final_sql, relevance_sql
-from .unembedded import unembedded_sql
+from .score import DAYS_SQL, SIMILARITY_SQL, by_words_sql, decay_sql, final_sql, scored_relevance_sql
+from .unembedded import computed_sql, unembedded_sql
+
+# The ids the request embeds (unembedded.computed_sql) among those `waiting`.
+COMPUTED = computed_sql("(SELECT ids FROM waiting)")
 
 EXACT_SQL = f"""
 WITH n AS MATERIALIZED (SELECT count(*) AS n FROM (SELECT 1 FROM cards_card c WHERE {{counted}} LIMIT %(limit)s) AS t),
+-- Candidates without a vector yet, freshest first: a probe of the partial index. The request embeds the first
+-- few (unembedded.py) unless a reembed runs; the rest are scored by their words.
+waiting AS MATERIALIZED (SELECT array_agg(id) AS ids FROM ({{unembedded}}) AS u),
 cand AS MATERIALIZED (
     -- Δt once per card: the decay is taken from it outside (a LATERAL computing
-    -- both once cost more than computing Δt twice). No vector: similarity NULL.
+    -- both once cost more than computing Δt twice). No vector of the space: similarity NULL.
     SELECT c.id, c.scope_id, c.kind, c.cardinality, c.tag, c.subject_id, c.label_id, c.value_norm, c.object_id,
            c.effective_at,
            c.verified_at, {SIMILARITY_SQL} AS similarity, {DAYS_SQL} AS days, l.decay_lambda,
+           {by_words_sql(COMPUTED)} AS by_words,
            -- Only the few holding a query word carry their words on: the rest would be copied for nothing.
            CASE WHEN c.lexemes && %(terms)s::text[] THEN c.lexemes END AS lexemes
     FROM cards_card c JOIN cards_label l ON l.id = c.label_id
@@ -43,16 +50,16 @@ aged AS MATERIALIZED (
           FROM cand x {asked_join("x.id", "x.scope_id", "x.verified_at")}
           WHERE {aging_condition("x.")} AND x.days >= {AGING_DAYS}) AS x)
 SELECT (SELECT n FROM n),
-  (SELECT json_agg(json_build_array(id, similarity, lexical, decay, days, named)
+  (SELECT json_agg(json_build_array(id, COALESCE(similarity, %(unrelated)s), lexical, decay, days, named, by_words)
                    ORDER BY {final_sql("relevance", "decay")} DESC, id DESC)
    FROM (SELECT r.*, {decay_sql("r.decay_lambda", "r.days")} AS decay
-         FROM (SELECT q.*, {relevance_sql("q.similarity", "q.lexical", "q.named")} AS relevance
+         FROM (SELECT q.*, {scored_relevance_sql("q.similarity", "q.by_words", "q.lexical", "q.named")} AS relevance
                -- OFFSET 0 keeps `named` computed once a row (a pulled-up subquery would repeat it per use).
-               FROM (SELECT cand.id, cand.similarity, COALESCE(x.lexical, 0) AS lexical, cand.days,
+               FROM (SELECT cand.id, cand.similarity, cand.by_words, COALESCE(x.lexical, 0) AS lexical, cand.days,
                             cand.decay_lambda, cand.subject_id = ANY(na.ids) OR cand.object_id = ANY(na.ids) AS named
                      FROM cand LEFT JOIN lexical x ON x.id = cand.id,
                           (SELECT COALESCE(array_agg(id), '{{{{}}}}') AS ids FROM named) AS na
-                     WHERE cand.similarity IS NOT NULL OFFSET 0) AS q) AS r
+                     WHERE cand.similarity IS NOT NULL OR cand.by_words OFFSET 0) AS q) AS r
          WHERE r.relevance >= %(floor)s ORDER BY r.relevance DESC, r.id DESC LIMIT %(k)s) AS top)::text,
   -- Those that may be asked first, so a full list never hides one behind facts already asked about.
   (SELECT json_agg(json_build_array(id, days, asked_at, askable)
@@ -67,8 +74,7 @@ SELECT (SELECT n FROM n),
                       {QUESTION_CARD_SQL.format(a="")} FROM cand
                WHERE {single_sql()} GROUP BY subject_id, label_id HAVING {values_differ()}) AS s
               {asked_join("s.question_card", "s.question_scope", "s.question_verified")}) AS q)::text,
-  -- Candidates without a vector yet (cand gives them no similarity): a probe of the partial index.
-  (SELECT array_agg(id) FROM ({{unembedded}}) AS u),
+  (SELECT ids FROM waiting),
   {{unanswered}}
 """
 

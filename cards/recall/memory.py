@@ -21,8 +21,8 @@ from . import score, unembedded
 from .aging import AGING_DAYS, AGING_LIMIT
 from .lexical import shares
 from .query import NAMED_SQL
-from .snapshots import AGES, HAS_VECTOR, LOGGED_SQL, OPEN, SENSITIVE, SINGLE, TRIGGERS_KEY_SQL, VERSIONS_SQL, \
-    Snapshot, snapshots, versions_read
+from .snapshots import AGES, HAS_VECTOR, LOGGED_SQL, OPEN, OTHER_SPACE, SENSITIVE, SINGLE, TRIGGERS_KEY_SQL, \
+    VERSIONS_SQL, Snapshot, snapshots, versions_read
 
 
 @lru_cache(maxsize=1)
@@ -160,15 +160,24 @@ def from_memory(cursor, params: dict) -> dict | None:
     decay = score.decay(columns.decay_lambda, days)
     lexical = shares(columns.holding, valid, list(params["terms"]), n)
     named = np.isin(columns.subject_ids, named_ids) | np.isin(columns.object_ids, named_ids)
-    relevance = score.relevance(columns.similarity, lexical, named)
-    eligible = np.flatnonzero(valid & ((columns.flags & HAS_VECTOR) > 0) & (relevance >= params["floor"]))
-    chosen = eligible[np.lexsort((-columns.ids[eligible], -relevance[eligible]))[:params["k"]]]
-    chosen = chosen[np.lexsort((-columns.ids[chosen], -score.final(relevance[chosen], decay[chosen])))]
-    top = [(int(columns.ids[i]), float(columns.similarity[i]), float(lexical[i]), float(decay[i]), float(days[i]),
-            bool(named[i])) for i in chosen]
-    aged, aging_askable = _aging(columns, valid, days, asked)
-    waiting = np.flatnonzero(valid & ((columns.flags & HAS_VECTOR) == 0))
+    # Candidates without a vector, freshest first (unembedded.unembedded_sql): the request embeds the first
+    # few unless a reembed runs (unembedded.computed_sql); they and cards of another space are scored by
+    # their words (score.by_words_sql).
+    no_vector = (columns.flags & (HAS_VECTOR | OTHER_SPACE)) == 0
+    waiting = np.flatnonzero(valid & no_vector)
     waiting = waiting[np.lexsort((-columns.ids[waiting], -columns.verified_us[waiting]))]
     waiting = waiting[:unembedded.UNEMBEDDED_LIMIT + 1]
+    by_words = ((columns.flags & OTHER_SPACE) > 0) | no_vector
+    if params["embed_in_request"]:
+        by_words[waiting[:unembedded.UNEMBEDDED_LIMIT]] = False
+    relevance = np.where(by_words, score.by_words_relevance(lexical, named),
+                         score.relevance(columns.similarity, lexical, named))
+    eligible = np.flatnonzero(valid & (((columns.flags & HAS_VECTOR) > 0) | by_words) & (relevance >= params["floor"]))
+    chosen = eligible[np.lexsort((-columns.ids[eligible], -relevance[eligible]))[:params["k"]]]
+    chosen = chosen[np.lexsort((-columns.ids[chosen], -score.final(relevance[chosen], decay[chosen])))]
+    similarity = np.where(by_words, params["unrelated"], columns.similarity)
+    top = [(int(columns.ids[i]), float(similarity[i]), float(lexical[i]), float(decay[i]), float(days[i]),
+            bool(named[i]), bool(by_words[i])) for i in chosen]
+    aged, aging_askable = _aging(columns, valid, days, asked)
     return {"top": top, "aged": aged, "aging_askable": aging_askable, "sides": _sides(columns, valid, asked),
             "unembedded": [int(columns.ids[i]) for i in waiting]}

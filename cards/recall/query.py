@@ -7,17 +7,25 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..embeddings import embed_query
+from ..embeddings import current_space, embed_query
 from ..words.lexical import lexemes, query_terms
 from ..words.understand import labels_named
 
 
+def query_vector(query: str, space: str | None = None) -> str:
+    """The query's embedding in `space` (the current one by default) as pgvector text; repeated queries (an
+    agent asks for its context every turn) are embedded once per process and space: a change of model in a
+    live process never hands out a vector of the other."""
+    return _query_vector(query, space or current_space())
+
+
 @lru_cache(maxsize=512)
-def query_vector(query: str) -> str:
-    """The query's embedding as pgvector text; repeated queries (an agent asks
-    for its context every turn) are embedded once per process."""
+def _query_vector(query: str, space: str) -> str:
     vector = embed_query(query)
     return "[" + ",".join(f"{x:.9g}" for x in vector) + "]"
+
+
+query_vector.cache_clear = _query_vector.cache_clear  # type: ignore[attr-defined]  # the benches time a cold query
 
 
 def recall_terms(query: str) -> tuple[str, ...]:

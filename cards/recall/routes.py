@@ -21,6 +21,8 @@ import datetime as dt
 from django.db import connection
 from django.utils import timezone
 
+from ..embeddings.reembedding import reembed_running
+from ..embeddings.spaces import current_space, space_values
 from ..words.understand import ABSENCE_TELLS, labels_named, name_runs, speaks_of_self
 from ..time.when import Interval
 from . import score
@@ -37,10 +39,6 @@ from .snapshots import enabled as memory_enabled
 # candidates (3.2 µs each) against 60-80 ms for the index route.
 EXACT_LIMIT = 20_000
 ROUTES = ("exact", "index")
-# Below FLOOR a card is not returned, and with none above it recall says there is no evidence. Measured on
-# the evaluation set (bench/README "retrieval_quality.py"): no floor separated the questions nothing
-# answers (precision ≤ 0.25 at any floor), so FLOOR keeps every candidate until one does.
-FLOOR = 0.0
 
 
 def recall(*, scope_ids: list[int], query: str, k: int = 10, as_of: dt.datetime | None = None,
@@ -54,8 +52,15 @@ def recall(*, scope_ids: list[int], query: str, k: int = 10, as_of: dt.datetime 
     `asker_id` is the person questions would be put to (None: nobody was asked anything).
     `when` keeps the events in its range, and with `when_events_only` false states and knowledge too."""
     at = as_of or timezone.now()
-    params = {"scopes": list(scope_ids), "at": at, "q": query_vector(query), "k": k, "asker": asker_id,
-              "terms": list(recall_terms(query)), "names": name_runs(query), **score.params(), "floor": FLOOR,
+    # One space for the whole read: the query's vector, the cards it is compared with, the weights and the
+    # floor (below it a card is not returned; with none above it, there is no evidence).
+    space = current_space()
+    params = {"scopes": list(scope_ids), "at": at, "q": query_vector(query, space), "k": k, "asker": asker_id,
+              "terms": list(recall_terms(query)), "names": name_runs(query), **score.params(space),
+              "floor": space_values(space).floor,
+              # While a reembed runs no card is embedded in a request: those without a vector are scored by
+              # their words (cards/embeddings/reembedding.py).
+              "embed_in_request": not reembed_running(),
               "tells": [label.pk for label in labels_named(query) if label.key in ABSENCE_TELLS],
               "speaks_of_self": speaks_of_self(query),
               "fetch": k * OVERFETCH, "limit": EXACT_LIMIT + 1,

@@ -4,9 +4,14 @@ build, the home page's chart), the numpy form (recall scored from memory) and th
 (`Scored.relevance`, the decay picture). tests/cards/test_recall_score.py holds every route to the Python
 form on generated cards.
 
-    relevance   = ALPHA × similarity + (1 − ALPHA) × lexical + NAMED_BOOST if the card is about a named entity
+    relevance   = α × similarity + (1 − α) × lexical + the named boost if the card is about a named entity
     decay       = e^(−λ·Δt), Δt in days (never negative: a planned event does not decay)
     final score = relevance × decay
+
+α, the boost and the floor are values of the embedding space (cards/embeddings/spaces.py): cosine has
+another scale in each. A similarity is only ever taken between vectors of one space (SIMILARITY_SQL); a
+card whose vector is of another space (not yet moved by `manage.py reembed`), or that has none and is not
+embedded in the request, is scored by its words alone (by_words_sql, by_words_relevance).
 
 Nothing else of recall is imported here: every other module of it calls this one."""
 
@@ -17,15 +22,8 @@ import math
 
 import numpy as np
 
+from ..embeddings.spaces import SpaceValues, current_space, space_values
 from ..models import CardKind
-
-# Relevance = ALPHA × similarity + (1 − ALPHA) × lexical; the k most relevant are returned, in the order of
-# the final score. Measured on the evaluation set (bench/README "retrieval_quality.py"): ALPHA 0.4 ranks best.
-ALPHA = 0.4
-# Added to the relevance of a card about an entity the query names exactly (by its name, an alias, or a
-# member's name): "what does Kai play?" is about Kai. Measured at 0, 0.05, 0.1 and 0.2: recall@10 0.900,
-# 0.901, 0.900, 0.904.
-NAMED_BOOST = 0.2
 
 EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
 US_PER_DAY = 86_400 * 1_000_000
@@ -33,19 +31,40 @@ US_PER_DAY = 86_400 * 1_000_000
 
 # --- relevance -------------------------------------------------------------------------------------------
 
-def relevance(similarity, lexical, named):
-    """Of one card (floats; `named` true, false or None, SQL's NULL) or of many (numpy arrays)."""
-    return ALPHA * similarity + (1 - ALPHA) * lexical + _boost(named)
+def relevance(similarity, lexical, named, values: SpaceValues | None = None):
+    """Of one card (floats; `named` true, false or None, SQL's NULL) or of many (numpy arrays), with the
+    weights of `values` (the current space's by default)."""
+    values = values or space_values()
+    return values.alpha * similarity + (1 - values.alpha) * lexical + _boost(named, values.named_boost)
 
 
-def _boost(named):
+def _boost(named, boost: float):
     if isinstance(named, np.ndarray):
-        return np.where(named, NAMED_BOOST, 0.0)
-    return NAMED_BOOST if named else 0.0
+        return np.where(named, boost, 0.0)
+    return boost if named else 0.0
 
 
-# Similarity in SQL: the cosine of the card's stored vector and the query's (%(q)s); NULL without a vector.
-SIMILARITY_SQL = "(1 - (c.embedding <=> %(q)s::vector))::float8"
+def by_words_relevance(lexical, named, values: SpaceValues | None = None):
+    """The relevance of a card scored by its words alone: the space's `unrelated` similarity, its lexical
+    share and boost. None (numpy: NaN) when neither its words nor a named entity relate it to the query:
+    nothing else could."""
+    values = values or space_values()
+    found = relevance(values.unrelated, lexical, named, values)
+    if isinstance(lexical, np.ndarray) or isinstance(named, np.ndarray):
+        return np.where((lexical > 0) | np.asarray(named, dtype=bool), found, np.nan)
+    return found if lexical > 0 or named else None
+
+
+# Similarity in SQL: the cosine of the card's stored vector and the query's (%(q)s) when both are of the read's
+# space (%(space)s); NULL without a vector, or with one of another model.
+SIMILARITY_SQL = "(CASE WHEN c.embedding_space = %(space)s THEN (1 - (c.embedding <=> %(q)s::vector))::float8 END)"
+
+
+def by_words_sql(computed: str) -> str:
+    """Over cards_card `c`: the card is scored by its words alone — its vector is of another space, or it has
+    none and is not among `computed` (an int8[] expression: the few the request embeds, unembedded.py)."""
+    return (f"(c.embedding_space <> %(space)s"
+            f" OR (c.embedding IS NULL AND NOT c.id = ANY(COALESCE({computed}, ARRAY[]::bigint[]))))")
 
 
 def relevance_sql(similarity: str, lexical: str, named: str) -> str:
@@ -53,9 +72,20 @@ def relevance_sql(similarity: str, lexical: str, named: str) -> str:
     return f"(%(alpha)s * {similarity} + (1 - %(alpha)s) * {lexical} + CASE WHEN {named} THEN %(boost)s ELSE 0 END)"
 
 
-def params() -> dict:
-    """The weights relevance_sql reads, as relevance() uses them now (the quality bench tries others)."""
-    return {"alpha": ALPHA, "boost": NAMED_BOOST}
+def scored_relevance_sql(similarity: str, by_words: str, lexical: str, named: str) -> str:
+    """The relevance of a card SQL scores: by its similarity when it has one, else by_words_relevance()
+    when `by_words`; NULL for the rest (the few the request embeds, scored after: unembedded.py)."""
+    return (f"(CASE WHEN {similarity} IS NOT NULL THEN {relevance_sql(similarity, lexical, named)}"
+            f" WHEN {by_words} AND ({lexical} > 0 OR {named}) THEN {relevance_sql('%(unrelated)s', lexical, named)}"
+            " END)")
+
+
+def params(space: str | None = None) -> dict:
+    """What the SQL fragments here read of the space (the current one by default): its name, and the weights
+    and the similarity of a card scored by its words as relevance() uses them (the quality bench tries others)."""
+    space = space or current_space()
+    values = space_values(space)
+    return {"space": space, "alpha": values.alpha, "boost": values.named_boost, "unrelated": values.unrelated}
 
 
 # --- decay -----------------------------------------------------------------------------------------------

@@ -40,15 +40,16 @@ from .questions import single_sql
 from .score import ANCHOR_SQL, microseconds
 
 NEVER = np.iinfo(np.int64).max
-# Bits of `flags`: the card has a vector; it is a single-value state that is not a guess (what aging facts
-# and contradictions are made of, questions.single_sql); of a label that ages (aging.aging_condition); of a
-# sensitive label (never asked); the open end of its timeline (superseded_at IS NULL: what routing counts).
-HAS_VECTOR, SINGLE, AGES, SENSITIVE, OPEN = 1, 2, 4, 8, 16
+# Bits of `flags`: the card has a vector of the snapshot's space; it is a single-value state that is not a
+# guess (what aging facts and contradictions are made of, questions.single_sql); of a label that ages
+# (aging.aging_condition); of a sensitive label (never asked); the open end of its timeline (superseded_at IS
+# NULL: what routing counts); it has a vector of another space (kept as zeros: never compared).
+HAS_VECTOR, SINGLE, AGES, SENSITIVE, OPEN, OTHER_SPACE = 1, 2, 4, 8, 16, 32
 
 
 @dataclass
 class Snapshot:
-    """One scope's cards at a build, in id order."""
+    """One scope's cards at a build, in id order, with the vectors of one space."""
     scope_id: int
     version: tuple          # (sum of the log's weights, its newest row) for this scope, at the build
     labels: tuple           # the same for scope 0 (labels)
@@ -91,10 +92,12 @@ def build_sql() -> str:
     return f"""
 WITH v AS MATERIALIZED ({VERSIONS_SQL}),
 rows AS MATERIALIZED (
-    SELECT c.scope_id, c.id, c.embedding, c.label_id, c.subject_id, c.object_id, c.lexemes,
+    SELECT c.scope_id, c.id, CASE WHEN c.embedding_space = %(space)s THEN c.embedding END AS embedding,
+           c.label_id, c.subject_id, c.object_id, c.lexemes,
            hashtextextended(c.value_norm || '|' || COALESCE(c.object_id::text, ''), 0) AS value_key,
            c.effective_at, c.superseded_at, c.verified_at, l.decay_lambda,
-           (CASE WHEN c.embedding IS NOT NULL THEN {HAS_VECTOR} ELSE 0 END
+           (CASE WHEN c.embedding_space = %(space)s THEN {HAS_VECTOR} ELSE 0 END
+            | CASE WHEN c.embedding_space <> %(space)s THEN {OTHER_SPACE} ELSE 0 END
             | CASE WHEN {single_sql('c.')} THEN {SINGLE} ELSE 0 END
             | CASE WHEN {aging_condition('c.')} THEN {AGES} ELSE 0 END
             | CASE WHEN l.sensitive THEN {SENSITIVE} ELSE 0 END
@@ -246,7 +249,7 @@ def _version(versions: dict, scope_id: int) -> tuple:
     return versions.get(scope_id, (0, None))
 
 
-# Reads found too large to keep: (database, the read's scopes, their versions, the limit).
+# Reads found too large to keep: (database, space, the read's scopes, their versions, the limit).
 _TOO_LARGE: OrderedDict[tuple, bool] = OrderedDict()
 
 
@@ -277,11 +280,12 @@ def snapshots(cursor, scope_ids: list[int], *, at: dt.datetime, versions: dict, 
     newest)}), those that changed rebuilt in one statement that reads the log again for every scope of the
     read, against which the kept ones are checked once more: all of them are then of one state of the
     database. None (the caller reads SQL) when they do not fit in memory, or a scope changed again meanwhile.
+    Kept by space (params["space"]): a process whose model changes never compares with the other's vectors.
 
     `shared`: the caller's transaction has written nothing, so what it sees is committed and the process's
     snapshots may be used and kept. Otherwise its own uncommitted writes are in what it reads: snapshots are
     built for this read alone, never kept (a rollback would leave them matching a log that moved on)."""
-    at_us, limit = microseconds(at), limit_bytes()
+    at_us, limit, space = microseconds(at), limit_bytes(), params["space"]
     if shared:      # a committed view: cards deleted since the last read drop every snapshot kept
         MEMORY.forget_deleted(database, _version(versions, -1))
     store = MEMORY if shared else Memory()
@@ -290,7 +294,7 @@ def snapshots(cursor, scope_ids: list[int], *, at: dt.datetime, versions: dict, 
         labels = _version(versions, 0)
         stale = []
         for scope_id in scope_ids:
-            kept = found.get(scope_id) or store.get((database, scope_id))
+            kept = found.get(scope_id) or store.get((database, space, scope_id))
             if (kept is not None and kept.version == _version(versions, scope_id) and kept.labels == labels
                     and kept.built_us <= at_us < kept.expires_us):
                 found[scope_id] = kept
@@ -299,7 +303,7 @@ def snapshots(cursor, scope_ids: list[int], *, at: dt.datetime, versions: dict, 
                 stale.append(scope_id)
         if not stale:
             return [found[scope_id] for scope_id in scope_ids]
-        read = (database, tuple(scope_ids), tuple(_version(versions, s) for s in (*scope_ids, 0)), limit)
+        read = (database, space, tuple(scope_ids), tuple(_version(versions, s) for s in (*scope_ids, 0)), limit)
         if attempt or not _fits(cursor, stale, sum(s.nbytes for s in found.values()), read, at, limit):
             return None
         # Built as of the read's instant: Δt's anchor as known then, the cards that may hold then or later.
@@ -307,7 +311,7 @@ def snapshots(cursor, scope_ids: list[int], *, at: dt.datetime, versions: dict, 
         rows = cursor.fetchall()
         for row in rows:
             snapshot = _snapshot(row, at_us)
-            store.put((database, snapshot.scope_id), snapshot, limit)
+            store.put((database, space, snapshot.scope_id), snapshot, limit)
             found[snapshot.scope_id] = snapshot
         if sum(s.nbytes for s in found.values()) > limit:      # the estimate was short: do not try again
             _too_large(read)

@@ -5,11 +5,13 @@ A process killed in between, an embedder outage or EMBED_ON_WRITE off leaves
 it NULL until the sweep (tasks.cards_embed_sweep, every few minutes) fills it.
 Meanwhile recall scores the freshest UNEMBEDDED_LIMIT such candidates exactly:
 each is embedded inside the request by the same model whose vectors the sweep
-will store (embed_in_request), so its similarity, decay and score are the
+will store (embed_cards_in_request), so its similarity, decay and score are the
 numbers it will have once stored — a true place in the ranking, not a lexical
 stand-in on another scale. Such results say `vector: "computed"`, and the
 answer's `unembedded` says how many were scored and whether more were left out
-(those are found once the sweep has run).
+of that: those are scored by their words until the sweep has run
+(score.by_words_sql). While `manage.py reembed` runs, no card is embedded in a request
+(cards/embeddings/reembedding.py): every card without a vector is scored by its words.
 
 What it costs (bench/README "unembedded.py"): with none, one probe of the
 partial index card_unembedded (inside the exact route's one statement; its own
@@ -24,7 +26,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from ..embeddings import embed_in_request, embedding_text
+from ..embeddings import embed_cards_in_request, embedding_text
 from .score import DAYS_SQL, decay_sql
 
 # What one request embeds at most: 32 cold cost ~340 ms on a busy 2-core machine,
@@ -48,6 +50,12 @@ def unembedded_sql(valid: str) -> str:
     this small on purpose: when there are none, this is all recall pays."""
     return (f"SELECT c.id FROM cards_card c WHERE {valid} AND c.embedding IS NULL"
             f" ORDER BY c.verified_at DESC, c.id DESC LIMIT {UNEMBEDDED_LIMIT + 1}")
+
+
+def computed_sql(waiting: str) -> str:
+    """Of `waiting` (an int8[] expression: unembedded_sql's ids, in its order), those the request embeds:
+    the first UNEMBEDDED_LIMIT, none while a reembed runs (%(embed_in_request)s false)."""
+    return f"(CASE WHEN %(embed_in_request)s THEN ({waiting})[1:{UNEMBEDDED_LIMIT}] END)"
 
 
 def unembedded_rows_sql() -> str:
@@ -75,7 +83,9 @@ class Unembedded:
 
 def unembedded_score(cursor, ids: list[int], params: dict) -> Unembedded:
     """Score the candidates unembedded_sql found against the query (params["q"],
-    pgvector text) by cosine, as recall scores a stored vector."""
+    pgvector text) by cosine, as recall scores a stored vector; none while a reembed runs."""
+    if not params["embed_in_request"]:
+        return Unembedded(scored=[], left_out=bool(ids))
     left_out = len(ids) > UNEMBEDDED_LIMIT
     if not ids:
         return Unembedded(scored=[], left_out=False)
@@ -85,30 +95,31 @@ def unembedded_score(cursor, ids: list[int], params: dict) -> Unembedded:
 
     query = vector_of(params["q"])
     vectors = np.array(_vectors([embedding_text(label_key=key, value=value, object_name=obj, text=text)
-                                 for _, key, value, obj, text, _, _ in rows]), dtype=np.float32).astype(np.float64)
+                                 for _, key, value, obj, text, _, _ in rows], params["space"]),
+                       dtype=np.float32).astype(np.float64)
     norms = np.linalg.norm(vectors, axis=1) * np.linalg.norm(query)
     similarity = (vectors @ query) / np.where(norms > 0, norms, 1.0)
     scored = [(row[0], float(sim), float(row[6]), float(row[5])) for row, sim in zip(rows, similarity)]
     return Unembedded(scored=scored, left_out=left_out)
 
 
-# Vectors computed here, by embedding text: an agent recalls every turn, and the
+# Vectors computed here, by space and embedding text: an agent recalls every turn, and the
 # same waiting cards would otherwise be embedded again each time until the sweep.
-_cache: OrderedDict[str, list[float]] = OrderedDict()
+_cache: OrderedDict[tuple[str, str], list[float]] = OrderedDict()
 _lock = threading.Lock()
 
 
-def _vectors(texts: list[str]) -> list[list[float]]:
+def _vectors(texts: list[str], space: str) -> list[list[float]]:
     with _lock:
-        known = {text: _cache[text] for text in texts if text in _cache}
+        known = {text: _cache[(space, text)] for text in texts if (space, text) in _cache}
         for text in known:
-            _cache.move_to_end(text)
+            _cache.move_to_end((space, text))
     missing = list(dict.fromkeys(text for text in texts if text not in known))
     if missing:
-        fresh = dict(zip(missing, embed_in_request(missing)))
+        fresh = dict(zip(missing, embed_cards_in_request(missing)))
         known.update(fresh)
         with _lock:
-            _cache.update(fresh)
+            _cache.update(((space, text), vector) for text, vector in fresh.items())
             while len(_cache) > _CACHE_SIZE:
                 _cache.popitem(last=False)
     return [known[text] for text in texts]

@@ -85,7 +85,7 @@ def recall_body(principal: Principal, *, scope_id: int, query: str, k: int, when
     results = [{"card": cards[r.card_id], "similarity": r.similarity, "lexical": r.lexical, "relevance": r.relevance,
                 "decay": r.decay, "score": r.score,
                 "days": r.days, "tier": "hypothesis" if cards[r.card_id]["tag"] == Tag.HYPOTHESIS else "recorded",
-                "vector": "computed" if r.computed else "stored"}
+                "vector": "computed" if r.computed else "none" if r.by_words else "stored"}
                for r in found.results if r.card_id in cards]
     sides = {pk for c in found.contradictions for pk in c.card_ids}
     covered = {a.card_id for a in found.aging if a.askable and a.card_id in sides}

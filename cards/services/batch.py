@@ -22,7 +22,7 @@ from scopes.models import Scope, User
 
 from ..drafts import CardDraft
 from ..errors import CardGone
-from ..models import Card, CardKind
+from ..models import VECTOR_FIELDS, Card, CardKind
 from .embedding import embed_outcomes_after_commit
 from .perspectives import perspectives_set
 from .remember import card_remember, successor_link
@@ -33,7 +33,7 @@ from .write_plan import Outcome, Write, WriteOutcome, timeline_lock_key, write_p
 
 Key = tuple  # ("line" | "pair" | "value" | "event", scope, subject, label, …): one timeline in memory
 Lock = tuple[int, int, int]  # scope, subject, lock label: what card_remember serialises, and the careful unit
-COLUMNS = [f.column for f in Card._meta.concrete_fields if f.name != "embedding"]
+COLUMNS = [f.column for f in Card._meta.concrete_fields if f.name not in VECTOR_FIELDS]
 
 
 def _key(write: Write) -> Key:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from celery import current_app
 from django.db import connection, transaction
 
-from ..embeddings import card_embedding_text, embed_texts, embedding_setting
+from ..embeddings import card_embedding_text, current_space, embed_texts, embedding_setting
 from ..models import Card, Entity
 from .sql import scopes_of
 
@@ -106,8 +106,9 @@ def cards_embed_now(*, card_ids: Iterable[int], scope_ids: Iterable[int] = (),
         if not cards:
             continue
         cards = _objects_named(cards)
+        space = current_space()     # read before embedding: the vectors are of the space asked for
         vectors = embed_texts([card_embedding_text(card) for card in cards])
-        written += _store(cards, vectors)
+        written += _store(cards, vectors, space)
     return written
 
 
@@ -124,18 +125,18 @@ def _objects_named(cards: list[Card]) -> list[Card]:
     return [card for card in cards if card.object_id is None or card.object_id in named]
 
 
-def _store(cards: list[Card], vectors: list[list[float]]) -> int:
+def _store(cards: list[Card], vectors: list[list[float]], space: str) -> int:
     # Vectors go as pgvector's text form and are cast in SQL: no per-connection
     # register_vector needed. 9 significant digits round-trip a float32 exactly.
     literals = ["[" + ",".join(f"{x:.9g}" for x in vector) + "]" for vector in vectors]
     with connection.cursor() as cursor:
         cursor.execute(
-            "UPDATE cards_card c SET embedding = v.embedding::vector"
+            "UPDATE cards_card c SET embedding = v.embedding::vector, embedding_space = %s"
             " FROM unnest(%s::bigint[], %s::bigint[], %s::text[], %s::text[], %s::text[])"
             " AS v(id, scope, value, text, embedding)"
             " WHERE c.id = v.id AND c.scope_id = v.scope AND c.value = v.value AND c.text = v.text"
             " AND c.scope_id = ANY(%s::bigint[])",
-            [[c.pk for c in cards], [c.scope_id for c in cards], [c.value for c in cards],
+            [space, [c.pk for c in cards], [c.scope_id for c in cards], [c.value for c in cards],
              [c.text for c in cards], literals, scopes_of(cards)])
         return cursor.rowcount
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from django.db import connection
 
-from ..models import Card
+from ..models import VECTOR_FIELDS, Card
 
-_FIELDS = [f for f in Card._meta.concrete_fields if f.name != "embedding"]
+_FIELDS = [f for f in Card._meta.concrete_fields if f.name not in VECTOR_FIELDS]
 _COLUMNS = ", ".join(f"c.{connection.ops.quote_name(f.column)}" for f in _FIELDS)
 _INSERTABLE = [f for f in Card._meta.concrete_fields if not f.primary_key]
 _PK = Card._meta.pk

@@ -13,12 +13,14 @@ from django.utils import timezone
 from cards.models import Card
 from cards.recall.query import recall_terms
 from cards.recall.routes import recall
-from cards.recall.score import ALPHA, NAMED_BOOST
+from cards.embeddings.spaces import MINILM, space_values
 from cards.words.understand import name_runs
 from cards.services import card_describe
 from tests.api.test_recall import ask, embed_all, remember
 
 pytestmark = pytest.mark.django_db
+# The weights of the space these tests embed in (the local model's).
+ALPHA, NAMED_BOOST = space_values(MINILM).alpha, space_values(MINILM).named_boost
 
 
 def ranked_ids(body) -> list[int]:

@@ -16,6 +16,7 @@ from django.db import connection
 from cards.drafts import CardDraft
 from cards.embeddings import EmbeddingError, EmbeddingUnavailable, card_embedding_text, embed_texts
 from cards.embeddings.local import embedding_model
+from cards.embeddings.spaces import MINILM
 from cards.models import Card, Label
 from cards.services import card_describe, card_remember, card_remember_batch, knowledge_rename
 from cards.services import embedding as embedding_service
@@ -81,6 +82,7 @@ def test_remembering_a_card_fills_its_embedding(alice, scope, t0, django_capture
     expected = embed_texts([card_embedding_text(card)])[0]
     assert len(card.embedding) == DIM
     assert cosine(card.embedding, expected) > 0.9999
+    assert card.embedding_space == MINILM
 
 
 @pytest.mark.django_db
@@ -101,6 +103,7 @@ def test_describe_and_rename_recompute_the_embedding(alice, scope, t0, django_ca
         knowledge_rename(card=note, actor=alice, value="Factory-reset the router")
     note.refresh_from_db()
     assert cosine(note.embedding, embed_texts(["howto: Factory-reset the router"])[0]) > 0.9999
+    assert card.embedding_space == note.embedding_space == MINILM
 
 
 @pytest.mark.django_db
@@ -116,6 +119,7 @@ def test_a_batch_queues_one_task_for_all_its_new_cards(alice, scope, t0, django_
     assert len(callbacks) == 1
     new_ids = {r.card.pk for r in results}
     assert Card.objects.filter(pk__in=new_ids, embedding__isnull=True).count() == 0
+    assert set(Card.objects.filter(pk__in=new_ids).values_list("embedding_space", flat=True)) == {MINILM}
 
 
 @pytest.mark.django_db
@@ -144,8 +148,8 @@ def test_embedding_skips_forgotten_cards_and_stale_content(alice, scope, t0):
     card = card_remember(scope=scope, actor=alice, draft=city("Kyoto", t0)).card
     assert cards_embed_now(card_ids=[card.pk, 10**12]) == 1
     # A task that read the old text must not overwrite the newer description's vector.
-    Card.objects.filter(pk=card.pk).update(text="changed meanwhile", embedding=None)
-    assert embedding_service._store([card], [[1.0] + [0.0] * (DIM - 1)]) == 0
+    Card.objects.filter(pk=card.pk).update(text="changed meanwhile", embedding=None, embedding_space=None)
+    assert embedding_service._store([card], [[1.0] + [0.0] * (DIM - 1)], MINILM) == 0
 
 
 @pytest.mark.django_db
@@ -184,6 +188,7 @@ def test_backfill_fills_null_embeddings_in_batches(alice, scope, t0, settings):
     assert "Embedded 3 of 3" in out.getvalue()
     call_command("embed_backfill", "--batch", "2", stdout=StringIO(), stderr=StringIO())
     assert missing.count() == 0
+    assert set(Card.objects.filter(scope=scope).values_list("embedding_space", flat=True)) == {MINILM}
 
 
 # --- the HTTP backend ---------------------------------------------------------------
@@ -262,6 +267,7 @@ def test_http_backend_fills_card_embeddings(embedding_server, alice, scope, t0):
     assert cards_embed_now(card_ids=[card.pk]) == 1
     card.refresh_from_db()
     assert len(card.embedding) == DIM
+    assert card.embedding_space == "http:minilm-test"   # the model the server was asked for
 
 
 # --- the index ----------------------------------------------------------------------
@@ -289,5 +295,6 @@ def test_a_failure_to_queue_the_embedding_is_logged_and_the_card_stays(alice, sc
         card = card_remember(scope=scope, actor=alice, draft=city("Kyoto", t0)).card
     assert len(callbacks) == 1
     assert Card.objects.get(pk=card.pk).embedding is None
+    assert Card.objects.get(pk=card.pk).embedding_space is None
     assert any("cards_embed after commit" in r.getMessage() and "broker down" in r.getMessage()
                for r in caplog.records)

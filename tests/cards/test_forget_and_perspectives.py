@@ -6,6 +6,7 @@ import pytest
 from django.db import connection
 
 from cards.drafts import CardDraft
+from cards.embeddings.spaces import MINILM
 from cards.errors import InvalidCard
 from cards.models import AuditEvent, Card, CardPerspective, CardRevision
 from cards.services import card_describe, card_forget, card_remember
@@ -22,7 +23,7 @@ def test_forget_removes_card_revisions_perspectives_and_embedding(alice, t0):
     card = card_remember(scope=home, actor=alice, draft=CardDraft(
         kind="event", label="party", subject="me", value="Surprise party for Bob", text="Planning it",
         reference_time=t0, perspectives={"bob": "nothing to see here"})).card
-    Card.objects.filter(pk=card.pk).update(embedding=[0.1] * 384)
+    Card.objects.filter(pk=card.pk).update(embedding=[0.1] * 384, embedding_space=MINILM)
     card_describe(card=card, actor=alice, text="Planning the surprise party")
     card_id = card.pk
     assert CardRevision.objects.filter(card_id=card_id).exists()

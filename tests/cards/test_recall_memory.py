@@ -21,7 +21,7 @@ from scopes.models import Scope
 from cards.recall.routes import recall
 from cards.services import card_remember, cards_forget
 from cards.services.embedding import cards_embed_now
-from tests.factories import family_scope
+from tests.factories import card_vector, family_scope
 
 DAY = dt.timedelta(days=1)
 WORDS = ["tea", "chess", "kyoto", "garden", "piano", "river", "taipei", "soup"]
@@ -73,7 +73,7 @@ def _world(alice, seed: int, size: int) -> list[int]:
             occurred_at=effective if dated else None, precision=Precision.DAY if dated else "",
             time_source=TimeSource.STATED if dated else TimeSource.NONE,
             lexemes=rng.sample(WORDS, rng.randint(0, 3)),
-            embedding=None if rng.random() < 0.1 else [rng.gauss(0, 1) for _ in range(384)]))
+            **card_vector(None if rng.random() < 0.1 else [rng.gauss(0, 1) for _ in range(384)])))
     held = set()
     for i, card in enumerate(cards):
         # One current value per scope, subject and label, and a value once (the database holds it): the

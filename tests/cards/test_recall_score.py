@@ -3,7 +3,11 @@ generated cards — labels of different λ, events dated, undated and planned, s
 different times (some ahead of now), about a named entity or not, with a stored vector or without one (the
 unembedded few, scored in the request) — the similarity, lexical share, relevance, decay, Δt and final score
 each route reports (SQL exact, index, memory) equal what score's Python form computes from the card's own
-fields, and the SQL and Python forms of each fragment agree card by card."""
+fields, and the SQL and Python forms of each fragment agree card by card.
+
+The oracle (_expected, _chosen_by_relevance) also knows cards scored by their words alone — a vector of
+another embedding space, or none that the request embeds — which tests/cards/test_reembed.py meets in a
+database half moved from one model to another."""
 
 from __future__ import annotations
 
@@ -18,12 +22,12 @@ from django.utils import timezone
 from hypothesis import HealthCheck, given, settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from cards.embeddings import embed_in_request, embedding_text
+from cards.embeddings import current_space, embed_cards_in_request, embedding_text, space_values
 from cards.models import Card, CardKind, Cardinality, Entity, Label, Precision, Tag, TimeSource
 from cards.recall import routes, score
 from cards.recall.query import query_vector, recall_terms
-from cards.recall.unembedded import vector_of
-from tests.factories import family_scope
+from cards.recall.unembedded import UNEMBEDDED_LIMIT, vector_of
+from tests.factories import card_vector, family_scope
 
 DAY = dt.timedelta(days=1)
 WORDS = ["tea", "chess", "kyoto", "garden", "piano", "river"]
@@ -62,9 +66,18 @@ def _world(alice, rng: random.Random, decay_lambda: float, size: int) -> tuple[l
             occurred_at=occurred, precision=Precision.DAY if occurred else "",
             time_source=TimeSource.STATED if occurred else TimeSource.NONE,
             lexemes=rng.sample(WORDS, rng.randint(0, 3)),
-            embedding=None if rng.random() < 0.15 else [rng.gauss(0, 1) for _ in range(384)]))
+            **card_vector(None if rng.random() < 0.15 else [rng.gauss(0, 1) for _ in range(384)])))
     Card.objects.bulk_create(cards)
     return [s.pk for s in scopes], {p.name: p.pk for p in people}
+
+
+def computed_ids(cards, *, embed_in_request: bool = True) -> set[int]:
+    """The cards without a vector the request embeds: the freshest UNEMBEDDED_LIMIT of the candidates (every
+    card given is one), none while a reembed runs (recall/unembedded.py)."""
+    if not embed_in_request:
+        return set()
+    waiting = sorted((c for c in cards if c.embedding is None), key=lambda c: (c.verified_at, c.pk), reverse=True)
+    return {c.pk for c in waiting[:UNEMBEDDED_LIMIT]}
 
 
 def _cosine(a, b) -> float:
@@ -72,27 +85,34 @@ def _cosine(a, b) -> float:
     return float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b)))
 
 
-def _expected(card: Card, *, at: dt.datetime, query: str, named_ids: set[int], lexical: float) -> dict:
-    """What score.py says of this card, from its own fields. A card without a stored vector is scored on
-    similarity alone until the sweep stores one (recall/assemble.py with_unembedded): no lexical share, no
-    boost."""
+def _expected(card: Card, *, at: dt.datetime, query: str, named_ids: set[int], lexical: float,
+              computed: set[int]) -> dict:
+    """What score.py says of this card, from its own fields. A card without a stored vector that the request
+    embeds (`computed`) is scored on similarity alone until the sweep stores one (recall/assemble.py
+    with_unembedded): no lexical share, no boost. A card with no vector of the current space otherwise — one
+    of another model, or none beyond those the request embeds — is scored by its words alone: the space's
+    `unrelated` similarity, and returned only when its words or a named entity relate it to the query."""
     q = vector_of(query_vector(query))
-    if card.embedding is not None:
+    named = card.subject_id in named_ids or card.object_id in named_ids
+    by_words = False
+    if card.embedding is not None and card.embedding_space == current_space():
         similarity = _cosine(card.embedding, q)
-    else:   # the route embeds it in the request, as the sweep will store it
+    elif card.pk in computed:   # the route embeds it in the request, as the sweep will store it
         text = embedding_text(label_key=card.label.key, value=card.value,
                               object_name=card.object.name if card.object else None, text=card.text)
-        similarity = _cosine(embed_in_request([text])[0], q)
+        similarity = _cosine(embed_cards_in_request([text])[0], q)
+        named, lexical = False, 0.0
+    else:
+        similarity, by_words = space_values().unrelated, True
     anchor = score.anchor(kind=card.kind, occurred_at=card.occurred_at, recorded_at=card.recorded_at,
                           effective_at=card.effective_at, verified_at=card.verified_at,
                           stated_at=card.stated_at, at=at)
     days = score.days_since(anchor, at)
     decay = score.decay(card.label.decay_lambda, days)
-    named = card.embedding is not None and (card.subject_id in named_ids or card.object_id in named_ids)
-    lexical = lexical if card.embedding is not None else 0.0
     relevance = score.relevance(similarity, lexical, named)
     return {"similarity": similarity, "lexical": lexical, "named": named, "days": days, "decay": decay,
-            "relevance": relevance, "score": score.final(relevance, decay)}
+            "relevance": relevance, "score": score.final(relevance, decay), "by_words": by_words,
+            "eligible": not by_words or lexical > 0 or named}
 
 
 def _lexical(cards: list[Card], terms: tuple[str, ...], n: int) -> dict[int, float]:
@@ -104,11 +124,14 @@ def _lexical(cards: list[Card], terms: tuple[str, ...], n: int) -> dict[int, flo
     return {c.pk: sum(idf[t] for t in terms if t in c.lexemes) / sum(idf.values()) for c in cards}
 
 
-def _held_to_score(found, cards: dict[int, Card], *, query: str, named_ids: set[int], lexical: dict[int, float]):
+def _held_to_score(found, cards: dict[int, Card], *, query: str, named_ids: set[int], lexical: dict[int, float],
+                   computed: set[int]):
     for r in found.results:
         card = cards[r.card_id]
-        want = _expected(card, at=found.at, query=query, named_ids=named_ids, lexical=lexical.get(card.pk, 0.0))
-        assert r.computed == (card.embedding is None)
+        want = _expected(card, at=found.at, query=query, named_ids=named_ids, lexical=lexical.get(card.pk, 0.0),
+                         computed=computed)
+        assert r.computed == (card.pk in computed)
+        assert (r.by_words, want.pop("eligible")) == (want.pop("by_words"), True)
         assert bool(r.named) == want.pop("named")
         got = {"similarity": r.similarity, "lexical": r.lexical, "days": r.days, "decay": r.decay,
                "relevance": r.relevance, "score": r.score}
@@ -119,13 +142,13 @@ def _held_to_score(found, cards: dict[int, Card], *, query: str, named_ids: set[
 
 
 def _chosen_by_relevance(found, cards: dict[int, Card], k: int, *, query: str, named_ids: set[int],
-                         lexical: dict[int, float]) -> None:
+                         lexical: dict[int, float], computed: set[int]) -> None:
     """A complete route (exact, memory) chooses the k most relevant as score.relevance ranks them: what its
     SQL or numpy computed to choose is the Python relevance."""
-    relevance = sorted((_expected(c, at=found.at, query=query, named_ids=named_ids,
-                                  lexical=lexical.get(c.pk, 0.0))["relevance"]
-                        for c in cards.values()), reverse=True)
-    eligible = [r for r in relevance if r >= routes.FLOOR]
+    expected = [_expected(c, at=found.at, query=query, named_ids=named_ids, lexical=lexical.get(c.pk, 0.0),
+                          computed=computed) for c in cards.values()]
+    relevance = sorted((e["relevance"] for e in expected if e["eligible"]), reverse=True)
+    eligible = [r for r in relevance if r >= space_values().floor]
     assert sorted((r.relevance for r in found.results), reverse=True) == pytest.approx(eligible[:k], abs=TOLERANCE)
 
 
@@ -138,24 +161,35 @@ def test_every_route_scores_as_score_defines(alice, seed, size, decay_lambda):
     with pytest.raises(_Rollback), transaction.atomic():
         scope_ids, people = _world(alice, rng, decay_lambda, size)
         cards = {c.pk: c for c in Card.objects.filter(scope_id__in=scope_ids).select_related("label", "object")}
-        everything = len(cards) + 1
-        for query in QUERIES:
-            named_ids = {pk for name, pk in people.items() if name.lower() in query.lower()}
-            terms = recall_terms(query)
-            # The exact route and memory take idf over the candidates counted for routing (every card here is
-            # open), the index route over the exact route's limit, among the cards with a vector.
-            counted = _lexical(list(cards.values()), terms, len(cards))
-            indexed = _lexical([c for c in cards.values() if c.embedding is not None], terms, routes.EXACT_LIMIT + 1)
-            for route, lexical in (("exact", counted), ("memory", counted), ("index", indexed)):
-                found = routes.recall(scope_ids=scope_ids, query=query, k=everything, route=route)
-                assert (found.route, found.memory) == ("index" if route == "index" else "exact", route == "memory")
-                _held_to_score(found, cards, query=query, named_ids=named_ids, lexical=lexical)
-                if route != "index":
-                    _chosen_by_relevance(found, cards, everything, query=query, named_ids=named_ids, lexical=lexical)
-                    few = routes.recall(scope_ids=scope_ids, query=query, k=3, route=route)
-                    _chosen_by_relevance(few, cards, 3, query=query, named_ids=named_ids, lexical=lexical)
+        held_to_the_oracle(scope_ids, cards, people)
         _sql_forms_agree(cards, alpha_cases=rng)
         raise _Rollback
+
+
+def held_to_the_oracle(scope_ids: list[int], cards: dict[int, Card], people: dict[str, int], *,
+                       embed_in_request: bool = True) -> None:
+    """Every route scores `cards` (all of `scope_ids`' cards, each valid now) as the oracle does, and the
+    complete ones choose as it does, for every query of QUERIES."""
+    everything = len(cards) + 1
+    computed = computed_ids(cards.values(), embed_in_request=embed_in_request)
+    for query in QUERIES:
+        named_ids = {pk for name, pk in people.items() if name.lower() in query.lower()}
+        terms = recall_terms(query)
+        # The exact route and memory take idf over the candidates counted for routing (every card here is
+        # open), the index route over the exact route's limit, among the cards SQL scores (by a vector of
+        # the space, or by words: every card but those the request embeds).
+        counted = _lexical(list(cards.values()), terms, len(cards))
+        indexed = _lexical([c for c in cards.values() if c.pk not in computed], terms, routes.EXACT_LIMIT + 1)
+        for route, lexical in (("exact", counted), ("memory", counted), ("index", indexed)):
+            found = routes.recall(scope_ids=scope_ids, query=query, k=everything, route=route)
+            assert (found.route, found.memory) == ("index" if route == "index" else "exact", route == "memory")
+            _held_to_score(found, cards, query=query, named_ids=named_ids, lexical=lexical, computed=computed)
+            if route != "index":
+                _chosen_by_relevance(found, cards, everything, query=query, named_ids=named_ids, lexical=lexical,
+                                     computed=computed)
+                few = routes.recall(scope_ids=scope_ids, query=query, k=3, route=route)
+                _chosen_by_relevance(few, cards, 3, query=query, named_ids=named_ids, lexical=lexical,
+                                     computed=computed)
 
 
 def _sql_forms_agree(cards: dict[int, Card], *, alpha_cases: random.Random) -> None:
