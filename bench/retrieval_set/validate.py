@@ -18,6 +18,18 @@ LABELS_FILE = HERE.parent.parent / "cards" / "migrations" / "0005_builtin_labels
 LANGUAGES = {"en", "zh-Hant", "zh-Hans", "mixed"}
 
 
+def family(language: str) -> str:
+    return "zh" if language.startswith("zh") else language
+
+
+def question_group(language: str, question: dict) -> str:
+    """Where a question is counted: its conversation's language (en, zh, mixed), or, for a question
+    asked in the other language than its conversation's (its own `language`), the pair asked across:
+    "en→zh" (an English question about Chinese cards) or "zh→en"."""
+    asked, held = family(question.get("language", language)), family(language)
+    return held if asked == held else f"{asked}→{held}"
+
+
 def _labels() -> dict[str, tuple[str, str, bool]]:
     spec = importlib.util.spec_from_file_location("builtin_labels", LABELS_FILE)
     module = importlib.util.module_from_spec(spec)
@@ -99,6 +111,17 @@ def check(path: Path, labels: dict) -> tuple[list[str], dict]:
             problems.append(f"{qid}: asker {question.get('asker')!r} is not one of people")
         if not question.get("text"):
             problems.append(f"{qid}: needs a text")
+        asked = question.get("language")
+        if asked is not None and (asked not in LANGUAGES - {"mixed"} or data.get("language") == "mixed"
+                                  or family(asked) == family(data.get("language", ""))):
+            problems.append(f"{qid}: a question's own language is en or zh-*, the other one than the conversation's")
+        if "translates" in question:
+            source = next((q for q in questions if q.get("id") == question["translates"]), None)
+            if source is None or source is question or "translates" in source:
+                problems.append(f"{qid}: translates {question['translates']!r}, not another original question here")
+            elif (source.get("at"), sorted(source.get("answers", []))) != (question.get("at"),
+                                                                          sorted(question.get("answers", []))):
+                problems.append(f"{qid}: a translation is asked at its original's time with its answers")
         for cid in question.get("answers", []):
             card = cards.get(cid)
             if card is None:
@@ -111,6 +134,7 @@ def check(path: Path, labels: dict) -> tuple[list[str], dict]:
                 problems.append(f"{qid}: cites {cid}, but {later[-1]} replaced it before the question")
     counts = {"cards": len(cards), "questions": len(questions),
               "unanswerable": sum(1 for q in questions if not q.get("answers")),
+              "across languages": sum(1 for q in questions if "language" in q),
               "sessions": len(data.get("sessions", [])), "people": len(people), "names": len(names)}
     return problems, counts
 
@@ -118,7 +142,7 @@ def check(path: Path, labels: dict) -> tuple[list[str], dict]:
 def main(argv: list[str]) -> int:
     labels = _labels()
     paths = [Path(a) for a in argv] or sorted(HERE.glob("*.json"))
-    total = {"cards": 0, "questions": 0, "unanswerable": 0}
+    total = {"cards": 0, "questions": 0, "unanswerable": 0, "across languages": 0}
     failed = False
     for path in paths:
         problems, counts = check(path, labels)
