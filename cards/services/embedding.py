@@ -154,11 +154,20 @@ def cards_embed_missing(*, limit: int | None = SWEEP_LIMIT, batch_size: int = EM
     changes mid-run keeps its NULL (its own task fills it) and is not fetched
     again by this run. `progress` is told how many cards each batch covered."""
     # Every scope at once, on no person's behalf: the partial index card_unembedded holds only these rows.
-    missing = Card.objects.filter(embedding__isnull=True)
+    seen, written = cards_embed_walk(Card.objects.filter(embedding__isnull=True), limit=limit,
+                                     batch_size=batch_size, progress=progress)
+    return {"missing": seen, "embedded": written}
+
+
+def cards_embed_walk(cards, *, limit: int | None, batch_size: int,
+                     progress: Callable[[int], None] | None = None) -> tuple[int, int]:
+    """Embed `cards` (a queryset) newest first, `batch_size` a batch, at most `limit` (None: all): the sweep's
+    walk and the reembed's. It goes down by id rather than re-asking for the newest: a card the batch could
+    not write (its words changed meanwhile) is not fetched again by this walk. Returns (looked at, written)."""
     seen = written = 0
     below: int | None = None
     while limit is None or seen < limit:
-        chunk = missing if below is None else missing.filter(id__lt=below)
+        chunk = cards if below is None else cards.filter(id__lt=below)
         size = batch_size if limit is None else min(batch_size, limit - seen)
         rows = list(chunk.order_by("-id").values_list("id", "scope_id")[:size])
         if not rows:
@@ -170,7 +179,7 @@ def cards_embed_missing(*, limit: int | None = SWEEP_LIMIT, batch_size: int = EM
         below = ids[-1]
         if progress is not None:
             progress(len(ids))
-    return {"missing": seen, "embedded": written}
+    return seen, written
 
 
 def cards_missing_count() -> int:

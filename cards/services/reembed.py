@@ -14,7 +14,7 @@ from collections.abc import Callable
 from ..embeddings import current_space
 from ..embeddings.reembedding import reembed_forget, reembed_hold, reembed_release
 from ..models import Card
-from .embedding import cards_embed_now
+from .embedding import cards_embed_walk
 
 REEMBED_BATCH = 64
 
@@ -38,22 +38,9 @@ def cards_reembed(*, batch_size: int = REEMBED_BATCH, limit: int | None = None,
     if not reembed_hold():
         raise ReembedRunning("Another reembed is running; it holds the database's reembed lock.")
     reembed_forget()    # this process's recall sees the reembed at once, not at its next check
-    looked_at = moved = 0
-    below: int | None = None
     try:
-        while limit is None or looked_at < limit:
-            remaining = cards_to_move(space) if below is None else cards_to_move(space).filter(id__lt=below)
-            size = batch_size if limit is None else min(batch_size, limit - looked_at)
-            rows = list(remaining.order_by("-id").values_list("id", "scope_id")[:size])
-            if not rows:
-                break
-            ids = [pk for pk, _ in rows]
-            moved += cards_embed_now(card_ids=ids, scope_ids=[scope_id for _, scope_id in rows],
-                                     batch_size=batch_size)
-            looked_at += len(ids)
-            below = ids[-1]
-            if progress is not None:
-                progress(len(ids))
+        looked_at, moved = cards_embed_walk(cards_to_move(space), limit=limit, batch_size=batch_size,
+                                            progress=progress)
     finally:
         reembed_release()
         reembed_forget()

@@ -31,7 +31,7 @@ from cards.recall import snapshots, unembedded
 from cards.recall.query import query_vector
 from cards.recall.routes import recall
 from cards.services import card_remember
-from cards.services import reembed as reembed_service
+from cards.services import embedding as embedding_service
 from cards.services.embedding import cards_embed_now
 from cards.services.reembed import cards_reembed
 from tests.cards.test_recall_score import _Rollback, _world, held_to_the_oracle
@@ -89,20 +89,20 @@ def test_reembed_moves_newest_first_with_its_progress_and_goes_on_after_an_inter
     assert spaces_of(cards) == [MINILM, MINILM, MINILM, E5, E5, E5]     # newest first, the one without a vector too
 
     # Interrupted after one batch (Ctrl-C; a crash is the same to the database): what was stored stays.
-    real, calls = reembed_service.cards_embed_now, []
+    real, calls = embedding_service.cards_embed_now, []
 
     def interrupted(**kwargs):
         calls.append(kwargs)
         if len(calls) == 2:
             raise KeyboardInterrupt
         return real(**kwargs)
-    monkeypatch.setattr(reembed_service, "cards_embed_now", interrupted)
+    monkeypatch.setattr(embedding_service, "cards_embed_now", interrupted)
     with pytest.raises(CommandError, match="Stopped after 1 of 3 cards; run reembed again to go on"):
         call_command("reembed", "--batch", "1", "--every", "0", stdout=StringIO())
     assert spaces_of(cards) == [MINILM, MINILM, E5, E5, E5, E5]
     reembed_forget()
     assert not reembed_running()                                # the lock went with the run
-    monkeypatch.setattr(reembed_service, "cards_embed_now", real)
+    monkeypatch.setattr(embedding_service, "cards_embed_now", real)
     out = StringIO()
     call_command("reembed", "--every", "0", stdout=out)
     assert out.getvalue().splitlines()[-1] == "Moved 2 of 2 cards to e5-small-q4; 0 not of it remain."
