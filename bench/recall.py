@@ -212,7 +212,7 @@ SQL_KINDS = (("WITH n AS MATERIALIZED", "exact_statement"), ("SET LOCAL", "set_l
 
 def service_phase(world, queries) -> dict:
     from django.db import connection
-    from cards.recall.query import query_vector
+    from cards.recall.query import query_vector, query_vectors_clear
     from cards.recall.routes import recall
     from http_load import load_average
     routes = ["exact", "index", None]
@@ -233,7 +233,7 @@ def service_phase(world, queries) -> dict:
             current[kind] = current.get(kind, 0.0) + (time.perf_counter() - t0) * 1000
 
     def one(q: str, route) -> tuple:
-        query_vector.cache_clear()
+        query_vectors_clear()
         current.clear()
         t0 = time.perf_counter()
         query_vector(q)           # the embedding recall() would compute first; it then hits the cache
@@ -348,7 +348,7 @@ def broad_phase(world, queries, n: int) -> dict:
     only; latency of the SQL routes and of the default (also with its query embedded), and recall@k of the
     index and of the default against the exact scan."""
     from cards.recall import routes
-    from cards.recall.query import query_vector
+    from cards.recall.query import query_vector, query_vectors_clear
     scope_ids = world.scope_ids[:ARGS.broad_scopes]
     from cards.models import Card
     candidates = Card.objects.filter(scope_id__in=scope_ids, superseded_at__isnull=True).count()
@@ -359,13 +359,13 @@ def broad_phase(world, queries, n: int) -> dict:
         q = queries.next()
         found = {}
         for route in ("exact", "index", None):
-            query_vector.cache_clear()
+            query_vectors_clear()
             query_vector(q)                      # the embedding is timed elsewhere
             t0 = time.perf_counter()
             found[route] = routes.recall(scope_ids=scope_ids, query=q, k=ARGS.k, route=route)
             times[route or "auto"].append((time.perf_counter() - t0) * 1000)
         # What a caller waits for: the query embedded too.
-        query_vector.cache_clear()
+        query_vectors_clear()
         t0 = time.perf_counter()
         routes.recall(scope_ids=scope_ids, query=q, k=ARGS.k)
         times["auto, embedding included"].append((time.perf_counter() - t0) * 1000)

@@ -70,7 +70,7 @@ def cost_phase(world, queries, n: int, broad_scopes: list[int], n_broad: int, k:
     """CPU milliseconds per read, by process: `n` household reads and `n_broad` broad reads (auto route),
     the query embedded first and counted apart. Wall time too."""
     from cards.recall import routes
-    from cards.recall.query import query_vector
+    from cards.recall.query import query_vector, query_vectors_clear
     from cpu_meter import CpuMeter
     meter = CpuMeter()
     out: dict = {"nodes_measured": [name for name, pid in meter.nodes.items() if pid]}
@@ -78,7 +78,7 @@ def cost_phase(world, queries, n: int, broad_scopes: list[int], n_broad: int, k:
         if count < 1:
             continue
         texts = [queries.next() for _ in range(count)]
-        query_vector.cache_clear()
+        query_vectors_clear()
         before = meter.read()
         for q in texts:
             query_vector(q)

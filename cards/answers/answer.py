@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from django.db import connection
 
 from .derive import Deriver, FactBase, Proof, approved_rules
-from ..embeddings.spaces import current_space, space_values
+from ..embeddings.spaces import IN_SPACE_SQL, current_space, space_values
 from ..models import Cardinality, CardKind, EntityKind, Label, Tag
 from ..selectors.entities import Binding
 from ..text import normalize
@@ -160,14 +160,14 @@ def _guesses(binding: Binding, label: Label, scope_ids: list[int], at: dt.dateti
                     SELECT avg(c.embedding) AS v, count(*) AS n FROM cards_card c
                       JOIN cards_label l ON l.id = c.label_id
                      WHERE c.scope_id = ANY(%(scopes)s) AND c.subject_id = ANY(%(ids)s) AND l.key <> 'is_a'
-                       AND c.superseded_at IS NULL AND c.embedding_space = %(space)s AND c.tag <> '{Tag.HYPOTHESIS}'),
+                       AND c.superseded_at IS NULL AND {IN_SPACE_SQL} AND c.tag <> '{Tag.HYPOTHESIS}'),
                 others AS (
                     SELECT c.subject_id, avg(c.embedding) AS v, count(*) AS n FROM cards_card c
                       JOIN cards_label l ON l.id = c.label_id
                       JOIN cards_entity se ON se.id = c.subject_id JOIN scopes_scope ss ON ss.id = se.scope_id
                      WHERE c.scope_id = ANY(%(scopes)s) AND NOT c.subject_id = ANY(%(ids)s) AND l.key <> 'is_a'
                        AND se.kind <> '{EntityKind.KIND}' AND ss.kind <> 'global'
-                       AND c.superseded_at IS NULL AND c.embedding_space = %(space)s AND c.tag <> '{Tag.HYPOTHESIS}'
+                       AND c.superseded_at IS NULL AND {IN_SPACE_SQL} AND c.tag <> '{Tag.HYPOTHESIS}'
                        AND c.subject_id IN (SELECT subject_id FROM cards_card WHERE label_id = %(label)s
                                              AND scope_id = ANY(%(scopes)s) AND superseded_at IS NULL)
                      GROUP BY c.subject_id)

@@ -61,6 +61,11 @@ def current_space() -> str:
     return MINILM
 
 
+# SQL over cards_card `c`: the card holds a vector of the read's space (%(space)s), the only vectors a read
+# compares with its query. NULL (neither true nor false) for a card without a vector.
+IN_SPACE_SQL = "c.embedding_space = %(space)s"
+
+
 @dataclasses.dataclass(frozen=True)
 class SpaceValues:
     """What reads a similarity, for one space."""

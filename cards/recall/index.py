@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.db import connection, transaction
 
+from ..embeddings.spaces import IN_SPACE_SQL
 from .aging import aged
 from .answer import Scored
 from .assemble import in_score_order, with_unembedded
@@ -32,7 +33,7 @@ COMPUTED = computed_sql("%(waiting)s::bigint[]")
 _SCORED = f"""SELECT c.id, {SIMILARITY_SQL} AS similarity, {decay_sql("l.decay_lambda", DAYS_SQL)} AS decay,
     {DAYS_SQL} AS days, {by_words_sql(COMPUTED)} AS by_words FROM {{source}} JOIN cards_label l ON l.id = c.label_id"""
 # The cards SQL scores: by a vector of the read's space, or by their words.
-SCORED_IN_SQL = f"(c.embedding_space = %(space)s OR {by_words_sql(COMPUTED)})"
+SCORED_IN_SQL = f"({IN_SPACE_SQL} OR {by_words_sql(COMPUTED)})"
 
 
 def index(valid: str, unanswered: str, params: dict) -> dict:
@@ -51,10 +52,10 @@ def index(valid: str, unanswered: str, params: dict) -> dict:
         # most lexically relevant (GIN), and those about an entity the query names
         # (B-tree on scope, subject). The lexical share is taken over every candidate
         # holding a query word, as the exact route takes it, so the arms rank alike.
-        arms = (f"(SELECT c.id FROM cards_card c WHERE {valid} AND c.embedding_space = %(space)s"
+        arms = (f"(SELECT c.id FROM cards_card c WHERE {valid} AND {IN_SPACE_SQL}"
                 " ORDER BY c.embedding <=> %(q)s::vector LIMIT %(fetch)s)"
                 " UNION (SELECT x.id FROM lexical x ORDER BY x.lexical DESC, x.id DESC LIMIT %(fetch)s)"
-                f" UNION (SELECT c.id FROM cards_card c WHERE {valid} AND c.embedding_space = %(space)s"
+                f" UNION (SELECT c.id FROM cards_card c WHERE {valid} AND {IN_SPACE_SQL}"
                 " AND c.subject_id IN (SELECT id FROM named)"
                 " ORDER BY c.embedding <=> %(q)s::vector LIMIT %(fetch)s)")
         lexical = LEXICAL_SQL.format(

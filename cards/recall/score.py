@@ -22,7 +22,7 @@ import math
 
 import numpy as np
 
-from ..embeddings.spaces import SpaceValues, current_space, space_values
+from ..embeddings.spaces import IN_SPACE_SQL, SpaceValues, current_space, space_values
 from ..models import CardKind
 
 EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
@@ -57,13 +57,13 @@ def by_words_relevance(lexical, named, values: SpaceValues | None = None):
 
 # Similarity in SQL: the cosine of the card's stored vector and the query's (%(q)s) when both are of the read's
 # space (%(space)s); NULL without a vector, or with one of another model.
-SIMILARITY_SQL = "(CASE WHEN c.embedding_space = %(space)s THEN (1 - (c.embedding <=> %(q)s::vector))::float8 END)"
+SIMILARITY_SQL = f"(CASE WHEN {IN_SPACE_SQL} THEN (1 - (c.embedding <=> %(q)s::vector))::float8 END)"
 
 
 def by_words_sql(computed: str) -> str:
     """Over cards_card `c`: the card is scored by its words alone — its vector is of another space, or it has
     none and is not among `computed` (an int8[] expression: the few the request embeds, unembedded.py)."""
-    return (f"(c.embedding_space <> %(space)s"
+    return (f"(NOT {IN_SPACE_SQL}"
             f" OR (c.embedding IS NULL AND NOT c.id = ANY(COALESCE({computed}, ARRAY[]::bigint[]))))")
 
 

@@ -34,6 +34,7 @@ from django.db import connection
 
 from core.citus import citus_present
 
+from ..embeddings.spaces import IN_SPACE_SQL
 from ..models import EMBEDDING_DIMENSIONS, CardKind
 from .aging import aging_condition
 from .questions import single_sql
@@ -92,12 +93,12 @@ def build_sql() -> str:
     return f"""
 WITH v AS MATERIALIZED ({VERSIONS_SQL}),
 rows AS MATERIALIZED (
-    SELECT c.scope_id, c.id, CASE WHEN c.embedding_space = %(space)s THEN c.embedding END AS embedding,
+    SELECT c.scope_id, c.id, CASE WHEN {IN_SPACE_SQL} THEN c.embedding END AS embedding,
            c.label_id, c.subject_id, c.object_id, c.lexemes,
            hashtextextended(c.value_norm || '|' || COALESCE(c.object_id::text, ''), 0) AS value_key,
            c.effective_at, c.superseded_at, c.verified_at, l.decay_lambda,
-           (CASE WHEN c.embedding_space = %(space)s THEN {HAS_VECTOR} ELSE 0 END
-            | CASE WHEN c.embedding_space <> %(space)s THEN {OTHER_SPACE} ELSE 0 END
+           (CASE WHEN {IN_SPACE_SQL} THEN {HAS_VECTOR} ELSE 0 END
+            | CASE WHEN NOT {IN_SPACE_SQL} THEN {OTHER_SPACE} ELSE 0 END
             | CASE WHEN {single_sql('c.')} THEN {SINGLE} ELSE 0 END
             | CASE WHEN {aging_condition('c.')} THEN {AGES} ELSE 0 END
             | CASE WHEN l.sensitive THEN {SENSITIVE} ELSE 0 END

@@ -14,10 +14,8 @@ from django.db import IntegrityError, connection, transaction
 from cards.drafts import CardDraft
 from cards.embeddings import (EmbeddingError, current_space, e5, embed_cards_in_request, embed_query, embed_texts,
                               local, remote, space_values)
-from cards.embeddings.reembedding import reembed_forget
 from cards.embeddings.spaces import E5, MINILM
 from cards.models import Card, Entity
-from cards.recall import snapshots, unembedded
 from cards.recall.query import query_vector
 from cards.recall.routes import recall
 from cards.services import card_describe, card_remember, card_remember_batch
@@ -26,17 +24,7 @@ from cards.services.embedding import cards_embed_missing, cards_embed_now
 DIM = 384
 
 
-@pytest.fixture(autouse=True)
-def _nothing_kept_between_tests():
-    # What a process keeps by space: the query vectors, the cards embedded in a request, the snapshots.
-    query_vector.cache_clear()
-    unembedded.vectors_forget()
-    snapshots.MEMORY.clear()
-    reembed_forget()
-    yield
-    query_vector.cache_clear()
-    unembedded.vectors_forget()
-    snapshots.MEMORY.clear()
+pytestmark = pytest.mark.usefixtures("nothing_kept_by_space")
 
 
 def unit(vector) -> float:

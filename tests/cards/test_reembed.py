@@ -27,8 +27,7 @@ from cards.drafts import CardDraft
 from cards.embeddings.reembedding import REEMBED_LOCK, reembed_forget, reembed_hold, reembed_release, reembed_running
 from cards.embeddings.spaces import E5, MINILM
 from cards.models import Card
-from cards.recall import snapshots, unembedded
-from cards.recall.query import query_vector
+from cards.recall import unembedded
 from cards.recall.routes import recall
 from cards.services import card_remember
 from cards.services import embedding as embedding_service
@@ -40,14 +39,7 @@ from tests.database_url import database_url
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture(autouse=True)
-def _nothing_kept_between_tests():
-    query_vector.cache_clear()
-    unembedded.vectors_forget()
-    snapshots.MEMORY.clear()
-    reembed_forget()
-    yield
-    reembed_forget()
+pytestmark = pytest.mark.usefixtures("nothing_kept_by_space")
 
 
 def remember(scope, actor, value):
