@@ -10,9 +10,16 @@ Everything happens in a database of its own (``--database``), created and
 migrated here and dropped at the end unless ``--keep``. Each conversation is
 loaded through the services into a scope of its own, its people as members,
 each card written by its session's speaker at the session's time; every card
-is then embedded with the local model. Each question is asked by its asker, in
-what a read in the conversation's scope sees (the scope, the asker's personal
-scope, global).
+is then embedded with the configured model (EMBEDDING_BACKEND: each model is
+measured with its own values, cards/embeddings/spaces.py). Each question is
+asked by its asker, in what a read in the conversation's scope sees (the scope,
+the asker's personal scope, global), as of its time.
+
+Figures are given for all questions and by group (`by_language`): en, zh,
+mixed by the conversation's language, and apart from them the questions asked
+across languages, en→zh and zh→en (retrieval_set/validate.py question_group).
+`--json` also lists ours per question (`per_question`), for paired comparisons
+of two models (embedder_compare.py).
 
 Methods:
 * ours — `cards.recall.routes.recall` as the API calls it (k 10);
@@ -43,10 +50,8 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "memory_site.settings")
-os.environ["EMBED_ON_WRITE"] = "0"  # every card is embedded in one pass after loading
+from recall_harness import ROOT, ask, bench_database, embed_every_card, log, time_asked
+from retrieval_set.validate import question_group
 
 SET = ROOT / "bench" / "retrieval_set"
 
@@ -65,24 +70,6 @@ def parse_args(argv=None):
 
 
 ARGS = parse_args()
-
-from django.conf import settings  # noqa: E402
-
-ADMIN_DB = dict(settings.DATABASES["default"])  # reading settings starts the embedded server if needed
-settings.DATABASES["default"]["NAME"] = ARGS.database
-
-import django  # noqa: E402
-import psycopg  # noqa: E402
-
-
-def _admin() -> psycopg.Connection:
-    db = ADMIN_DB
-    return psycopg.connect(dbname="postgres", user=db.get("USER") or None, password=db.get("PASSWORD") or None,
-                           host=db.get("HOST") or None, port=db.get("PORT") or None, autocommit=True)
-
-
-def log(*parts) -> None:
-    print(*parts, file=sys.stderr, flush=True)
 
 
 # --- loading ---------------------------------------------------------------------------------
@@ -200,15 +187,25 @@ def rrf(*rankings: list[int], k: int = 60) -> dict[int, float]:
 
 # --- metrics -----------------------------------------------------------------------------------
 
+SCORES = ("recall@5", "recall@10", "mrr")
+# The groups in the order they are reported: by the conversation's language, then asked across languages.
+GROUPS = ("en", "zh", "mixed", "en→zh", "zh→en")
+
+
+def question_scores(ids: list[int], answers: set[int]) -> dict[str, float]:
+    """One answerable question's recall@5, recall@10 and reciprocal rank (within the first 10)."""
+    return {"recall@5": len(set(ids[:5]) & answers) / len(answers),
+            "recall@10": len(set(ids[:10]) & answers) / len(answers),
+            "mrr": next((1 / (i + 1) for i, pk in enumerate(ids[:10]) if pk in answers), 0.0)}
+
+
 def metrics(runs: list[tuple[list[int], set[int], float | None]]) -> dict:
-    """runs: (ranked ids, answer ids, relevance of the best result) per question."""
-    answerable = [(ids, answers) for ids, answers, _ in runs if answers]
-    out = {"questions": len(runs), "answerable": len(answerable)}
-    for k in (5, 10):
-        out[f"recall@{k}"] = round(sum(len(set(ids[:k]) & answers) / len(answers)
-                                       for ids, answers in answerable) / max(1, len(answerable)), 4)
-    out["mrr"] = round(sum(next((1 / (i + 1) for i, pk in enumerate(ids[:10]) if pk in answers), 0.0)
-                           for ids, answers in answerable) / max(1, len(answerable)), 4)
+    """runs: (ranked ids, answer ids, relevance of the best result) per question; each figure is the mean
+    of question_scores over the answerable ones."""
+    scored = [question_scores(ids, answers) for ids, answers, _ in runs if answers]
+    out = {"questions": len(runs), "answerable": len(scored)}
+    for name in SCORES:
+        out[name] = round(sum(s[name] for s in scored) / max(1, len(scored)), 4)
     return out
 
 
@@ -264,17 +261,15 @@ PRODUCT_VALUES: dict = {}
 def evaluate(conversations: list[Conversation], alphas: list[float]) -> dict:
     from cards.embeddings import spaces
     from cards.recall.query import recall_terms
-    from cards.recall.routes import recall
-    from cards.time.find import time_in_query
     from scopes.principals import Principal
     from scopes.selectors import read_scope_ids
-    from scopes.zones import person_zone
 
     methods: dict[str, list] = defaultdict(list)
     by_language: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
     timings: dict[str, list[float]] = defaultdict(list)
     # Per question, ours: (recall said no_evidence, nothing answers it, the question).
     said_none: list[tuple[bool, bool, str]] = []
+    per_question: list[dict] = []  # ours, each answerable question's scores
     PRODUCT_VALUES.update(spaces.SPACE_VALUES)
     for convo in conversations:
         language = convo.data["language"]
@@ -285,19 +280,20 @@ def evaluate(conversations: list[Conversation], alphas: list[float]) -> dict:
             if question["answers"] and not answers:
                 continue  # every answering card was refused at load (reported)
             query, at = question["text"], dt.datetime.fromisoformat(question["at"])
-            timed = time_in_query(query, reference=at, tz=person_zone(asker))
+            group = question_group(language, question)
+            timed = time_asked(query, asker=asker, at=at)
             results = {}
             for name, changes in variants():  # the first is the product's own
                 space_changed(changes)
                 started = time.perf_counter()
-                # As recall_body calls it: a time expression in the question becomes `when`.
-                ours = recall(scope_ids=scope_ids, query=timed.rest if timed else query, k=10, asker_id=asker.pk,
-                              as_of=at, when=timed.interval if timed else None,
-                              when_events_only=not timed.ahead if timed else True)
+                ours = ask(query, asker=asker, scope_ids=scope_ids, at=at, k=10)
                 timings[name].append(time.perf_counter() - started)
                 results[name] = ([r.card_id for r in ours.results], ours.results[0].relevance if ours.results else 0.0)
                 if name == "ours":
                     said_none.append((ours.no_evidence, not answers, query))
+                    if answers:
+                        per_question.append({"id": f"{convo.data['id']}/{question['id']}", "group": group,
+                                             **question_scores(results[name][0], answers)})
             space_changed({})
             found = candidates(scope_ids, query, at)
             sims = {c["id"]: c["similarity"] for c in found}
@@ -339,13 +335,13 @@ def evaluate(conversations: list[Conversation], alphas: list[float]) -> dict:
                 results[f"fused α={alpha} select-then-decay +time, abstain on words"] = (ordered, lexical_top)
             for name, (ids, best) in results.items():
                 methods[name].append((ids, answers, best))
-                by_language["zh" if language.startswith("zh") else language][name].append((ids, answers, best))
+                by_language[group][name].append((ids, answers, best))
     report = {"methods": {}, "by_language": {}}
     for name, runs in methods.items():
         report["methods"][name] = {**metrics(runs), **({"abstention": best_floor(runs)}
                                                         if runs and runs[0][2] is not None else {})}
-    for language, named in by_language.items():
-        report["by_language"][language] = {name: metrics(runs) for name, runs in named.items()}
+    for language in sorted(by_language, key=lambda g: (GROUPS.index(g) if g in GROUPS else len(GROUPS), g)):
+        report["by_language"][language] = {name: metrics(runs) for name, runs in by_language[language].items()}
     abstained = [unanswerable for no_evidence, unanswerable, _ in said_none if no_evidence]
     unanswerable = sum(1 for _, u, _ in said_none if u)
     report["ours_abstention"] = {
@@ -354,6 +350,7 @@ def evaluate(conversations: list[Conversation], alphas: list[float]) -> dict:
         "recall": round(sum(abstained) / unanswerable, 4) if unanswerable else None,
         "wrongly": [text for no_evidence, unanswerable, text in said_none if no_evidence and not unanswerable]}
     report["ours_ms_p50"] = round(sorted(timings["ours"])[len(timings["ours"]) // 2] * 1000, 1)
+    report["per_question"] = per_question
     return report
 
 
@@ -364,39 +361,20 @@ def main() -> int:
     report = {"started_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
               "command": " ".join([".venv/bin/python", "bench/retrieval_quality.py", *sys.argv[1:]]),
               "cpus": os.cpu_count(), "load_average_start": load_average(), "files": [f.name for f in files]}
-    with _admin() as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{ARGS.database}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{ARGS.database}"')
-    try:
-        django.setup()
-        from django.core.management import call_command
-
-        from cards.models import Card
-        from cards.services.embedding import cards_embed_now
-
-        log(f"migrating {ARGS.database} …")
-        call_command("migrate", verbosity=0, interactive=False)
+    with bench_database(ARGS.database, keep=ARGS.keep):
         started = time.perf_counter()
         conversations = [load(path) for path in files]
         report["loaded"] = {"conversations": len(conversations), "cards": sum(len(c.cards) for c in conversations),
                             "refused": {c.data["id"]: c.refused for c in conversations if c.refused},
                             "seconds": round(time.perf_counter() - started, 1)}
         log(f"loaded {report['loaded']['cards']} cards; embedding …")
-        started = time.perf_counter()
-        cards_embed_now(card_ids=list(Card.objects.values_list("id", flat=True)))
-        report["embedded_seconds"] = round(time.perf_counter() - started, 1)
+        embedded = embed_every_card()
+        report["space"], report["embedded_seconds"] = embedded["space"], embedded["seconds"]
         log("asking …")
-        from cards.embeddings import current_space
-
-        report["space"] = current_space()
+        started = time.perf_counter()
         report.update(evaluate(conversations, [float(a) for a in ARGS.alphas.split(",")]))
+        report["asked_seconds"] = round(time.perf_counter() - started, 1)
         report["load_average_end"] = load_average()
-    finally:
-        from django.db import connections
-        connections.close_all()
-        if not ARGS.keep:
-            with _admin() as conn:
-                conn.execute(f'DROP DATABASE IF EXISTS "{ARGS.database}" WITH (FORCE)')
     if ARGS.json:
         print(json.dumps(report, indent=2, ensure_ascii=False))
     else:
