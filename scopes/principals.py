@@ -12,6 +12,7 @@ from django.db.models import Q, QuerySet
 from core.errors import NotAllowed
 
 from .models import AgentToken, Scope, ScopeKind, ScopeUserObjectPermission, User
+from .wards import ward_ids
 
 ACTION_PERMISSIONS = {
     "view": "view_scope",
@@ -86,7 +87,7 @@ def scope_ids_for(principal: Principal, action: str, *, archive_holds: bool = Tr
     the user's guardian grants — narrowed by the token's scopes and access when
     an agent asks, and for writing, proposing and reviewing by the archive —
     plus, for viewing, `global` and the personal scopes of the minors the user
-    guards (scopes/guardians.py), narrowed by a token's scopes alike. Losing a
+    guards (scopes/wards.py), narrowed by a token's scopes alike. Losing a
     grant narrows every token at once, because nothing is copied into the token. `archive_holds=False`
     only to tell an archived scope's refusal apart (scopes/archive.py)."""
     if action not in ACTION_PERMISSIONS:
@@ -107,11 +108,12 @@ def scope_ids_for(principal: Principal, action: str, *, archive_holds: bool = Tr
     if action == "view":
         # Admitted common sense is read-only for every principal, agents included.
         condition |= Q(kind=ScopeKind.GLOBAL)
-        from .guardians import ward_ids  # who guards whom reads memberships through a Principal (this module)
-
         # A minor's personal scope is read (never written) by their guardians, decided now
         # from the memberships, so clearing the mark or leaving the family ends it at once.
-        wards = Scope.objects.filter(kind=ScopeKind.PERSONAL, owner_id__in=ward_ids(principal.user))
+        # Who guards is the person, whatever token asks: their own grants decide.
+        managed = scope_ids_for(Principal(principal.user), "manage")
+        wards = Scope.objects.filter(kind=ScopeKind.PERSONAL,
+                                     owner_id__in=ward_ids(guardian_id=principal.user.pk, managed=managed))
         condition |= Q(id__in=(wards if chosen is None else wards.filter(id__in=chosen)).values("id"))
     return Scope.objects.filter(condition).values("id")
 
