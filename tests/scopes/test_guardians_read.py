@@ -19,6 +19,7 @@ from scopes.guardians import member_minor_set
 from scopes.models import Membership
 from scopes.principals import Principal
 from scopes.services import membership_remove, membership_set
+from scopes.tokens import token_create
 from tests.factories import UserFactory, family_scope
 
 pytestmark = pytest.mark.django_db
@@ -65,6 +66,8 @@ def api_reads(client, scope_id: int, card: Card) -> dict[str, bool]:
     recall = client.post("/api/v1/recall/", {"scope": scope_id, "query": "chess", "k": 20}, format="json")
     count = client.post("/api/v1/count/", {"scope": scope_id, "label": "skill"}, format="json")
     context = client.get("/api/v1/context/", {"scope": scope_id, "query": "chess"})
+    ask = client.post("/api/v1/ask/", {"scope": scope_id, "question": "What is kai's skill?"}, format="json")
+    answer = client.post("/api/v1/answer/", {"scope": scope_id, "subject": "kai", "label": "skill"}, format="json")
     return {
         "list in scope": listed(scope=scope_id),
         "list with no scope": listed(),
@@ -72,6 +75,8 @@ def api_reads(client, scope_id: int, card: Card) -> dict[str, bool]:
         "recall": recall.status_code == 200 and card.pk in {r["card"]["id"] for r in recall.json()["results"]},
         "count": count.status_code == 200 and card.pk in count.json()["cards"],
         "context": context.status_code == 200 and "Chess club" in context.content.decode(),
+        "ask": ask.status_code == 200 and card.pk in ask.json()["cards"],
+        "answer": answer.status_code == 200 and answer.json()["values"] == ["Chess club"],
     }
 
 
@@ -129,3 +134,24 @@ def test_a_guardian_who_leaves_the_family_reads_the_child_no_more(alice, family)
     membership_remove(scope=family["scope"], user=bob)
     assert not any(api_reads(session(bob), kai_scope.pk, family["card"]).values())
     assert all(api_reads(session(alice), kai_scope.pk, family["card"]).values())
+
+
+def test_a_guardian_sees_what_the_childs_agent_proposed_and_decides_none_of_it(alice, family):
+    kai, home = family["kai"], family["scope"]
+    minor_mark(alice, home, kai, False)  # a minor makes no tokens: this one was made before the mark
+    _, raw = token_create(user=kai, name="homework helper", proposes=True, scopes=[kai.personal_scope])
+    minor_mark(alice, home, kai, True)
+    agent = APIClient()
+    agent.credentials(HTTP_AUTHORIZATION=f"Bearer {raw}")
+    proposed = agent.post("/api/v1/cards/", {"scope": kai.personal_scope.pk, "kind": "state", "subject": "me",
+                                             "label": "address", "value": "Kyoto"}, format="json")
+    assert proposed.status_code == 202, proposed.content
+    candidate = proposed.json()["candidate"]["id"]
+
+    queue = session(alice).get("/api/v1/review/").json()
+    assert [c["id"] for c in queue["wards_proposals"]] == [candidate]
+    page = pages(alice).get("/review/").content.decode()
+    assert "Kyoto" in page and "homework helper" in page
+    assert session(alice).post(f"/api/v1/review/{candidate}/approve/", {}, format="json").status_code == 403
+    assert session(family["sam"]).get("/api/v1/review/").json()["wards_proposals"] == []
+    assert "homework helper" not in pages(family["sam"]).get("/review/").content.decode()
