@@ -40,6 +40,17 @@ def ward_ids(guardian: User) -> QuerySet:
     return wards.ward_ids(guardian_id=guardian.pk, managed=Principal(guardian).scope_ids("manage"))
 
 
+def guardians_note(*, principal: Principal, scope: Scope) -> str:
+    """What a personal scope's page tells about guardians (`scope` already checked visible): "watched"
+    to a minor on their own (their guardians read it: DESIGN §3, "the minor is told so"), "guardian"
+    to a guardian reading a child's (seen only as one: scopes.principals.scope_ids_for), else ""."""
+    if scope.kind != ScopeKind.PERSONAL:
+        return ""
+    if scope.owner_id != principal.user.pk:
+        return "guardian"
+    return "watched" if is_minor(principal.user) else ""
+
+
 def minor_role_check(membership: Membership, role: str) -> None:
     """An owner is a guardian: a minor cannot be one (the database holds it too)."""
     if membership.minor and role == Role.OWNER:
