@@ -17,6 +17,7 @@ from cards.recall.contradictions import contradictions_in
 from cards.selectors.shape import cards_out
 from core.errors import NotAllowed
 from scopes.archive import archived_refusal
+from scopes.guardians import ward_ids
 from scopes.models import Scope, ScopeKind
 from scopes.principals import TOKEN_ACTIONS, Principal, scope_ids_for
 from scopes.selectors import read_scope_ids
@@ -55,6 +56,15 @@ def own_proposals(*, principal: Principal, only_open: bool = True):
     rows = Candidate.objects.visible_to(principal, "write").filter(
         author_id=principal.user.pk, proposed_by__user_id=principal.user.pk, proposed_by__proposes=True)
     return rows.filter(status__in=OPEN) if only_open else rows
+
+
+def ward_proposals(*, principal: Principal):
+    """What the agents of the minors the person guards proposed, still open (DESIGN §3: guardians see a
+    minor's memory): shown to the guardian, who views them and decides none of them unless they
+    review the scope it waits in anyway. A person's read, never an agent's."""
+    _a_person_reviews(principal)
+    return Candidate.objects.visible_to(principal, "view").filter(
+        status__in=OPEN, proposed_by__proposes=True, proposed_by__user_id__in=ward_ids(principal.user))
 
 
 def job_get(*, principal, job_id: int) -> IngestJob:

@@ -1,8 +1,8 @@
 """Roles that fit a household (DESIGN §3): a family's owners may mark a member
 as a minor. Minors make no agent tokens and no scopes; their guardians — the
 owners of a family in which they are a minor — see and revoke their tokens.
-The one home of "is a minor" and "who guards whom"; the token and scope
-services, the API and the pages call it."""
+The one home of "is a minor" (who guards whom: scopes/wards.py, which the
+principal reads with); the token and scope services, the API and the pages call it."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from core.errors import InvalidInput, NotAllowed
 
+from . import wards
 from .errors import MinorRefused
 from .members import is_owner
 from .models import Membership, Role, Scope, ScopeKind, User
@@ -34,15 +35,20 @@ def minor_check(user: User, what: str) -> None:
         raise MinorRefused(refusals[what])
 
 
-def guarded_scope_ids(guardian: User) -> QuerySet:
-    """The families `guardian` owns, as a subquery."""
-    return (Membership.objects.visible_to(Principal(guardian), "manage")
-            .filter(user_id=guardian.pk, role=Role.OWNER, scope__kind=ScopeKind.FAMILY).values("scope_id"))
-
-
 def ward_ids(guardian: User) -> QuerySet:
-    """Ids of the minors `guardian` looks after, as a subquery."""
-    return Membership.objects.in_scopes(guarded_scope_ids(guardian)).filter(minor=True).values("user_id")
+    """Ids of the minors `guardian` looks after, as a subquery (the rule: scopes/wards.py)."""
+    return wards.ward_ids(guardian_id=guardian.pk, managed=Principal(guardian).scope_ids("manage"))
+
+
+def guardians_note(*, principal: Principal, scope: Scope) -> str:
+    """What a personal scope's page tells about guardians (`scope` already checked visible): "watched"
+    to a minor on their own (their guardians read it: DESIGN §3, "the minor is told so"), "guardian"
+    to a guardian reading a child's (seen only as one: scopes.principals.scope_ids_for), else ""."""
+    if scope.kind != ScopeKind.PERSONAL:
+        return ""
+    if scope.owner_id != principal.user.pk:
+        return "guardian"
+    return "watched" if is_minor(principal.user) else ""
 
 
 def minor_role_check(membership: Membership, role: str) -> None:

@@ -12,6 +12,7 @@ from django.db.models import Q, QuerySet
 from core.errors import NotAllowed
 
 from .models import AgentToken, Scope, ScopeKind, ScopeUserObjectPermission, User
+from .wards import ward_ids
 
 ACTION_PERMISSIONS = {
     "view": "view_scope",
@@ -85,8 +86,9 @@ def scope_ids_for(principal: Principal, action: str, *, archive_holds: bool = Tr
     """Ids of the scopes `principal` may `action`, as a subquery (never a list):
     the user's guardian grants — narrowed by the token's scopes and access when
     an agent asks, and for writing, proposing and reviewing by the archive —
-    plus `global` for viewing. Losing a grant narrows every
-    token at once, because nothing is copied into the token. `archive_holds=False`
+    plus, for viewing, `global` and the personal scopes of the minors the user
+    guards (scopes/wards.py), narrowed by a token's scopes alike. Losing a
+    grant narrows every token at once, because nothing is copied into the token. `archive_holds=False`
     only to tell an archived scope's refusal apart (scopes/archive.py)."""
     if action not in ACTION_PERMISSIONS:
         raise ValueError(f"unknown action {action!r}")
@@ -96,15 +98,23 @@ def scope_ids_for(principal: Principal, action: str, *, archive_holds: bool = Tr
         user_id=principal.user.pk, permission__codename=ACTION_PERMISSIONS[action],
         permission__content_type__app_label="scopes")
     token = principal.token
+    chosen = None
     if token is not None and not token.all_scopes:
-        granted = granted.filter(content_object_id__in=AgentToken.scopes.through.objects.filter(
-            agenttoken_id=token.pk).values("scope_id"))
+        chosen = AgentToken.scopes.through.objects.filter(agenttoken_id=token.pk).values("scope_id")
+        granted = granted.filter(content_object_id__in=chosen)
     condition = Q(id__in=granted.values("content_object_id"))
     if archive_holds and action in ARCHIVE_WITHHOLDS:
         condition &= Q(archived_at__isnull=True)
     if action == "view":
         # Admitted common sense is read-only for every principal, agents included.
         condition |= Q(kind=ScopeKind.GLOBAL)
+        # A minor's personal scope is read (never written) by their guardians, decided now
+        # from the memberships, so clearing the mark or leaving the family ends it at once.
+        # Who guards is the person, whatever token asks: their own grants decide.
+        managed = scope_ids_for(Principal(principal.user), "manage")
+        wards = Scope.objects.filter(kind=ScopeKind.PERSONAL,
+                                     owner_id__in=ward_ids(guardian_id=principal.user.pk, managed=managed))
+        condition |= Q(id__in=(wards if chosen is None else wards.filter(id__in=chosen)).values("id"))
     return Scope.objects.filter(condition).values("id")
 
 

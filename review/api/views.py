@@ -14,7 +14,8 @@ from scopes.api.entry import View
 from scopes.selectors import read_scope_ids
 
 from ..selectors import (candidate_get, contradiction_sides, dispute_sides, duplicate_get, hypothesis_get, job_get,
-                         own_proposals, review_queue, rule_get, said_about_you, upkeep_get, upkeep_shown)
+                         own_proposals, review_queue, rule_get, said_about_you, upkeep_get, upkeep_shown,
+                         ward_proposals)
 from ..services.candidates import candidate_approve, candidate_reject
 from ..services.hypotheses import hypothesis_confirm, hypothesis_reject, probe_next
 from ..services.ingest import ingest_create
@@ -44,6 +45,8 @@ beside it (`disputes`: its id) until you settle them with
 scope where you may write, waiting for you to approve or reject it
 (`POST /api/v1/review/{id}/approve/`, `/reject/`) whatever your role there:
 approving writes it as you, as you could write it yourself.
+`"wards_proposals": [candidate…]`: for a guardian, what the agents of the minors you look after
+proposed and still waits (to see; deciding it stays with whoever reviews its scope).
 
 With `scope`, `"upkeep"` lists what the weekly upkeep job proposes and waits for a reviewer:
 `[{"id", "kind": "promote|demote|merge|archive", "why":
@@ -97,7 +100,10 @@ class ReviewQueue(View):
             return Response({"said_about_you": said_about_you(principal=principal),
                              "proposals": ReviewCandidateOut(own_proposals(principal=principal)
                                                              .select_related("proposed_by", "scope")
-                                                             .order_by("id")[:500], many=True).data})
+                                                             .order_by("id")[:500], many=True).data,
+                             "wards_proposals": ReviewCandidateOut(ward_proposals(principal=principal)
+                                                                   .select_related("proposed_by", "scope")
+                                                                   .order_by("id")[:500], many=True).data})
         scope = self.scope_named(params["scope"], action="review")
         queue = review_queue(principal=principal, scope=scope)
         contradiction_ids = [pk for c in queue["contradictions"] for pk in c.card_ids]

@@ -34,7 +34,7 @@ from .forms import EDITED, ApproveForm, BulkForm, PickForm, ReasonForm, RejectFo
 from ..models import Candidate
 from ..selectors import (candidate_get, contradiction_sides, dispute_sides, duplicate_get, hypothesis_get,
                          own_proposals, review_queue, reviews_waiting, rule_get, said_about_you, upkeep_get,
-                         upkeep_shown)
+                         upkeep_shown, ward_proposals)
 from ..services.candidates import (OPEN, candidate_approve, candidate_reject, candidate_when_resolve,
                                    candidate_zone)
 from ..services.hypotheses import hypothesis_confirm, hypothesis_reject
@@ -60,9 +60,12 @@ def _own_context(request, principal, *, bound: dict | None = None) -> dict:
     for scope in scopes:
         scope.waiting = waiting.get(scope.pk, 0)
     proposals = _candidate_items(list(proposals[:500]), bound or {}, viewer=request.user)
+    wards = list(ward_proposals(principal=principal).select_related("author", "scope", "proposed_by")
+                 .order_by("id")[:500])
     return {"scopes": scopes,
             "said_about_you": said_about_you(principal=principal),
-            "proposals": proposals}
+            "proposals": proposals,
+            "wards_proposals": wards}
 
 
 # Why ingest proposed a candidate for long-term memory: it stores one of these English phrases

@@ -1,6 +1,7 @@
-"""Property: recall sees exactly what the DESIGN §3 oracle of
+"""Property: recall and count see exactly what the DESIGN §3 oracle of
 test_isolation_property says a read in each scope may see — never a card from a
-scope the caller cannot view — through both routes of the service."""
+scope the caller cannot view (a minor's, to anyone but their guardians) — and
+recall so through both routes of the service."""
 
 from __future__ import annotations
 
@@ -25,6 +26,13 @@ def recalled(principal, scope_id: int) -> tuple[int, set[int]]:
     return 200, {row["card"]["id"] for row in response.json()["results"]}
 
 
+def counted(principal, scope_id: int) -> tuple[int, set[int]]:
+    response = principal.client.post("/api/v1/count/", {"scope": scope_id, "label": "skill"}, format="json")
+    if response.status_code != 200:
+        return response.status_code, set()
+    return 200, set(response.json()["cards"])
+
+
 def recall_equals_the_oracle(data) -> None:
     try:
         with transaction.atomic():
@@ -38,10 +46,12 @@ def recall_equals_the_oracle(data) -> None:
                 for scope_id in scope_ids:
                     if scope_id not in views:
                         assert recalled(principal, scope_id) == (404, set()), (principal.name, scope_id)
+                        assert counted(principal, scope_id) == (404, set()), (principal.name, scope_id)
                         continue
                     seen = oracle.read_in(principal, scope_id)
                     expected = {card for card, scope in cards.items() if scope in seen}
                     assert recalled(principal, scope_id) == (200, expected), (principal.name, scope_id, seen)
+                    assert counted(principal, scope_id) == (200, expected), (principal.name, scope_id, seen)
             # The vector-index route is held to the same scopes as the exact one, and so is the exact route
             # scored from memory (which the requests above took).
             for scope_id in scope_ids:
