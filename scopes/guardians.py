@@ -26,11 +26,16 @@ def is_minor(user: User) -> bool:
 
 
 def minor_check(user: User, what: str) -> None:
-    """Refuses a minor what only adults (and their guardians) do: `what` names it."""
+    """Refuses a minor what only adults (and their guardians) do: `what` names it.
+    The one home of that rule: the token, scope, invite and membership services call it."""
     if is_minor(user):
         # Whole sentences, one per thing refused: the words around `what` move in other languages.
         refusals = {"agent tokens": _("Minors cannot create agent tokens; ask a guardian (an owner of your family)."),
-                    "scopes": _("Minors cannot create scopes; ask a guardian (an owner of your family).")}
+                    "scopes": _("Minors cannot create scopes; ask a guardian (an owner of your family)."),
+                    "invite links": _("Minors cannot create invite links; ask a guardian (an owner of your family)."),
+                    "members": _("Minors cannot invite people or change members' roles; ask a guardian (an owner "
+                                 "of your family)."),
+                    "leaving": _("Minors cannot leave their family; ask a guardian (an owner of your family).")}
         raise MinorRefused(refusals[what])
 
 
