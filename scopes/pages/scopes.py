@@ -162,7 +162,9 @@ def member_change_page(request, scope, user_id: int, *, principal):
     with transaction.atomic():
         membership = _membership_of(scope, user_id)
         if not form.is_valid():
-            return _member_refused(request, principal, scope, membership, _("Choose one of the roles."))
+            # What was wrong, on the member's row: a role not offered, or a relation too long.
+            return _member_refused(request, principal, scope, membership,
+                                   " ".join(problem for problems in form.errors.values() for problem in problems))
         role = form.cleaned_data["role"]
         try:
             with transaction.atomic():

@@ -163,3 +163,5 @@ def test_a_relation_in_free_words_is_kept_on_every_form_and_never_a_500(househol
                                                              "relation": "x" * 101})]:
         refused = pages(alice).post(url, body)
         assert refused.status_code == 400 and b'class="error' in refused.content, url
+    refused = pages(alice).post(f"/scopes/{family.pk}/members/{bob.pk}/", {"role": "member", "relation": "x" * 101})
+    assert refused.status_code == 409 and b"at most 100 characters" in refused.content
