@@ -126,13 +126,21 @@ def _as_said(text: str, run: str) -> str:
     return match.group(0) if match else run
 
 
+# The relation words as one pattern, longest first (one search, not one per word: there are
+# about 300 with the compounds); Chinese ones are found as they stand, with no word boundaries.
+_CHINESE_RELATION_WORDS = tuple(word for word in RELATION_WORDS if CJK.search(word))
+_RELATION_PATTERN = re.compile(r"\b(?:%s)\b" % "|".join(re.escape(word) for word in RELATION_WORDS
+                                                        if not CJK.search(word)))
+
+
 def _relation_words(text: str) -> list[str]:
     """Relation words the question uses ("Mom", 媽媽, "wife"), longest first, none inside another."""
     folded, found = normalize(text), []
+    used = {match.group(0) for match in _RELATION_PATTERN.finditer(folded)}
+    used.update(word for word in _CHINESE_RELATION_WORDS if word in folded)
     for word in RELATION_WORDS:
-        if (CJK.search(word) and word in folded) or re.search(rf"\b{re.escape(word)}\b", folded):
-            if not any(word in longer for longer in found):
-                found.append(word)
+        if word in used and not any(word in longer for longer in found):
+            found.append(word)
     return found
 
 
