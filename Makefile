@@ -29,9 +29,15 @@ seed: migrate
 	$(BIN)/python manage.py seed_demo
 	$(BIN)/python manage.py prepare_query_model
 
+# The demo runs as production does: debug off, so an error is the site's own page, never a traceback
+# (http, not https, on this machine; a secret key made for the run unless one is set). The static files
+# are collected first and served by whitenoise, as in production.
+DEMO_ENV := DJANGO_DEBUG=false DJANGO_SSL_REDIRECT=false DJANGO_SECURE_COOKIES=false DJANGO_HSTS_SECONDS=0
 run: seed
 	@echo "memory-site at http://$(HOST):$(PORT)/  (demo sign-in: see README)"
-	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+	export DJANGO_SECRET_KEY="$${DJANGO_SECRET_KEY:-$$($(BIN)/python -c 'import secrets; print(secrets.token_urlsafe(50))')}" && \
+	$(DEMO_ENV) $(BIN)/python manage.py collectstatic --noinput --verbosity 0 && \
+	$(DEMO_ENV) $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 # The worker tests need a Redis broker on 127.0.0.1:6379: start one if none answers.
 # The dashboard's browser tests drive Debian's Chromium (with a CJK font): installed here when missing.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.errors import DomainError, InvalidInput
+from core.errors import DomainError, InvalidInput, NotAllowed
 
 
 class LastOwner(DomainError):
@@ -35,9 +35,11 @@ class UnknownTimeZone(InvalidInput):
     given a bad `tz`."""
 
 
-class MinorRefused(DomainError):
-    """Minors make no agent tokens and no scopes (DESIGN §3): their guardians,
-    the owners of their family, look after that."""
+class MinorRefused(NotAllowed):
+    """Minors make no agent tokens and no scopes, invite nobody, change no roles
+    and do not leave their family (DESIGN §3): their guardians, the owners of
+    their family, look after that. A NotAllowed: nothing the minor sends changes
+    it, so a page lets it through to its 403 as the API answers 403."""
 
     code = "minor_not_allowed"
     status = 403

@@ -27,11 +27,16 @@ def is_minor(user: User) -> bool:
 
 
 def minor_check(user: User, what: str) -> None:
-    """Refuses a minor what only adults (and their guardians) do: `what` names it."""
+    """Refuses a minor what only adults (and their guardians) do: `what` names it.
+    The one home of that rule: the token, scope, invite and membership services call it."""
     if is_minor(user):
         # Whole sentences, one per thing refused: the words around `what` move in other languages.
         refusals = {"agent tokens": _("Minors cannot create agent tokens; ask a guardian (an owner of your family)."),
-                    "scopes": _("Minors cannot create scopes; ask a guardian (an owner of your family).")}
+                    "scopes": _("Minors cannot create scopes; ask a guardian (an owner of your family)."),
+                    "invite links": _("Minors cannot create invite links; ask a guardian (an owner of your family)."),
+                    "members": _("Minors cannot invite people or change members' roles; ask a guardian (an owner "
+                                 "of your family)."),
+                    "leaving": _("Minors cannot leave their family; ask a guardian (an owner of your family).")}
         raise MinorRefused(refusals[what])
 
 
@@ -41,14 +46,12 @@ def ward_ids(guardian: User) -> QuerySet:
 
 
 def guardians_note(*, principal: Principal, scope: Scope) -> str:
-    """What a personal scope's page tells about guardians (`scope` already checked visible): "watched"
-    to a minor on their own (their guardians read it: DESIGN §3, "the minor is told so"), "guardian"
-    to a guardian reading a child's (seen only as one: scopes.principals.scope_ids_for), else ""."""
+    """What a personal scope's page tells a guardian (`scope` already checked visible): "guardian" to a
+    guardian reading a child's (seen only as one: scopes.principals.scope_ids_for), else "". The minor is
+    told on their own pages (templates/scopes/_guardians_read.html: DESIGN §3, "the minor is told so")."""
     if scope.kind != ScopeKind.PERSONAL:
         return ""
-    if scope.owner_id != principal.user.pk:
-        return "guardian"
-    return "watched" if is_minor(principal.user) else ""
+    return "guardian" if scope.owner_id != principal.user.pk else ""
 
 
 def minor_role_check(membership: Membership, role: str) -> None:

@@ -23,9 +23,10 @@ from django.utils.translation import gettext as _
 from core.errors import DomainError, InvalidInput
 
 from .errors import InvitationGone
+from .guardians import minor_check
 from .members import owner_change_check, shared_scope_check
 from .models import Invitation, InvitationStatus, Invite, Membership, Role, Scope, User
-from .relations import RELATIONS, relation_key
+from .relations import relation_words_checked
 from .services import membership_set
 from .tokens import secret_digest
 
@@ -37,18 +38,6 @@ INVITE_ROLES = [Role.ADMIN, Role.MEMBER, Role.REVIEWER, Role.VIEWER]
 class InviteRefused(DomainError):
     code = "invite_invalid"
     status = 404
-
-
-def _relation_checked(relation: str | None) -> str:
-    """The relation key a word names ("Mom" → mother), "" for none; an unknown word is refused now, not on joining."""
-    if not relation:
-        return ""
-    key = relation_key(relation)
-    if key is None:
-        raise InvalidInput(_("%(relation)s is not a relation this memory knows; use one of: %(known)s.")
-                           % {"relation": repr(relation), "known": ", ".join(sorted(RELATIONS))},
-                           fields={"relation": [_("unknown relation")]})
-    return key
 
 
 def _join(*, scope: Scope, user: User, role: str, relation: str, inviter: User) -> Membership:
@@ -63,13 +52,15 @@ def _join(*, scope: Scope, user: User, role: str, relation: str, inviter: User) 
 def invite_create(*, scope: Scope, role: str, created_by: User, relation: str = "",
                   days: int = INVITE_DAYS) -> tuple[Invite, str]:
     """The invite and its secret, which is shown once and never again. The caller
-    has checked that `created_by` may manage the scope."""
+    has checked that `created_by` may manage the scope; a minor makes none."""
+    minor_check(created_by, "invite links")
     if role not in INVITE_ROLES:
         raise InvalidInput(_("An invite gives one of admin, member, reviewer or viewer."),
                            fields={"role": [_("must be one of %(roles)s") % {"roles": ", ".join(INVITE_ROLES)}]})
-    _relation_checked(relation)
+    # In the inviter's words, whatever they are: checked now (length), bound to a meaning on joining.
+    relation = relation_words_checked(relation, required=False)
     raw = secrets.token_urlsafe(32)
-    invite = Invite.objects.create(scope=scope, role=role, relation=relation[:100], token_hash=secret_digest(raw),
+    invite = Invite.objects.create(scope=scope, role=role, relation=relation, token_hash=secret_digest(raw),
                                    created_by=created_by, expires_at=timezone.now() + dt.timedelta(days=days))
     return invite, raw
 
@@ -123,15 +114,17 @@ def member_invite_or_change(*, principal, scope: Scope, username: str, role: str
     role (and relation to the asker) change at once, as before — they consented
     when they joined. Anyone else: an invitation, whether or not the name
     exists, so the answer says nothing about who has an account. The API and
-    the dashboard both call this, after checking the principal may manage `scope`."""
+    the dashboard both call this, after checking the principal may manage `scope`.
+    A minor does neither."""
+    minor_check(principal.user, "members")
     shared_scope_check(scope)
-    key = _relation_checked(relation)
+    said = relation_words_checked(relation, required=False)
     existing = Membership.objects.filter(scope=scope, user__username=username).select_related("user").first()
     owner_change_check(principal, scope, role, existing and existing.role)
     if existing is not None:
-        return membership_set(scope=scope, user=existing.user, role=role, relation=key or None,
+        return membership_set(scope=scope, user=existing.user, role=role, relation=said or None,
                               relation_of=principal.user)
-    return invitation_create(scope=scope, username=username, role=role, relation=key, invited_by=principal.user)
+    return invitation_create(scope=scope, username=username, role=role, relation=said, invited_by=principal.user)
 
 
 @transaction.atomic

@@ -291,14 +291,23 @@ RELATION_NAMES = {
 }
 
 
+def relation_shown(relation: str, said: str = "") -> str:
+    """A relation as a page shows it: in the person's words ("friend from school", "Mom"),
+    but a plain relation said by its own name ("mother") in the page's language."""
+    if said and " ".join(said.casefold().split()) != relation:
+        return said
+    return RELATION_NAMES.get(relation, relation)
+
+
 class RelationNamed:
-    """A row with a `relation` (a key of scopes.relations.RELATIONS, or "") names it in the page's language."""
+    """A row with a `relation` (a relation key, words as said, or "") — and perhaps `said`,
+    the words as said — names it in the page's language where it is a plain relation."""
 
     relation: str
 
     @property
     def relation_name(self) -> str:
-        return RELATION_NAMES.get(self.relation, self.relation)
+        return relation_shown(self.relation, getattr(self, "said", ""))
 
 
 class RoleNamed:
@@ -353,15 +362,18 @@ class ScopeUserObjectPermission(UserObjectPermissionBase):
     content_object = models.ForeignKey(Scope, on_delete=models.CASCADE)
 
 
-class MemberRelation(models.Model):
+class MemberRelation(RelationNamed, models.Model):
     """How one member stands to another in a scope, read from one side: Dana
     (`member`) is Kai's (`of`) mother. Kai's "Mom" binds Dana through this row;
-    Sam's "Mom" does not. `relation` is a key of `scopes.relations.RELATIONS`."""
+    Sam's "Mom" does not. `said` keeps the relation in the person's words ("friend
+    from school"); `relation` is what they mean, a key of scopes.relations (friend),
+    or "" when the words name no relation this memory knows (then nothing binds by it)."""
 
     scope = models.ForeignKey(Scope, on_delete=models.CASCADE, related_name="relations")
     member = models.ForeignKey("scopes.User", on_delete=models.CASCADE, related_name="+")
     of = models.ForeignKey("scopes.User", on_delete=models.CASCADE, related_name="+")
-    relation = models.CharField(max_length=32)
+    relation = models.CharField(max_length=32, blank=True)
+    said = models.CharField(max_length=100, blank=True, default="", help_text="The relation in the person's words.")
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = ScopedQuerySet.as_manager()
@@ -485,9 +497,9 @@ class Invitation(RoleNamed, RelationNamed, models.Model):
     invitee = models.ForeignKey("scopes.User", null=True, blank=True, on_delete=models.CASCADE,
                                 related_name="invitations")
     role = models.CharField(max_length=16, choices=Role.choices)
-    relation = models.CharField(max_length=32, blank=True,
-                                help_text="What the invitee is to the person who invited them (a relation key); "
-                                          "stated when they accept.")
+    relation = models.CharField(max_length=100, blank=True,
+                                help_text="What the invitee is to the person who invited them, in the inviter's "
+                                          "words; stated when they accept.")
     invited_by = models.ForeignKey("scopes.User", on_delete=models.CASCADE, related_name="+")
     status = models.CharField(max_length=16, choices=InvitationStatus.choices, default=InvitationStatus.INVITED)
     created_at = models.DateTimeField(auto_now_add=True)

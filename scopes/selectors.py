@@ -29,10 +29,10 @@ def scope_list(*, principal: Principal, archived: bool | None = None) -> QuerySe
     """Scopes `principal` may view, with the caller's role and relation in each;
     only the archived ones (`archived=True`) or only the active ones (False)."""
     mine = Membership.objects.visible_to(principal, "view").filter(scope=OuterRef("pk"), user_id=principal.user.pk)
-    # "mother of Kai, wife of Sam": the caller's relations there, from their side.
+    # "mother of Kai, wife of Sam": the caller's relations there, from their side, in the words said.
     relations = (MemberRelation.objects.visible_to(principal, "view").filter(scope=OuterRef("pk"),
                                                                            member_id=principal.user.pk)
-                 .annotate(words=Concat("relation", Value(" of "),
+                 .annotate(words=Concat(Coalesce(NullIf("said", Value("")), "relation"), Value(" of "),
                                         Coalesce(NullIf("of__display_name", Value("")), "of__username")))
                  .values("scope").annotate(all=StringAgg("words", ", ", order_by="id")).values("all"))
     scopes = Scope.objects.visible_to(principal, "view")

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from .errors import InvalidLadder, LastOwner, NotAMember
 from .guardians import minor_check, minor_role_check
 from .relations import relation_set, relations_forget_member
-from .members import shared_scope_check
+from .members import owner_change_check, shared_scope_check
 from .models import (KIND_NAMES, ROLE_PERMISSIONS, AgentToken, Invitation, InvitationStatus, Membership, Role, Scope,
                      ScopeKind, ScopeUserObjectPermission, User)
 from .signals import member_joined, user_set_up
@@ -114,10 +114,40 @@ def membership_remove(*, scope: Scope, user: User) -> None:
 
 
 @transaction.atomic
+def member_change(*, principal, scope: Scope, membership: Membership, role: str,
+                  relation: str | None = None) -> Membership:
+    """What a manager's "this member is now `role`" (and, with `relation`, what
+    they are to the manager) does, from the API and the dashboard alike, after
+    checking the principal may manage `scope`: never asked by a minor, and owners
+    are made or unmade only by an owner."""
+    minor_check(principal.user, "members")
+    changed = role != membership.role
+    owner_change_check(principal, scope, role if changed else None, membership.role if changed else None)
+    return membership_set(scope=scope, user=membership.user, role=role, relation=relation,
+                          relation_of=principal.user)
+
+
+def member_remove_check(*, principal, scope: Scope, membership: Membership) -> None:
+    """Whether the principal (who may manage `scope`) may remove this member: a
+    minor removes nobody, and only an owner removes an owner."""
+    minor_check(principal.user, "members")
+    owner_change_check(principal, scope, membership.role)
+
+
+@transaction.atomic
+def member_remove(*, principal, scope: Scope, membership: Membership) -> None:
+    member_remove_check(principal=principal, scope=scope, membership=membership)
+    membership_remove(scope=scope, user=membership.user)
+
+
+@transaction.atomic
 def membership_leave(*, scope: Scope, user: User) -> None:
     """`user` leaves `scope` of their own accord: every member may, but the last
-    owner (membership_remove refuses that), and only from a shared scope."""
+    owner (membership_remove refuses that), a minor from a family (their
+    guardians decide), and only from a shared scope."""
     shared_scope_check(scope)
+    if scope.kind == ScopeKind.FAMILY:
+        minor_check(user, "leaving")
     if not Membership.objects.filter(scope=scope, user=user).exists():
         raise NotAMember(_("You are not a member of this scope."))
     membership_remove(scope=scope, user=user)

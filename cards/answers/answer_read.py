@@ -7,8 +7,8 @@ from __future__ import annotations
 import datetime as dt
 
 from scopes.principals import Principal
-from scopes.selectors import read_scope_ids
 
+from ..selectors.read_scopes import scope_ids_read
 from .answer import answer
 from .derive import Proof
 from ..labels import label_resolve
@@ -50,10 +50,11 @@ def _terms(proof: Proof):
         yield from _terms(premise)
 
 
-def answer_read(*, principal: Principal, scope_id: int, subject: str, label: str,
+def answer_read(*, principal: Principal, scope_id: int | None, subject: str, label: str,
                 as_of: dt.datetime | None = None) -> dict:
-    """The answer to (subject, label) as a read in `scope_id` sees it; no model call."""
-    scope_ids = read_scope_ids(principal=principal, scope_id=scope_id)
+    """The answer to (subject, label) as a read in `scope_id` sees it (None: every scope read
+    by default); no model call."""
+    scope_ids = scope_ids_read(principal=principal, scope_id=scope_id)
     found_label = label_resolve(label)
     binding = entity_bind(name=subject, scope_ids=scope_ids, speaker=principal.user)
     found = answer(binding=binding, label=found_label, scope_ids=scope_ids, as_of=as_of)

@@ -18,8 +18,8 @@ from django.utils import timezone
 
 from core.errors import DomainError
 from scopes.principals import Principal
-from scopes.selectors import read_scope_ids
 
+from ..selectors.read_scopes import scope_ids_read
 from .answer import answer
 from .derive import approved_rules
 from .ask_words import asked_value, day_words, form_of, is_yes_no, language_of, listed, no_record, sentence, whose
@@ -52,12 +52,13 @@ RECALLED = 10
 RECALLED_IN_A_RANGE = 20  # "what did we do last weekend?": every event of it, within reason
 
 
-def ask_read(*, principal: Principal, scope_id: int, question: str, as_of: dt.datetime | None = None,
+def ask_read(*, principal: Principal, scope_id: int | None, question: str, as_of: dt.datetime | None = None,
              tz: str | None = None) -> dict:
-    """The answer to `question` as a read in `scope_id` sees it (API.md "Ask")."""
+    """The answer to `question` as a read in `scope_id` sees it, or with none every scope
+    the asker reads by default (API.md "Ask", "Reads without a scope")."""
     # The zone first: a bad one is the caller's 400 whatever the scope.
     zone = anchor_zone(None, speaker_zone(principal.user, tz))
-    scope_ids = read_scope_ids(principal=principal, scope_id=scope_id)
+    scope_ids = scope_ids_read(principal=principal, scope_id=scope_id)
     reference = as_of or timezone.now()
     language = language_of(question, zone_label(zone))
     timed = time_in_query(question, reference=reference, tz=zone)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from django.db import connection
 from django.utils import timezone
 
-from scopes.relations import RELATIONS, relation_key
+from scopes.relations import RELATION_WORDS, relation_key
 
 from ..labels import label_lookup, registry
 from ..words.lexical import CJK, query_terms, simplified, singular
@@ -33,7 +33,6 @@ _RELATION_LABELS = {"wife": "partner", "husband": "partner", "spouse": "partner"
                     "friend": "friend", "manager": "manager"}
 # Labels whose value is the name of a thing that has cards of its own ("my car" is the Tesla).
 _NAMING = frozenset({"car", "pet"})
-_ALL_RELATION_WORDS = sorted({word for words in RELATIONS.values() for word in words}, key=lambda w: -len(w))
 _WE = re.compile(r"\b(we|our|us)\b|我们|我們|咱们|咱們|我哋", re.IGNORECASE)
 
 
@@ -86,7 +85,7 @@ def named(text: str, scope_ids: list[int], user) -> Subject | None:
     run that names a label ("car", "dog") is the label, not a subject."""
     runs = sorted(_binding_runs(name_runs(text), scope_ids), key=lambda run: (-len(run), run))
     for run in [*_relation_words(text), *runs]:
-        if normalize(run) in {"i", "me", "my", "我"} or (label_lookup(run) and run not in _ALL_RELATION_WORDS):
+        if normalize(run) in {"i", "me", "my", "我"} or (label_lookup(run) and run not in RELATION_WORDS):
             continue
         binding = entity_bind(name=run, scope_ids=scope_ids, speaker=user, suggest=False)
         if binding.status == "bound":
@@ -127,13 +126,21 @@ def _as_said(text: str, run: str) -> str:
     return match.group(0) if match else run
 
 
+# The relation words as one pattern, longest first (one search, not one per word: there are
+# about 300 with the compounds); Chinese ones are found as they stand, with no word boundaries.
+_CHINESE_RELATION_WORDS = tuple(word for word in RELATION_WORDS if CJK.search(word))
+_RELATION_PATTERN = re.compile(r"\b(?:%s)\b" % "|".join(re.escape(word) for word in RELATION_WORDS
+                                                        if not CJK.search(word)))
+
+
 def _relation_words(text: str) -> list[str]:
     """Relation words the question uses ("Mom", 媽媽, "wife"), longest first, none inside another."""
     folded, found = normalize(text), []
-    for word in _ALL_RELATION_WORDS:
-        if (CJK.search(word) and word in folded) or re.search(rf"\b{re.escape(word)}\b", folded):
-            if not any(word in longer for longer in found):
-                found.append(word)
+    used = {match.group(0) for match in _RELATION_PATTERN.finditer(folded)}
+    used.update(word for word in _CHINESE_RELATION_WORDS if word in folded)
+    for word in RELATION_WORDS:
+        if word in used and not any(word in longer for longer in found):
+            found.append(word)
     return found
 
 
@@ -159,7 +166,17 @@ def _possessives(text: str):
         yield None, [what for what in _chinese_whats(text[match.end():])
                      if relation_key(what) is not None or _hop_label(what) is not None]
     for match in re.finditer(r"\b(?:my|our)\s+([^\W_]+)(?:\s+([^\W_]+))?", text, re.IGNORECASE):
-        yield None, [w for w in (" ".join(filter(None, match.groups())), match.group(1)) if w]
+        whats = [w for w in (" ".join(filter(None, match.groups())), match.group(1)) if w]
+        # A relation said in more words than these ("my mother-in-law", "my mother in law") first,
+        # so that it is never read as the "mother" it starts with.
+        yield None, [*(w for w in _relation_at(text[match.start(1):]) if w not in whats), *whats]
+
+
+def _relation_at(after: str) -> list[str]:
+    """The longest relation word (plain or compound) `after` starts with, as a list of none or one."""
+    folded = after.casefold()
+    return [after[:len(w)] for w in RELATION_WORDS
+            if folded.startswith(w) and not folded[len(w):len(w) + 1].isalnum()][:1]
 
 
 def _chinese_whats(after: str) -> list[str]:

@@ -10,8 +10,8 @@ from django.utils.translation import gettext
 
 from core.errors import DomainError
 from scopes.principals import Principal
-from scopes.selectors import read_scope_ids
 
+from ..selectors.read_scopes import scope_ids_read
 from .count import Count, count_cards
 from ..labels import label_resolve
 from ..models import Label
@@ -23,13 +23,13 @@ class AmbiguousSubject(DomainError):
     code = "ambiguous_subject"
 
 
-def count_read(*, principal: Principal, scope_id: int, label: str, subject: str | None = None,
+def count_read(*, principal: Principal, scope_id: int | None, label: str, subject: str | None = None,
                start: dt.datetime | None = None, end: dt.datetime | None = None, when: str | None = None,
                tz: str | None = None) -> tuple[Count, Label, dt.datetime | None, dt.datetime | None]:
     """The count, the label counted, and the range it covered."""
     # Checked first: the zone reaches SQL (events are counted by local day) even without a `when`.
     zone = speaker_zone(principal.user, tz)
-    scope_ids = read_scope_ids(principal=principal, scope_id=scope_id)
+    scope_ids = scope_ids_read(principal=principal, scope_id=scope_id)
     found_label = label_resolve(label)
     subject_ids = None
     if subject:

@@ -123,12 +123,12 @@ ASK_FORMS = {"question": QuestionForm, "recall": RecallForm, "answer": AnswerFor
 @page
 def ask_page(request, *, principal):
     """A question in plain words (the API's ask), and behind it the expert forms —
-    recall, answer and count — in one scope, as an agent would ask them. Read-only,
+    recall, answer and count — in all the person's memory or in one scope, as an agent
+    would ask them. Read-only,
     so the forms are GETs: a question is a link that can be shared or reloaded."""
     scopes = list(Scope.objects.visible_to(principal, "view").order_by("name"))
     asked = request.GET.get("form") if request.GET.get("form") in ASK_FORMS else None
-    forms = {name: form_class(request.GET if name == asked else None, scopes=scopes,
-                              initial={"scope": scopes[0].pk} if scopes else None)
+    forms = {name: form_class(request.GET if name == asked else None, scopes=scopes)
              for name, form_class in ASK_FORMS.items()}
     result = None
     if asked and forms[asked].is_valid():

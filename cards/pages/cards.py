@@ -17,7 +17,7 @@ from django.utils.translation import gettext_noop
 from core.errors import DomainError
 from core.pages import error_fields
 from scopes.archive import scope_archive_offer
-from scopes.guardians import guardians_note
+from scopes.guardians import guardians_note, is_minor
 from scopes.pages.entry import page
 from scopes.pages.forms import InviteForm
 from scopes.selectors import read_scope_ids, scope_leave_state
@@ -97,6 +97,8 @@ def _scope_context(request, principal, scope, *, add_form=None) -> dict:
             "query": query.urlencode(), "may_write": may_write, "may_manage": may(principal, scope.pk, "manage"),
             "add_form": add_form or (CardAddForm() if may_write else None), "invite_form": InviteForm(),
             "leave": scope_leave_state(principal=principal, scope=scope),
+            # A minor's page offers no invite and no leaving a family, and says who reads their memory.
+            "minor": is_minor(principal.user),
             "archive": scope_archive_offer(principal=principal, scope=scope),
             "guardians": guardians_note(principal=principal, scope=scope)}
 

@@ -109,14 +109,17 @@ class AliasForm(forms.Form):
 
 class AskForm(forms.Form):
     """One of the ask page's three questions; `scope` is a select of the person's
-    scopes, but any id is accepted here so that one they may not view is a 404."""
+    scopes, but any id is accepted here so that one they may not view is a 404.
+    Left empty ("All my memory", first and chosen unless another is), the read
+    covers every scope the person reads (API.md "Reads without a scope"): a
+    first question is asked where the person's memory is, never in an empty scope."""
 
-    scope = forms.IntegerField(label=_("Scope"), widget=forms.Select)
+    scope = forms.IntegerField(label=_("Scope"), widget=forms.Select, required=False)
 
     def __init__(self, *args, scopes=(), **kwargs):
         kwargs.setdefault("auto_id", f"{self.prefix_id}_%s")
         super().__init__(*args, **kwargs)
-        self.fields["scope"].widget.choices = [(s.pk, s.name) for s in scopes]
+        self.fields["scope"].widget.choices = [("", _("All my memory")), *((s.pk, s.name) for s in scopes)]
 
 
 class QuestionForm(AskForm):

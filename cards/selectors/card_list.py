@@ -12,9 +12,7 @@ import datetime as dt
 
 from django.db.models import Q, QuerySet
 
-from scopes.archive import scopes_read_by_default
-from scopes.selectors import read_scope_ids
-
+from .read_scopes import scope_ids_read
 from ..models import Card
 from ..recall.aging import aging_card_ids
 from ..recall.contradictions import contradiction_card_ids
@@ -47,8 +45,7 @@ def cards_list(principal, *, scope_id: int | None = None, scope_ids: list[int] |
     caller's zone by default); `text` (the page: words in the value, the
     description or the caller's own phrasing)."""
     if scope_ids is None:
-        scope_ids = (read_scope_ids(principal=principal, scope_id=scope_id) if scope_id is not None
-                     else list(scopes_read_by_default(principal).values_list("id", flat=True)))
+        scope_ids = scope_ids_read(principal=principal, scope_id=scope_id)
     cards = Card.objects.in_scopes(scope_ids)
     if subject is not None:
         binding = entity_bind(name=subject, scope_ids=scope_ids, speaker=principal.user)

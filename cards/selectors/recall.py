@@ -7,8 +7,8 @@ from django.utils.translation import gettext
 
 from core.errors import DomainError
 from scopes.principals import Principal
-from scopes.selectors import read_scope_ids
 
+from .read_scopes import scope_ids_read
 from ..time.when import when_in_query, when_interval
 from ..embeddings import EmbeddingError
 from ..models import Tag
@@ -46,7 +46,7 @@ def probe_question(card: dict) -> str:
     return f"I might be wrong, but is this right: ‘{guess}’?"
 
 
-def recall_body(principal: Principal, *, scope_id: int, query: str, k: int, when: str | None, tz: str | None,
+def recall_body(principal: Principal, *, scope_id: int | None, query: str, k: int, when: str | None, tz: str | None,
                 as_of, subject: str | None = None, scope_ids: list[int] | None = None) -> tuple[dict, int]:
     """Recall as the caller sees it (scores, cards in their own words, aging and
     contradictions) in the body the API answers with, and the id of the caller's
@@ -57,7 +57,7 @@ def recall_body(principal: Principal, *, scope_id: int, query: str, k: int, when
     attribute, or — for an aging fact — a side of a contradiction listed here,
     whose question covers it. `questions_waiting` counts those that may be asked."""
     if scope_ids is None:
-        scope_ids = read_scope_ids(principal=principal, scope_id=scope_id)
+        scope_ids = scope_ids_read(principal=principal, scope_id=scope_id)
     interval = when_interval(when, tz_name=tz, user=principal.user) if when else None
     events_only = True
     if interval is None and (timed := when_in_query(query, tz_name=tz, user=principal.user,

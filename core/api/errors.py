@@ -108,7 +108,8 @@ ERROR_MEANINGS = {
          "confusable_name (a new name that looks like an existing entity's without being it; with candidates: use "
          "that name, or register the spelling as its alias)",
     401: "not_authenticated, invalid_token, token_expired, token_revoked",
-    403: "permission_denied: seen, but not allowed to change; minor_not_allowed: minors create no tokens or scopes",
+    403: "permission_denied: seen, but not allowed to change; minor_not_allowed: minors create no tokens, scopes "
+         "or invites, change no roles and do not leave their family",
     404: "not_found: does not exist, or you may not see it",
     409: "immutable_event, not_current, last_owner, invitation_gone",
     429: "throttled (with retry_after seconds)",

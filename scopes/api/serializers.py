@@ -43,7 +43,8 @@ class MemberIn(StrictSerializer):
                                      help_text="Who to invite (or, for a member, whose role to change).")
     role = serializers.ChoiceField(choices=ASSIGNABLE_ROLES, help_text="Only an owner invites or makes an owner.")
     relation = serializers.CharField(max_length=100, required=False, allow_blank=True, default=None,
-                                     help_text='What they are to you ("mother", "manager"); stated when they join.')
+                                     help_text='What they are to you, in your words ("mother", "friend from '
+                                               'school"); stated when they join.')
 
 
 class MemberPatchIn(StrictSerializer):
@@ -51,10 +52,10 @@ class MemberPatchIn(StrictSerializer):
     relation = serializers.CharField(max_length=100, required=False, allow_blank=True)
     minor = serializers.BooleanField(
         required=False, help_text="Family scopes, owners only: mark the member as a minor (or unmark them). A "
-                                  "minor cannot create agent tokens or scopes (403 `minor_not_allowed`); the "
-                                  "family's owners are their guardians and see and revoke their tokens "
-                                  "(`GET /api/v1/tokens/minors/`, `DELETE /api/v1/tokens/{id}/`). An owner "
-                                  "cannot be a minor.")
+                                  "minor cannot create agent tokens, scopes or invites, change roles or leave their "
+                                  "family (403 `minor_not_allowed`); the family's owners are their guardians and "
+                                  "see and revoke their tokens (`GET /api/v1/tokens/minors/`, "
+                                  "`DELETE /api/v1/tokens/{id}/`). An owner cannot be a minor.")
 
 
 class MemberOut(serializers.Serializer):
@@ -97,13 +98,17 @@ class InvitationCreatedOut(serializers.Serializer):
 class RelationIn(StrictSerializer):
     member = serializers.CharField(max_length=150, help_text="Username of the member who is …")
     of = serializers.CharField(max_length=150, help_text="… this relation of this member (username).")
-    relation = serializers.CharField(max_length=100, required=False, help_text='"mother", "wife", 媽媽…')
+    relation = serializers.CharField(max_length=100, required=False,
+                                     help_text='In your words: "mother", 媽媽, "friend from school" (any words, kept as '
+                                               'said; the ones naming a known relation bind to it in questions).')
 
 
 class RelationOut(serializers.Serializer):
     member = serializers.CharField(source="member.username")
     of = serializers.CharField(source="of.username")
-    relation = serializers.CharField()
+    relation = serializers.CharField(help_text='The relation the words mean ("mother", "friend", "mother_in_law"), '
+                                              'or "" when they name none this memory knows.')
+    said = serializers.CharField(help_text='The relation in the words it was stated in ("friend from school").')
 
 
 class TokenIn(StrictSerializer):

@@ -16,11 +16,10 @@ from ..archive import scope_archive, scope_restore
 from ..guardians import member_minor_set
 from ..invites import (invitation_accept, invitation_decline, invitation_open_get, invitation_withdraw,
                        invitations_open, member_invite_or_change)
-from ..members import owner_change_check
 from ..models import AgentToken, Invitation, Membership, Scope
 from ..principals import scope_create_check
 from ..selectors import invitation_waiting, invitations_waiting, scope_list
-from ..services import membership_leave, membership_remove, membership_set, scope_create
+from ..services import member_change, member_remove, membership_leave, scope_create
 from ..tokens import token_access_flags, token_create, token_get, token_revoke, tokens_of_wards
 from .auth import SignedInPerson
 from .entry import View
@@ -167,11 +166,8 @@ class ScopeMember(View):
             if wanted.get("minor") is False:
                 membership = member_minor_set(principal=principal, scope=scope, membership=membership, minor=False)
             if "role" in wanted or "relation" in wanted:
-                role = wanted.get("role", membership.role)
-                owner_change_check(principal, scope, role if role != membership.role else None,
-                                   membership.role if role != membership.role else None)
-                membership = membership_set(scope=scope, user=membership.user, role=role,
-                                            relation=wanted.get("relation"), relation_of=principal.user)
+                membership = member_change(principal=principal, scope=scope, membership=membership,
+                                           role=wanted.get("role", membership.role), relation=wanted.get("relation"))
             if wanted.get("minor") is True:
                 membership = member_minor_set(principal=principal, scope=scope, membership=membership, minor=True)
         membership = self._membership(scope, username)
@@ -187,8 +183,7 @@ class ScopeMember(View):
             if leaving:
                 membership_leave(scope=scope, user=membership.user)
             else:
-                owner_change_check(principal, scope, membership.role)
-                membership_remove(scope=scope, user=membership.user)
+                member_remove(principal=principal, scope=scope, membership=membership)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -9,6 +9,7 @@ from django.utils.translation import pgettext_lazy
 
 from ..invites import INVITE_ROLES
 from ..models import KIND_NAMES, ROLE_NAMES, Language, Role, ScopeKind, User
+from ..relations import RELATION_MAX
 from ..zones import time_zone_names
 
 CREATABLE_KINDS = [k for k in ScopeKind.values if k not in (ScopeKind.PERSONAL, ScopeKind.GLOBAL)]
@@ -28,8 +29,9 @@ class ScopeCreateForm(forms.Form):
 
 class InviteForm(forms.Form):
     role = forms.ChoiceField(choices=[(r, ROLE_NAMES[r]) for r in INVITE_ROLES], initial="member", label=_("Role"))
-    relation = forms.CharField(max_length=100, required=False, label=_("Relation"),
-                               help_text=_('What they are to you, e.g. "mother", "wife" or "manager".'))
+    relation = forms.CharField(max_length=RELATION_MAX, required=False, label=_("Relation"),
+                               help_text=_('What they are to you, in your words: "mother", "wife", '
+                                           '"friend from school".'))
 
 
 class SignUpForm(forms.Form):
@@ -68,8 +70,9 @@ class MemberAddForm(forms.Form):
                                help_text=_("Their username here. They join when they accept; until then they see "
                                            "nothing of this scope. A member's role changes at once."))
     role = forms.ChoiceField(choices=ROLE_CHOICES, initial=Role.MEMBER, label=_("Role"))
-    relation = forms.CharField(max_length=100, required=False, label=_("Relation"),
-                               help_text=_('What they are to you, e.g. "mother", "wife" or "manager".'))
+    relation = forms.CharField(max_length=RELATION_MAX, required=False, label=_("Relation"),
+                               help_text=_('What they are to you, in your words: "mother", "wife", '
+                                           '"friend from school".'))
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("auto_id", "add_%s")  # beside one change form per member
@@ -78,7 +81,7 @@ class MemberAddForm(forms.Form):
 
 class MemberChangeForm(forms.Form):
     role = forms.ChoiceField(choices=ROLE_CHOICES, label=_("Role"))
-    relation = forms.CharField(max_length=100, required=False, label=_("Relation"),
+    relation = forms.CharField(max_length=RELATION_MAX, required=False, label=_("Relation"),
                                help_text=_("What they are to you."))
 
 

@@ -21,24 +21,31 @@ from ..guardians import is_minor, member_minor_set
 from ..invites import (invitation_accept, invitation_decline, invitation_open_get, invitation_withdraw,
                        invitations_open, invite_accept, invite_create, invite_open, invite_revoke, invites_open,
                        member_invite_or_change)
-from ..members import ROLE_EFFECTS, is_owner, owner_change_check
-from ..models import RELATION_NAMES, ROLE_NAMES, AgentToken, Invitation, Invite, MemberRelation, Membership, Scope, User
+from ..members import ROLE_EFFECTS, is_owner
+from ..models import ROLE_NAMES, AgentToken, Invitation, Invite, MemberRelation, Membership, Scope, User
 from ..languages import language_chosen
 from ..people import person_settings_set
 from ..selectors import invitation_waiting, scope_list
-from ..services import membership_leave, membership_remove, membership_set
+from ..services import member_change, member_remove, member_remove_check, membership_leave
 from ..tokens import (TOKEN_SHOWN_ONCE, token_access_flags, token_create, token_get, token_revoke,
                       tokens_of_wards)
 
 
 @page(scope="scope_id", action="manage", methods=("POST",))
-def invite_create_page(request, scope):
+def invite_create_page(request, scope, *, principal):
     form = InviteForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, _("The invite needs a role."))
-        return redirect("scope", scope_id=scope.pk)
-    invite, raw = invite_create(scope=scope, role=form.cleaned_data["role"], created_by=request.user,
-                                relation=form.cleaned_data["relation"])
+    if form.is_valid():
+        try:
+            with transaction.atomic():
+                invite, raw = invite_create(scope=scope, role=form.cleaned_data["role"], created_by=request.user,
+                                            relation=form.cleaned_data["relation"])
+        except DomainError as error:
+            for field, problems in error_fields(error).items():
+                form.add_error(field if field in form.fields else None, problems)
+    if form.errors:
+        # The members page again, the refusal next to the invite's own fields.
+        return render(request, "scopes/members.html", _members_context(request, principal, scope, invite_form=form),
+                      status=400)
     link = request.build_absolute_uri(reverse("invite", args=[raw]))
     # Shown once, on this page only: only its hash is stored.
     return render(request, "scopes/invite_created.html", {"scope": scope, "invite": invite, "link": link})
@@ -78,26 +85,33 @@ def invite_page(request, token: str):
                   status=400 if request.method == "POST" else 200)
 
 
-def _members_context(request, principal, scope, *, add_form=None, refused: dict | None = None) -> dict:
+def _members_context(request, principal, scope, *, add_form=None, invite_form=None,
+                     refused: dict | None = None) -> dict:
     memberships = (Membership.objects.visible_to(principal, "manage").filter(scope=scope)
                    .select_related("user").order_by("role", "user__username"))
     # What each member is to the person looking: Kai's page says Dana is "mother".
-    to_me = {row.member_id: row.relation
-             for row in MemberRelation.objects.in_scopes([scope.pk]).filter(of=request.user)}
+    to_me = {row.member_id: row for row in MemberRelation.objects.in_scopes([scope.pk]).filter(of=request.user)}
     # A family's owners mark minors (scopes/guardians.py): the box is theirs only.
     guardian = scope.kind == "family" and is_owner(scope, request.user.pk)
     rows = [{"m": m, "effect": ROLE_EFFECTS[m.role], "refused": (refused or {}).get(m.pk),
-             "relation": to_me.get(m.user_id, ""),
-             "relation_name": RELATION_NAMES.get(to_me.get(m.user_id), ""),
-             "form": MemberChangeForm(initial={"role": m.role, "relation": to_me.get(m.user_id, "")},
+             "relation": m.user_id in to_me,
+             "relation_name": to_me[m.user_id].relation_name if m.user_id in to_me else "",
+             # The relation as it was said, to be said again.
+             "form": MemberChangeForm(initial={"role": m.role, "relation": _said(to_me.get(m.user_id))},
                                       auto_id=f"m{m.pk}_%s"),
              "minor_form": MemberMinorForm(initial={"minor": m.minor}, auto_id=f"minor{m.pk}_%s")
              if guardian and m.role != "owner" else None}
             for m in memberships]
     return {"scope": scope, "rows": rows, "add_form": add_form or MemberAddForm(),
             "invitations": invitations_open(scope=scope), "invites": invites_open(scope=scope),
-            "invite_form": InviteForm(),
+            "invite_form": invite_form or InviteForm(),
+            # A minor changes nothing here (scopes/guardians.py refuses it): the page offers no form.
+            "minor": is_minor(request.user),
             "effects": [(ROLE_NAMES[role], effect) for role, effect in ROLE_EFFECTS.items()]}
+
+
+def _said(row: MemberRelation | None) -> str:
+    return (row.said or row.relation) if row is not None else ""
 
 
 @page(scope="scope_id", action="manage")
@@ -148,14 +162,14 @@ def member_change_page(request, scope, user_id: int, *, principal):
     with transaction.atomic():
         membership = _membership_of(scope, user_id)
         if not form.is_valid():
-            return _member_refused(request, principal, scope, membership, _("Choose one of the roles."))
+            # What was wrong, on the member's row: a role not offered, or a relation too long.
+            return _member_refused(request, principal, scope, membership,
+                                   " ".join(problem for problems in form.errors.values() for problem in problems))
         role = form.cleaned_data["role"]
-        changed = role != membership.role
-        owner_change_check(principal, scope, role if changed else None, membership.role if changed else None)
         try:
             with transaction.atomic():
-                membership_set(scope=scope, user=membership.user, role=role, relation=form.cleaned_data["relation"],
-                               relation_of=request.user)
+                member_change(principal=principal, scope=scope, membership=membership, role=role,
+                              relation=form.cleaned_data["relation"])
         except DomainError as error:
             return _member_refused(request, principal, scope, membership, error.detail)
     messages.success(request, _("%(name)s is now %(role)s.") % {"name": membership.user.shown_name,
@@ -185,12 +199,12 @@ def member_minor_page(request, scope, user_id: int, *, principal):
 def member_remove_page(request, scope, user_id: int, *, principal):
     with transaction.atomic():
         membership = _membership_of(scope, user_id)
-        owner_change_check(principal, scope, membership.role)
+        member_remove_check(principal=principal, scope=scope, membership=membership)
         if request.method == "GET":  # asks first: the person loses the scope at once
             return render(request, "scopes/member_remove.html", {"scope": scope, "membership": membership})
         try:
             with transaction.atomic():
-                membership_remove(scope=scope, user=membership.user)
+                member_remove(principal=principal, scope=scope, membership=membership)
         except DomainError as error:
             return _member_refused(request, principal, scope, membership, error.detail)
     messages.success(request, _("%(name)s was removed from %(scope)s.")
@@ -330,7 +344,7 @@ def settings_page(request):
             messages.success(request, _("Your dates are now read in %(zone)s.")
                              % {"zone": user.time_zone.replace("_", " ")})
             return response
-    return render(request, "scopes/settings.html", {"form": form},
+    return render(request, "scopes/settings.html", {"form": form, "minor": is_minor(user)},
                   status=400 if request.method == "POST" else 200)
 
 

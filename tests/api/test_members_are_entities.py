@@ -159,8 +159,13 @@ def test_relations_api_states_them_from_one_side(household, as_user, bearer):
                              format="json").status_code == 200
     listed = {(r["member"], r["of"], r["relation"]) for r in as_user(sam).get(url).json()["results"]}
     assert ("kai", "sam", "son") in listed and ("dana", "kai", "mother") in listed
-    refused = as_user(dana).put(url, {"member": "sam", "of": "kai", "relation": "frenemy"}, format="json")
-    assert refused.status_code == 400 and refused.json()["code"] == "validation_error"
+    # Any words are kept as said; only none, or too many, are refused.
+    kept = as_user(dana).put(url, {"member": "sam", "of": "kai", "relation": "frenemy"}, format="json")
+    assert kept.status_code == 200 and (kept.json()["relation"], kept.json()["said"]) == ("", "frenemy")
+    for words in ("", "   ", "x" * 101):
+        refused = as_user(dana).put(url, {"member": "sam", "of": "kai", "relation": words}, format="json")
+        assert refused.status_code == 400 and refused.json()["code"] == "validation_error"
+    as_user(dana).put(url, {"member": "sam", "of": "kai", "relation": "father"}, format="json")
     assert bearer(dana, write=True).get(url).status_code == 403
     members = {m["username"]: m["relation"] for m in as_user(kai).get(
         f"/api/v1/scopes/{family.pk}/members/").json()["results"]}
@@ -177,3 +182,44 @@ def test_joining_a_scope_that_already_names_you_proposes_the_merge(household):
     assert not PossibleDuplicate.objects.filter(entity=written).exists()
     membership_set(scope=family, user=lee, role="member")
     assert PossibleDuplicate.objects.get(entity=written).similar_to_id == lee.entity.pk
+
+
+@pytest.mark.parametrize(("said", "meant", "asked"), [
+    ("friend from school", "friend", "my friend"),
+    ("Mother-in-law", "mother_in_law", "my mother-in-law"),
+    ("mother in law", "mother_in_law", "婆婆"),
+    ("stepmom", "step_mother", "my step-mother"),
+    ("half brother", "half_brother", "my half-brother"),
+    ("godfather", "god_father", "my godfather"),
+    ("running buddy", "", None),
+])
+def test_a_relation_in_the_persons_words_is_kept_as_said_and_binds_what_it_means(household, as_user, bearer, said,
+                                                                                  meant, asked):
+    family, dana, sam = household["family"], household["dana"], household["sam"]
+    url = f"/api/v1/scopes/{family.pk}/relations/"
+    stated = as_user(sam).put(url, {"member": "dana", "of": "sam", "relation": said}, format="json")
+    assert stated.status_code == 200 and (stated.json()["relation"], stated.json()["said"]) == (meant, said)
+    members = {m["username"]: m["relation"] for m in as_user(sam).get(
+        f"/api/v1/scopes/{family.pk}/members/").json()["results"]}
+    assert members["dana"] == (meant or said)
+    if asked is None:
+        return
+    card = write(bearer(sam, write=True), family, asked, label="job_title", value="pilot")
+    assert card.subject_id == dana.entity.pk
+    # Only the compound binds: a plain "mother" of Sam's is nobody here.
+    if meant == "mother_in_law":
+        mother = write(bearer(sam, write=True), family, "my mother", label="job_title", value="teacher")
+        assert mother.subject_id != dana.entity.pk
+
+
+def test_a_question_binds_a_relation_said_in_more_words_than_its_first(household, as_user, bearer):
+    family, dana, sam = household["family"], household["dana"], household["sam"]
+    as_user(sam).put(f"/api/v1/scopes/{family.pk}/relations/",
+                     {"member": "dana", "of": "sam", "relation": "mother-in-law"}, format="json")
+    write(bearer(dana, write=True), family, "me", label="employer", value="Harbor Logistics")
+    for question in ("Where does my mother-in-law work?", "Where does my mother in law work?", "我婆婆在哪裡上班？"):
+        asked = bearer(sam).post("/api/v1/ask/", {"scope": family.pk, "question": question}, format="json").json()
+        assert asked["values"] == ["Harbor Logistics"], (question, asked)
+    asked = bearer(sam).post("/api/v1/ask/", {"scope": family.pk, "question": "Where does my mother work?"},
+                             format="json").json()
+    assert asked["values"] == []

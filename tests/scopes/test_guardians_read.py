@@ -118,10 +118,10 @@ def test_a_guardian_reads_the_child_on_the_pages(alice, family):
     name = family["kai"].shown_name
     assert "Chess club" in page and f"You read this as a guardian of {name}: only {name} writes here." in page
     # The child is told so on their own scope's page; nobody else's personal page says a word of it.
-    told = "can read this scope. They cannot write in it."
+    told = "your guardians (the owners of your family) can read your personal memory"
     assert told in pages(family["kai"]).get(f"/scopes/{kai_scope.pk}/").content.decode()
     own = pages(alice).get(f"/scopes/{alice.personal_scope.pk}/").content.decode()
-    assert told not in own and 'id="guardians-note"' not in own
+    assert told not in own and 'id="guardians-note"' not in own and 'id="guardians-read"' not in own
     asked = pages(alice).get("/ask/", {"form": "recall", "scope": kai_scope.pk, "query": "chess", "k": 10})
     assert asked.status_code == 200 and "Chess club" in asked.content.decode()
 

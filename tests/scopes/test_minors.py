@@ -11,7 +11,7 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from scopes.models import AgentToken, Membership, Scope
+from scopes.models import AgentToken, Invitation, Invite, Membership, Scope
 from scopes.services import membership_set
 from scopes.tokens import token_create
 from tests.factories import UserFactory, family_scope
@@ -137,3 +137,77 @@ def test_the_dashboard_marks_minors_refuses_them_and_shows_guardians_their_token
     token.refresh_from_db()
     assert token.revoked_at is not None and token.revoked_at <= timezone.now()
     assert page_session(family["sam"]).post(f"/tokens/{token.pk}/revoke/").status_code == 404
+
+
+@pytest.fixture
+def club(family):
+    """A team where kai, a minor, has a manager's role, with another member: what he is refused
+    here is refused because he is a minor, not because his role lacks the right."""
+    team = Scope.objects.create(name="Chess club", kind="team")
+    bob = UserFactory(username="bob")
+    membership_set(scope=team, user=family["kai"], role="admin")
+    membership_set(scope=team, user=bob, role="member")
+    return {"scope": team, "bob": bob}
+
+
+def test_a_minor_is_refused_invites_role_changes_and_leaving_the_family_through_the_api(alice, family, club):
+    kai, home, team = family["kai"], family["scope"], club["scope"]
+    mark(alice, home, "kai")
+    child = session(kai)
+    before = list(Membership.objects.order_by("id").values_list("scope_id", "user_id", "role"))
+    for refused in [child.post(f"/api/v1/scopes/{team.pk}/members/", {"username": "carol", "role": "member"},
+                               format="json"),
+                    child.post(f"/api/v1/scopes/{team.pk}/members/", {"username": "bob", "role": "admin"},
+                               format="json"),
+                    child.patch(f"/api/v1/scopes/{team.pk}/members/bob/", {"role": "admin"}, format="json"),
+                    child.delete(f"/api/v1/scopes/{team.pk}/members/bob/"),
+                    child.post(f"/api/v1/scopes/{home.pk}/leave/"),
+                    child.delete(f"/api/v1/scopes/{home.pk}/members/kai/")]:
+        assert refused.status_code == 403, refused.content
+        assert refused.json()["code"] == "minor_not_allowed"
+    assert list(Membership.objects.order_by("id").values_list("scope_id", "user_id", "role")) == before
+    assert not Invitation.objects.exists()
+    # Leaving a team is not leaving the family; unmarked, the child does what the role lets him.
+    mark(alice, home, "kai", minor=False)
+    assert child.patch(f"/api/v1/scopes/{team.pk}/members/bob/", {"role": "viewer"}, format="json").status_code == 200
+    assert child.post(f"/api/v1/scopes/{home.pk}/leave/").status_code == 204
+
+
+def test_a_minor_is_refused_the_invite_link_the_invite_the_role_change_and_leaving_on_the_pages(alice, family, club):
+    kai, home, team, bob = family["kai"], family["scope"], club["scope"], club["bob"]
+    mark(alice, home, "kai")
+    child = page_session(kai)
+    personal = kai.personal_scope
+    for url, body in [(f"/scopes/{personal.pk}/invites/", {"role": "admin"}),
+                      (f"/scopes/{team.pk}/invites/", {"role": "member"}),
+                      (f"/scopes/{team.pk}/members/add/", {"username": "carol", "role": "member"}),
+                      (f"/scopes/{team.pk}/members/{bob.pk}/", {"role": "admin"}),
+                      (f"/scopes/{team.pk}/members/{bob.pk}/remove/", {}),
+                      (f"/scopes/{home.pk}/leave/", {})]:
+        assert child.post(url, body).status_code == 403, url
+    assert child.get(f"/scopes/{team.pk}/members/{bob.pk}/remove/").status_code == 403
+    assert not Invite.objects.exists() and not Invitation.objects.exists()
+    assert Membership.objects.filter(scope=home, user=kai).exists()
+    assert Membership.objects.get(scope=team, user=bob).role == "member"
+    # The pages offer none of it, and say why.
+    members = child.get(f"/scopes/{team.pk}/members/").content.decode()
+    assert "/invites/" not in members and "/members/add/" not in members and "/remove/" not in members
+    assert "As a minor you cannot invite people" in members
+    family_page = child.get(f"/scopes/{home.pk}/").content.decode()
+    assert "/leave/" not in family_page and "As a minor you do not leave your family" in family_page
+    assert "/invites/" not in child.get(f"/scopes/{personal.pk}/").content.decode()
+    # An adult's pages still offer them.
+    assert "/members/add/" in page_session(alice).get(f"/scopes/{home.pk}/members/").content.decode()
+
+
+def test_a_minor_is_told_their_guardians_read_their_personal_memory_in_both_languages(alice, family):
+    kai, home = family["kai"], family["scope"]
+    child = page_session(kai)
+    notice = "your guardians (the owners of your family) can read your personal memory"
+    assert notice not in child.get(f"/scopes/{kai.personal_scope.pk}/").content.decode()
+    mark(alice, home, "kai")
+    assert notice in child.get(f"/scopes/{kai.personal_scope.pk}/").content.decode()
+    assert notice in child.get("/accounts/settings/").content.decode()
+    assert notice not in child.get(f"/scopes/{home.pk}/").content.decode()
+    chinese = page_session(kai).get("/accounts/settings/", HTTP_ACCEPT_LANGUAGE="zh-Hant").content.decode()
+    assert "你的監護人（你家庭的擁有者）可以讀取你的個人記憶" in chinese

@@ -2,14 +2,18 @@
 chain, count with undated events apart; refusals next to their field."""
 
 import datetime as dt
+import io
+import re
 
 import pytest
+from django.core.management import call_command
 from django.utils import timezone
 
 from cards.drafts import CardDraft
 from cards.models import Card
 from cards.services import card_remember
 from cards.services.embedding import cards_embed_now
+from scopes.models import User
 from scopes.services import global_scope_get
 
 pytestmark = pytest.mark.django_db
@@ -160,3 +164,30 @@ def test_a_planned_values_day_is_the_readers_not_utcs(alice, pages):
     state(scope, alice, "me", "city", "Osaka", effective_at=dt.datetime(2027, 1, 1, 20, 0, tzinfo=dt.UTC))
     page = ask(pages(alice), "answer", scope, subject="me", label="city").content.decode()
     assert "<strong>Osaka</strong> from Jan 2, 2027" in page
+
+
+def test_the_first_question_in_a_fresh_demo_is_asked_in_all_the_persons_memory_and_answered(pages):
+    # The household `make run` seeds: each person's facts sit in their own personal scope.
+    call_command("seed_demo", stdout=io.StringIO())
+    dana = User.objects.get(username="dana")
+    page = pages(dana).get("/ask/").content.decode()
+    picker = page[page.index('id="question_scope"'):]
+    picker = picker[:picker.index("</select>")]
+    # "All my memory" first and chosen: the question box never starts in an empty scope.
+    assert re.search(r'<option value="" selected>All my memory</option>', picker)
+    assert picker.index("All my memory") < picker.index("Common sense") and picker.count("selected") == 1
+    # What the page's form sends as it stands: the empty scope, the question.
+    page = pages(dana).get("/ask/", {"form": "question", "scope": "", "question": "Where do I work?"})
+    assert page.status_code == 200
+    assert "Your employer is Harbor Logistics." in page.content.decode()
+    # The expert forms read the same way.
+    page = pages(dana).get("/ask/", {"form": "answer", "scope": "", "subject": "me", "label": "employer"})
+    assert "<strong>Harbor Logistics</strong>" in page.content.decode()
+
+
+def test_a_scope_named_on_the_page_still_reads_only_what_a_read_there_sees(household, pages, alice):
+    state(alice.personal_scope, alice, "me", "employer", "Acme")
+    page = ask(pages(household["bob"]), "answer", household["family"], subject="alice", label="employer")
+    assert "Acme" not in page.content.decode()
+    page = pages(alice).get("/ask/", {"form": "answer", "scope": "", "subject": "me", "label": "employer"})
+    assert "<strong>Acme</strong>" in page.content.decode()

@@ -142,3 +142,26 @@ def test_removing_a_member_asks_first(household, pages, alice):
     assert pages(household["bob"]).get(f"/scopes/{family.pk}/members/{victor.pk}/remove/").status_code == 403
     listing = pages(alice).get(f"/scopes/{family.pk}/members/").content
     assert f'href="/scopes/{family.pk}/members/{victor.pk}/remove/"'.encode() in listing
+
+
+def test_a_relation_in_free_words_is_kept_on_every_form_and_never_a_500(household, pages, alice):
+    family, bob, mallory = household["family"], household["bob"], household["mallory"]
+    # The invite link: "friend from school" once answered a 500.
+    made = pages(alice).post(f"/scopes/{family.pk}/invites/", {"role": "member", "relation": "friend from school"})
+    assert made.status_code == 200 and b"friend from school" in made.content
+    joined = pages(mallory).post(re.search(r'/invite/[^/"]+/', made.content.decode()).group(0))
+    assert joined.status_code == 302
+    assert relation_to(scope_id=family.pk, member_id=mallory.pk, of_id=alice.pk) == "friend"
+    # The change form keeps the words as said, and shows them again.
+    assert pages(alice).post(f"/scopes/{family.pk}/members/{bob.pk}/",
+                             {"role": "member", "relation": "running buddy"}).status_code == 302
+    page = pages(alice).get(f"/scopes/{family.pk}/members/").content.decode()
+    assert "your running buddy" in page and 'value="running buddy"' in page and "your friend from school" in page
+    # Too many words: a form error on the page, never a 500.
+    for url, body in [(f"/scopes/{family.pk}/invites/", {"role": "member", "relation": "x" * 101}),
+                      (f"/scopes/{family.pk}/members/add/", {"username": "carol", "role": "member",
+                                                             "relation": "x" * 101})]:
+        refused = pages(alice).post(url, body)
+        assert refused.status_code == 400 and b'class="error' in refused.content, url
+    refused = pages(alice).post(f"/scopes/{family.pk}/members/{bob.pk}/", {"role": "member", "relation": "x" * 101})
+    assert refused.status_code == 409 and b"at most 100 characters" in refused.content
