@@ -16,6 +16,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import quote
 
 import django
 
@@ -25,6 +26,17 @@ OUTCOMES = ("inserted", "superseded", "reinforced", "duplicate")
 # Production settings, except plain http on the loopback (no HTTPS redirect).
 SERVER_ENV = {"DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": "bench", "DJANGO_ALLOWED_HOSTS": HOST,
               "API_RATE_LIMIT": "1000000/min", "DJANGO_SSL_REDIRECT": "false"}
+
+
+def database_url(db: dict, name: str) -> str:
+    """For the server processes: the server of `db` (Django's settings of a connection), database `name`
+    (a socket directory goes percent-encoded)."""
+    host = quote(db.get("HOST") or "localhost", safe="")
+    auth = quote(db.get("USER") or "", safe="")
+    if db.get("PASSWORD"):
+        auth += ":" + quote(db["PASSWORD"], safe="")
+    port = f":{db['PORT']}" if db.get("PORT") else ""
+    return f"postgresql://{auth}@{host}{port}/{name}"
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -3,6 +3,8 @@ gunicorn) and the HNSW route's quality against the exact route, at 100k and 1M c
 
     .venv/bin/python bench/recall.py [--cards 100000,1000000] [--json] [--keep]
     .venv/bin/python bench/recall.py --cards 20000 --queries 100 --http-seconds 5    # smoke run
+    EMBEDDING_BACKEND=e5 .venv/bin/python bench/recall.py --cards 1000000 --seed-only --database NAME_E5
+    EMBEDDING_BACKEND=e5 .venv/bin/python bench/recall.py --reuse --repeat-queries 100 --database NAME_E5
 
 Everything happens in a database of its own (``--database``, default
 ``memory_site_bench_recall``) on the server Django is configured for: created,
@@ -10,8 +12,10 @@ migrated with ``manage.py migrate``'s machinery, and dropped at the end (also
 after a crash or Ctrl-C) unless ``--keep``. The dev database is not touched.
 
 1. Embedding: the card texts (``--base-texts`` distinct ones) are embedded with
-   the local model in one call (batches of 64): texts/s. Then single queries,
-   one call each: latency.
+   the model EMBEDDING_BACKEND names, in one call (batches of 64): texts/s. Then
+   single queries, one call each: latency. Every card vector the bench writes
+   records that model's space; ``--reuse`` refuses a database holding a vector
+   of another space, so a query of one model never meets a card of the other.
 2. World, through the services: a caller and ``--owners`` users; ``--scopes``
    scopes with cards: the caller's personal scope, a ladder enterprise >
    department > team > project the caller is a member of, and shared scopes
@@ -35,7 +39,11 @@ after a crash or Ctrl-C) unless ``--keep``. The dev database is not touched.
    returns (score = similarity × decay); exact is the ground truth.
 5. HTTP: gunicorn (``--workers`` sync workers), ``POST /api/v1/recall/`` with a
    bearer token, a never-repeated query per request, for each concurrency in
-   ``--clients``; ``GET /healthz`` on the same server as the floor.
+   ``--clients``; ``GET /healthz`` on the same server as the floor. With
+   ``--repeat-queries N``, one client also asks N queries in turn, each asked of
+   every worker beforehand: what the per-process cache of query vectors saves.
+``--seed-only`` stops after seeding (and keeps the database): the measurement is
+a later ``--reuse`` run.
 Load averages are recorded before and after each phase.
 """
 
@@ -94,6 +102,11 @@ def parse_args(argv=None):
     p.add_argument("--reuse", action="store_true",
                    help="measure a database kept by an earlier --keep run as it is: no world, no seeding, no "
                         "embedding phase; the database is kept")
+    p.add_argument("--seed-only", action="store_true",
+                   help="create, seed and keep the database, measure nothing (measure it later with --reuse)")
+    p.add_argument("--repeat-queries", type=int, default=0, metavar="N",
+                   help="HTTP: also one client asking N queries in turn, each already asked of every worker "
+                        "(the query vector cache answers)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--out", help="also write the JSON report to this file")
     args = p.parse_args(argv)
@@ -101,12 +114,15 @@ def parse_args(argv=None):
     args.clients = [int(x) for x in args.clients.split(",")]
     if args.scopes < 6:
         p.error("--scopes must be at least 6")
+    if args.seed_only and args.reuse:
+        p.error("--seed-only seeds a new database; --reuse measures a kept one")
+    args.keep = args.keep or args.seed_only
     return args
 
 
 ARGS = parse_args()
 
-from http_load import SERVER_ENV  # noqa: E402  (bench/ is on sys.path when run as a script)
+from http_load import SERVER_ENV, database_url  # noqa: E402  (bench/ is on sys.path when run as a script)
 import recall_cost  # noqa: E402
 import recall_report  # noqa: E402
 from recall_http import http_phase, request_phase  # noqa: E402
@@ -129,7 +145,6 @@ settings.DATABASES["default"]["NAME"] = ARGS.database
 
 import django  # noqa: E402
 import psycopg  # noqa: E402
-from urllib.parse import quote  # noqa: E402
 
 
 # --- the bench database (plain psycopg: usable before Django is set up) -----------------------
@@ -148,18 +163,6 @@ def database_create(db: dict, name: str) -> None:
 def database_drop(db: dict, name: str) -> None:
     with _admin(db) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
-def database_url(db: dict, name: str) -> str:
-    """For the server processes: the same server, the bench database (a socket directory goes percent-encoded)."""
-    host = quote(db.get("HOST") or "localhost", safe="")
-    auth = quote(db.get("USER") or "", safe="")
-    if db.get("PASSWORD"):
-        auth += ":" + quote(db["PASSWORD"], safe="")
-    port = f":{db['PORT']}" if db.get("PORT") else ""
-    return f"postgresql://{auth}@{host}{port}/{name}"
-
-
 
 
 def log(*parts) -> None:
@@ -190,7 +193,8 @@ def embedding_phase(bases, queries) -> tuple[dict, "np.ndarray"]:
         t0 = time.perf_counter()
         embed_query(q)                      # what recall runs: ONNX Runtime unless EMBEDDING_QUERY_MODEL=torch
         query.append((time.perf_counter() - t0) * 1000)
-    return {"model_load_s": round(load_s, 1), "texts": len(bases), "batch_size": 64,
+    from cards.embeddings import current_space
+    return {"space": current_space(), "model_load_s": round(load_s, 1), "texts": len(bases), "batch_size": 64,
             "batch_seconds": round(batch_s, 1), "texts_per_s": round(len(bases) / batch_s, 1),
             "single_query_ms": stats(single), "query_embedder_ms": stats(query), "torch_threads": _torch_threads(),
             "load_average_before": before, "load_average_after": load_average()}, vectors
@@ -415,6 +419,7 @@ def main() -> int:
         rng = np.random.default_rng(ARGS.seed)
         queries = seeding.Queries(ARGS.seed)
         if ARGS.reuse:
+            report["spaces"] = seeding.spaces_held(refuse_other=True)
             world = seeding.world_load()
             sizes = [Card.objects.count()]
         else:
@@ -447,6 +452,9 @@ def main() -> int:
                 except ClusterRefused as refused:       # on Citus
                     size["cluster"] = str(refused)
                 log(f"  {size['cluster']}")
+            if ARGS.seed_only:
+                report["spaces"] = seeding.spaces_held(refuse_other=True)
+                continue
             log("  service …")
             size["service"] = service_phase(world, queries)
             size["quality"] = quality_phase(world, queries, min(ARGS.queries, 100))

@@ -77,6 +77,26 @@ def request_phase(world, queries, n: int, k: int) -> dict:
                                          for k, v in sorted(by_kind.items(), key=lambda x: -x[1])}}
 
 
+# Passes over the pool before the timed run: a worker is whichever accepts the connection, so after 8 passes a
+# query has missed one of 2 workers with a chance of 2 × 2⁻⁸ (under 1 %).
+REPEAT_WARM_PASSES = 8
+
+
+def repeated_load(world, queries, port: int, args, check) -> dict:
+    """One client asking `args.repeat_queries` queries in turn, each asked of every worker before the timed
+    run: recall with the query's vector from the process's cache (cards/recall/query.py), all else as cold."""
+    from http_load import run_load
+    pool = [queries.next() for _ in range(args.repeat_queries)]
+
+    def repeated(t, i):
+        body = {"scope": world.request_scope_id, "query": pool[i % len(pool)], "k": args.k}
+        return "POST", "/api/v1/recall/", json.dumps(body).encode(), 1
+
+    run_load("warm repeated", port, world.token_raw, 1, 600.0, len(pool) * REPEAT_WARM_PASSES, repeated, check)
+    return {"pool": len(pool), **run_load("recall repeated", port, world.token_raw, 1, args.http_seconds, 100_000,
+                                          repeated, check)}
+
+
 def http_phase(world, queries, db_url: str, log_dir: str, servers: list, args, log) -> dict:
     from http_load import expect, load_average, log_tail, run_load, server_start, server_stop
     from cards.recall.routes import recall
@@ -125,6 +145,11 @@ def http_phase(world, queries, db_url: str, log_dir: str, servers: list, args, l
             out["recall"].append(r)
             log(f"    HTTP {clients} client(s): {r['requests']} requests, p50 {r['latency_ms']['p50']} ms, "
                 f"p95 {r['latency_ms']['p95']} ms, errors {r['errors']}")
+        if args.repeat_queries:
+            out["recall_repeated"] = repeated_load(world, queries, server.port, args, check)
+            r = out["recall_repeated"]
+            log(f"    HTTP 1 client, {args.repeat_queries} queries asked again: {r['requests']} requests, "
+                f"p50 {r['latency_ms']['p50']} ms, p95 {r['latency_ms']['p95']} ms, errors {r['errors']}")
         out["routes_seen"] = dict(routes_seen)
         # Same answer as the service? A few fresh queries, both ways.
         from http_load import Client

@@ -26,7 +26,8 @@ def table(report: dict) -> str:
     e = report.get("embedding")
     if e:
         s, qe = e["single_query_ms"], e["query_embedder_ms"]
-        lines.append(f"embedding (local MiniLM, torch threads {e['torch_threads']}): {e['texts_per_s']} texts/s "
+        lines.append(f"embedding ({e.get('space', 'minilm-l6-v2')}, torch threads {e['torch_threads']}): "
+                     f"{e['texts_per_s']} texts/s "
                      f"batched "
                      f"at 64 ({e['texts']} texts in {e['batch_seconds']} s); one query p50 {s['p50']} / p95 {s['p95']} "
                      f"ms (torch), {qe['p50']} / {qe['p95']} ms (recall's query embedder); "
@@ -98,12 +99,20 @@ def table(report: dict) -> str:
                 lines.append(f"  {r['clients']} client(s): {r['requests']} req, {r['requests_per_second']}/s, "
                              f"p50 {m['p50']}, p95 {m['p95']}, p99 {m['p99']}, max {m['max']} ms, errors {r['errors']}"
                              f"; load {r['load_average_before'][0]} → {r['load_average_after'][0]}")
+            rr = h.get("recall_repeated")
+            if rr:
+                m = rr["latency_ms"]
+                lines.append(f"  1 client, {rr['pool']} queries asked again (query vector cached): {rr['requests']} "
+                             f"req, p50 {m['p50']}, p95 {m['p95']}, p99 {m['p99']}, max {m['max']} ms, errors "
+                             f"{rr['errors']}; load {rr['load_average_before'][0]} → {rr['load_average_after'][0]}")
         lines += _cost_lines(size)
     if report.get("verdicts"):
         lines += ["", "targets: " + "; ".join(f"{k}: {'met' if v else 'MISSED'}"
                                               for k, v in report["verdicts"].items())]
     if report.get("error"):
         lines += ["", f"ERROR: {report['error']}"]
+    if report.get("spaces"):
+        lines.append(f"cards by embedding space: {report['spaces']}")
     lines.append(f"database: {report.get('database_fate')}")
     return "\n".join(lines)
 

@@ -176,6 +176,20 @@ def world_load() -> World:
                  writer={}, named={}, labels={l.key: l for l in Label.objects.all()})
 
 
+def spaces_held(*, refuse_other: bool) -> dict[str, int]:
+    """How many cards hold a vector of each embedding space ("none": no vector). With `refuse_other`,
+    a vector of another space than the current one is refused: the bench measures one model at a time,
+    never a query of one against cards of the other."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT COALESCE(embedding_space, 'none'), count(*) FROM cards_card GROUP BY 1 ORDER BY 2 DESC")
+        held = dict(cursor.fetchall())
+    other = {space: n for space, n in held.items() if space not in (current_space(), "none")}
+    if refuse_other and other:
+        raise SystemExit(f"the database holds vectors of another space than {current_space()}: {other}; "
+                         f"run with the EMBEDDING_BACKEND that seeded it")
+    return held
+
+
 # --- the cards ---------------------------------------------------------------------------------
 
 COLUMNS = ["id", "scope_id", "kind", "tag", "subject_id", "label_id", "cardinality", "value", "value_norm", "text",
