@@ -29,6 +29,7 @@ from core.errors import DomainError
 from core.pages import error_fields
 from memory_site.mcp_server.http import mcp_url
 from scopes.connections import ACCESS_SCOPES, access_requested, connection_grant, connection_name
+from scopes.errors import MinorRefused
 from scopes.pages.forms import ACCESS_CHOICES
 from scopes.guardians import is_minor
 from scopes.models import Scope, ScopeKind
@@ -168,7 +169,9 @@ class ConsentView(AuthorizationView):
             try:
                 connection_grant(user=self.request.user, application=application, scopes=chosen,
                                  access=data["access"])
-            except DomainError as refused:  # a minor, or a scope they lost meanwhile
+            # A minor (a NotAllowed: the page shows it, as it tells them who may connect), or a scope they
+            # lost meanwhile.
+            except (DomainError, MinorRefused) as refused:
                 for field, problems in error_fields(refused).items():
                     form.add_error(field if field in form.fields else None, problems)
                 return self.form_invalid(form)
