@@ -89,6 +89,7 @@ class Reader(threading.Thread):
         self.port, self.world, self.queries, self.space, self.connect = port, world, queries, space, connect
         self.stopping = threading.Event()
         self.latencies: list[float] = []
+        self.at: list[float] = []            # when each read started, seconds since the reader's start
         self.errors: list[str] = []
         self.vectors = {"stored": 0, "none": 0, "computed": 0}
         self.wrong: list[str] = []            # an answer that disagrees with the database
@@ -97,6 +98,7 @@ class Reader(threading.Thread):
 
     def run(self) -> None:
         client = Client(self.port, self.world.token_raw, timeout=120)
+        self.began = time.perf_counter()
         with self.connect() as db:
             while not self.stopping.is_set():
                 started = time.perf_counter()
@@ -117,6 +119,7 @@ class Reader(threading.Thread):
             self.errors.append(f"HTTP {status}: {data[:200]!r}")
             return
         self.latencies.append(ms)
+        self.at.append(round(t0 - self.began, 1))
         answer = json.loads(data)
         results = answer["results"]
         self.answered += bool(results)
@@ -140,7 +143,8 @@ class Reader(threading.Thread):
                 "error_examples": self.errors[:3], "with_results": self.answered, "no_evidence": self.no_evidence,
                 "empty_without_no_evidence": self.empty, "results_by_vector": self.vectors,
                 "results_disagreeing_with_database": len(self.wrong), "disagreeing_examples": self.wrong[:3],
-                "results_by_words_moved_right_after": self.moved_since}
+                "results_by_words_moved_right_after": self.moved_since,
+                "reads_at_s_and_ms": [[t, round(ms, 2)] for t, ms in zip(self.at, self.latencies)]}
 
 
 def reads_for(seconds: float, reader_args) -> dict:
@@ -181,6 +185,13 @@ def reembed_run(seconds: float, db_url: str, log_path: Path, reader_args=None) -
     while time.monotonic() < deadline and process.poll() is None:
         time.sleep(1.0)
     finished_alone = process.poll() is not None
+    if finished_alone and process.returncode != 0:
+        collecting.join(timeout=30)
+        if reader:
+            reader.stopping.set()
+            reader.join(timeout=180)
+        # Refused (another reembed holds the lock) or failed: no rate to report.
+        raise SystemExit(f"manage.py reembed ended with {process.returncode}: {[l for _, l in lines][-3:]}")
     if not finished_alone:
         process.send_signal(signal.SIGINT)       # as Ctrl-C: it stops after the batch in hand and says how far
     try:
@@ -217,6 +228,10 @@ def rate(lines: list[tuple[float, str]]) -> dict:
 
 
 def main() -> int:
+    # A shell's background job starts with SIGINT ignored, and a child inherits an ignored signal across exec:
+    # the reembed would not stop on it. A handler here is reset to the default in the child, which Python
+    # then turns into KeyboardInterrupt, as Ctrl-C.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     django.setup()
     from django.db import connection, connections
     connections["default"].settings_dict["NAME"] = ARGS.database
