@@ -77,8 +77,6 @@ def scope_create_page(request, *, principal):
                 scope = scope_create(name=form.cleaned_data["name"], kind=form.cleaned_data["kind"],
                                      creator=request.user, parent=parent)
         except DomainError as error:
-            if error.status == 403:  # a minor: the page says so with a 403, as the API does
-                raise
             for field, problems in error_fields(error).items():
                 form.add_error(None if field not in form.fields else field, problems)
         else:

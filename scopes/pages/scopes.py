@@ -301,8 +301,6 @@ def token_create_page(request, *, principal):
                 token, raw = token_create(user=request.user, name=data["name"], scopes=chosen, days=data["days"],
                                           **token_access_flags(data["access"]))
         except DomainError as error:
-            if error.status == 403:  # a minor: the page says so with a 403, as the API does
-                raise
             for field, problems in error_fields(error).items():
                 form.add_error(field if field in form.fields else None, problems)
         else:
