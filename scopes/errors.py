@@ -59,3 +59,18 @@ class NotAProject(DomainError):
 
     code = "not_a_project"
     status = 400
+
+
+class NoScopeOfKind(DomainError):
+    """"family" (or "team", "personal") named where the caller reads no scope of that kind:
+    as absent as a scope they cannot see."""
+
+    code = "not_found"
+    status = 404
+
+
+class AmbiguousScope(DomainError):
+    """"team" named where the caller reads several: which one is theirs to say, by id (`candidates`)."""
+
+    code = "ambiguous_scope"
+

@@ -9,14 +9,40 @@ from django.db.models import OuterRef, Q, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce, Concat, NullIf
 from django.db.models.expressions import RawSQL
 from django.http import Http404
+from django.utils.translation import gettext as _
 
 from core.compiled import Compiled
 
+from .errors import AmbiguousScope, NoScopeOfKind
 from .idle import scope_read_seen
-from .models import (LADDER_READ_SQL, MAX_LADDER_DEPTH, AgentToken, Invitation, InvitationStatus, MemberRelation,
-                     Membership, Role, Scope, ScopeKind, User)
+from .models import (KIND_NAMES, LADDER_READ_SQL, MAX_LADDER_DEPTH, AgentToken, Invitation, InvitationStatus,
+                     MemberRelation, Membership, Role, Scope, ScopeKind, User)
 from .principals import Principal
 from .visibility import row_get
+
+
+def scope_ref_id(*, principal: Principal, ref: int | str) -> int:
+    """The id of the scope a request names (core.api.common.ScopeRefField): an id as it is; "personal",
+    "family" or "team", the caller's one scope of that kind they belong to and read (not archived) —
+    404 `not_found` when there is none, 400 `ambiguous_scope` with the candidates when there are several."""
+    if isinstance(ref, int):
+        return ref
+    kind = ScopeKind(ref)
+    mine = Scope.objects.visible_to(principal, "view").filter(kind=kind, archived_at__isnull=True)
+    # Their own: a guardian reads a child's personal scope, a member is in the family.
+    mine = (mine.filter(owner_id=principal.user.pk) if kind == ScopeKind.PERSONAL
+            else mine.filter(memberships__user_id=principal.user.pk))
+    found = list(mine.order_by("id").values("id", "name")[:MAX_CANDIDATES + 1])
+    if len(found) == 1:
+        return found[0]["id"]
+    if not found:
+        raise NoScopeOfKind(_("You read no %(kind)s scope.") % {"kind": KIND_NAMES[kind]})
+    raise AmbiguousScope(_("You are in several %(kind)s scopes: name one by its id.") % {"kind": KIND_NAMES[kind]},
+                         candidates=[{"id": row["id"], "name": row["name"]} for row in found[:MAX_CANDIDATES]])
+
+
+# More scopes of one kind than this are listed only in part when a word names none of them.
+MAX_CANDIDATES = 20
 
 
 def scope_get(*, principal: Principal, scope_id: int, action: str = "view") -> Scope:

@@ -50,7 +50,7 @@ def _terms(proof: Proof):
         yield from _terms(premise)
 
 
-def answer_read(*, principal: Principal, scope_id: int | None, subject: str, label: str,
+def answer_read(*, principal: Principal, scope_id: int | str | None, subject: str, label: str,
                 as_of: dt.datetime | None = None) -> dict:
     """The answer to (subject, label) as a read in `scope_id` sees it (None: every scope read
     by default); no model call."""

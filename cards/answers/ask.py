@@ -52,7 +52,7 @@ RECALLED = 10
 RECALLED_IN_A_RANGE = 20  # "what did we do last weekend?": every event of it, within reason
 
 
-def ask_read(*, principal: Principal, scope_id: int | None, question: str, as_of: dt.datetime | None = None,
+def ask_read(*, principal: Principal, scope_id: int | str | None, question: str, as_of: dt.datetime | None = None,
              tz: str | None = None) -> dict:
     """The answer to `question` as a read in `scope_id` sees it, or with none every scope
     the asker reads by default (API.md "Ask", "Reads without a scope")."""

@@ -23,7 +23,7 @@ class AmbiguousSubject(DomainError):
     code = "ambiguous_subject"
 
 
-def count_read(*, principal: Principal, scope_id: int | None, label: str, subject: str | None = None,
+def count_read(*, principal: Principal, scope_id: int | str | None, label: str, subject: str | None = None,
                start: dt.datetime | None = None, end: dt.datetime | None = None, when: str | None = None,
                tz: str | None = None) -> tuple[Count, Label, dt.datetime | None, dt.datetime | None]:
     """The count, the label counted, and the range it covered."""

@@ -7,7 +7,7 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 
-from core.api.common import IdField, InstantField, StrictSerializer
+from core.api.common import READ_SCOPE_HELP, InstantField, ScopeRefField, StrictSerializer
 from core.api.errors import error_responses
 from scopes.api.entry import View
 
@@ -19,14 +19,14 @@ from .serializers import CardOut
 
 
 class AnswerIn(StrictSerializer):
-    scope = IdField(help_text="Read in this scope: it, its ancestors, your personal scope and global.")
+    scope = ScopeRefField(required=False, allow_null=True, default=None, help_text=READ_SCOPE_HELP)
     subject = serializers.CharField(max_length=MAX_REF, help_text='"me", or a name or alias.')
     label = serializers.CharField(max_length=64)
     as_of = InstantField(required=False, allow_null=True, default=None)
 
 
 class CountIn(StrictSerializer):
-    scope = IdField()
+    scope = ScopeRefField(required=False, allow_null=True, default=None, help_text=READ_SCOPE_HELP)
     label = serializers.CharField(max_length=64)
     subject = serializers.CharField(max_length=MAX_REF, required=False, allow_null=True, default=None)
     when = serializers.CharField(max_length=200, required=False, allow_null=True, default=None,

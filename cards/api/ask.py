@@ -7,7 +7,7 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 
-from core.api.common import IdField, InstantField, StrictSerializer
+from core.api.common import READ_SCOPE_HELP, InstantField, ScopeRefField, StrictSerializer
 from core.api.errors import error_responses
 from scopes.api.entry import View
 
@@ -19,7 +19,7 @@ MAX_QUESTION = 500
 
 
 class AskIn(StrictSerializer):
-    scope = IdField(help_text="Read in this scope: it, its ancestors, your personal scope and global.")
+    scope = ScopeRefField(required=False, allow_null=True, default=None, help_text=READ_SCOPE_HELP)
     question = serializers.CharField(max_length=MAX_QUESTION, help_text='"Where does Kai live?", 我上個月去了幾次健身房？')
     as_of = InstantField(required=False, allow_null=True, default=None,
                          help_text="Answer as the memory stood then; time words count from it. Default: now.")

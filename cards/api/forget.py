@@ -9,7 +9,7 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 
-from core.api.common import IdField, StrictSerializer
+from core.api.common import ScopeRefField, StrictSerializer
 from core.api.errors import error_responses
 from scopes.api.auth import SignedInPerson
 from scopes.api.entry import View
@@ -64,7 +64,7 @@ class ReceiptOut(serializers.Serializer):
 
 
 class ForgetIn(StrictSerializer):
-    scope = IdField()
+    scope = ScopeRefField()
     subject = serializers.CharField(max_length=200, help_text='"me", a name, an alias or a relation word.')
     label = serializers.CharField(max_length=64, required=False,
                                   help_text="A registered label (key or synonym): forget only its timeline.")

@@ -6,7 +6,7 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 
-from core.api.common import IdField, StrictSerializer
+from core.api.common import ScopeRefField, StrictSerializer
 from core.api.errors import error_responses
 from scopes.api.entry import View
 
@@ -17,7 +17,8 @@ from .serializers import CardOut
 
 
 class ProfileQuery(StrictSerializer):
-    scope = IdField(help_text="Read in this scope: it, its ancestors, your personal scope and global.")
+    scope = ScopeRefField(help_text="Read in this scope: it, its ancestors, your personal scope and global — by its id, "
+                                    'or "personal", "family" or "team" for your one scope of that kind.')
 
 
 class ProfileItemOut(serializers.Serializer):

@@ -6,7 +6,7 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 
-from core.api.common import IdField, InstantField, StrictSerializer
+from core.api.common import READ_SCOPE_HELP, InstantField, ScopeRefField, StrictSerializer
 from core.api.errors import error_responses
 from scopes.api.entry import View
 
@@ -18,7 +18,7 @@ from .serializers import CardOut
 
 
 class RecallIn(StrictSerializer):
-    scope = IdField(help_text="Read in this scope: it, its ancestors, your personal scope and global.")
+    scope = ScopeRefField(required=False, allow_null=True, default=None, help_text=READ_SCOPE_HELP)
     query = serializers.CharField(max_length=2_000)
     k = serializers.IntegerField(min_value=1, max_value=100, required=False, default=10)
     when = serializers.CharField(max_length=200, required=False, allow_null=True, default=None,
@@ -33,7 +33,7 @@ class RecallIn(StrictSerializer):
 
 
 class ContextQuery(StrictSerializer):
-    scope = IdField()
+    scope = ScopeRefField(required=False, allow_null=True, default=None, help_text=READ_SCOPE_HELP)
     query = serializers.CharField(max_length=2_000)
     budget = serializers.IntegerField(min_value=50, max_value=32_000, required=False, default=1_500,
                                       help_text="Most tokens the prompt may take (the embedding model's tokenizer).")

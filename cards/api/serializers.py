@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from core.api.common import IdField, InstantField, ParsedField, StrictSerializer, WallClockDateTimeField
+from core.api.common import (READ_SCOPE_HELP, IdField, InstantField, ParsedField, ScopeRefField, StrictSerializer,
+                             WallClockDateTimeField)
 
 from ..confidence import CONFIDENCE_SCHEMA, LEVELS, confidence_value, level_of
 from ..drafts import MAX_REF, MAX_TEXT, MAX_VALUE
@@ -47,7 +48,7 @@ class SourceIn(StrictSerializer):
 
 
 class RememberIn(StrictSerializer):
-    scope = IdField()
+    scope = ScopeRefField()
     kind = serializers.ChoiceField(choices=CardKind.choices)
     subject = serializers.CharField(max_length=MAX_REF, help_text='"me", or the name of an entity in the scope.'
                                     + NAME_RULE + LOOK_ALIKE_RULE)
@@ -115,7 +116,7 @@ class CardPatchIn(StrictSerializer):
 
 
 class CardListQuery(StrictSerializer):
-    scope = IdField(required=False)
+    scope = ScopeRefField(required=False, help_text=READ_SCOPE_HELP)
     subject = serializers.CharField(max_length=MAX_REF, required=False)
     label = serializers.CharField(max_length=64, required=False)
     kind = serializers.ChoiceField(choices=CardKind.choices, required=False)

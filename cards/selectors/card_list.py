@@ -23,7 +23,7 @@ from .shape import card_rows
 from .writers import written_by
 
 
-def cards_list(principal, *, scope_id: int | None = None, scope_ids: list[int] | None = None,
+def cards_list(principal, *, scope_id: int | str | None = None, scope_ids: list[int] | None = None,
                subject: str | None = None, by: str | None = None, aging: bool = False,
                contradictions: bool = False, kind: str | None = None, tag: str | None = None,
                label: str | None = None, as_of: dt.datetime | None = None, current: bool = True,

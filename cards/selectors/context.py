@@ -9,24 +9,24 @@ from django.utils import timezone
 
 from scopes.models import User
 from scopes.principals import Principal
-from scopes.selectors import read_scope_ids
 
 from ..context import Question, context_block, context_lines, question_next
 from ..signals import probe_asked
 from ..time.when import speaker_zone
 from .boundaries import boundaries_of
 from .profile import profile_items
+from .read_scopes import scope_ids_read
 from .recall import probe_question, recall_body
 from .shape import cards_out
 
-def context_read(*, principal: Principal, scope_id: int, query: str, budget: int, k: int = 20,
+def context_read(*, principal: Principal, scope_id: int | str | None, query: str, budget: int, k: int = 20,
                  when: str | None = None, tz: str | None = None) -> dict:
     """{"prompt", "cards", "tokens", "question", "questions_waiting"}: the block,
     the cards it holds, its size in the model's tokens, the one question it
     carries (null when none, or when the budget left it out) and how many more
     wait. The pending probe is the review queue's to say (cards.signals.probe_asked;
     the store never imports the queue); with no answer, no probe is offered."""
-    scope_ids = read_scope_ids(principal=principal, scope_id=scope_id)
+    scope_ids = scope_ids_read(principal=principal, scope_id=scope_id)
     body, me_id = recall_body(principal, scope_id=scope_id, query=query, k=k, when=when, tz=tz, as_of=None,
                               scope_ids=scope_ids)
     answers = [answer for _receiver, answer in probe_asked.send(sender=Principal, user=principal.user,

@@ -18,7 +18,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from scopes.principals import Principal
-from scopes.selectors import read_scope_ids
+from scopes.selectors import read_scope_ids, scope_ref_id
 
 from ..models import Card, CardKind, Tag
 from ..profile import CONSTRAINT_LABELS, GROUPS, STYLE_LABELS, profile_group, profile_guidance, profile_tier
@@ -61,7 +61,8 @@ def profile_items(*, principal: Principal, scope_ids: list[int], zone: dt.tzinfo
     return items
 
 
-def profile_read(*, principal: Principal, scope_id: int) -> dict:
-    """{"items": […]} for the caller in `scope_id` (404 when they may not read there)."""
-    scope_ids = read_scope_ids(principal=principal, scope_id=scope_id)
+def profile_read(*, principal: Principal, scope_id: int | str) -> dict:
+    """{"items": […]} for the caller in `scope_id` (an id or a scope word: scope_ref_id; 404 when they may not
+    read there)."""
+    scope_ids = read_scope_ids(principal=principal, scope_id=scope_ref_id(principal=principal, ref=scope_id))
     return {"items": profile_items(principal=principal, scope_ids=scope_ids, zone=speaker_zone(principal.user, None))}

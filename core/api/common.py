@@ -83,6 +83,8 @@ def _json_type_problem(field: serializers.Field, value, *, typed: bool) -> str |
         return "must be true or false"
     if isinstance(field, serializers.IntegerField) and value is not None and not number:
         return "must be a number"
+    if isinstance(field, ScopeRefField) and isinstance(value, str) and value.strip().casefold() not in SCOPE_WORDS:
+        return 'must be a number, or "personal", "family" or "team"'
     return None
 
 
@@ -193,3 +195,40 @@ class ErrorSerializer(serializers.Serializer):
         "excluded, needs_consent: the field the screen refused (value, text, source.quote, object, "
         "perspectives.<username>, or label)."))
     index = serializers.IntegerField(required=False, help_text="In a batch: the card that refused the whole batch.")
+
+
+# The words a request may name a scope by instead of its id (API.md "Reads without a scope"): the caller's
+# one scope of that kind. What each means is the ladder's (scopes.selectors.scope_ref_id).
+SCOPE_WORDS = ("personal", "family", "team")
+SCOPE_REF_HELP = 'The scope: its id, or "personal", "family" or "team" for your one scope of that kind.'
+READ_SCOPE_HELP = ('Read in this scope: it, its ancestors, your personal scope and global — by its id, or "personal", '
+                   '"family" or "team" for your one scope of that kind. Without it, every scope you read (each card '
+                   "under its own scope's rule; an archived project only when named).")
+
+
+@extend_schema_field({"oneOf": [{"type": "integer", "minimum": 1, "maximum": MAX_ID},
+                                {"type": "string", "enum": list(SCOPE_WORDS)}]})
+class ScopeRefField(serializers.Field):
+    """A scope named by its id (12, or "12" in a query string) or by one of SCOPE_WORDS:
+    an int, or the word in lower case."""
+
+    default_error_messages = {"invalid": 'Give a scope id, or "personal", "family" or "team".'}
+
+    def __init__(self, **kwargs) -> None:
+        kwargs.setdefault("help_text", SCOPE_REF_HELP)
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data):
+        if isinstance(data, str):
+            word = data.strip().casefold()
+            if word in SCOPE_WORDS:
+                return word
+            if not (word.isascii() and word.isdigit() and len(word) <= 20):
+                self.fail("invalid")
+            data = int(word)
+        if isinstance(data, bool) or not isinstance(data, int) or not 1 <= data <= MAX_ID:
+            self.fail("invalid")
+        return data
+
+    def to_representation(self, value):
+        return value

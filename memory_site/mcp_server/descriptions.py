@@ -31,7 +31,9 @@ words, then relay the answer with `confirm` or `reject`. Never ask the same ques
 once, and only if it fits the conversation.
 
 Pass the conversation's id as `session` on every call. Scopes can be named by id, by name or as
-"personal"; `list_scopes` shows them. A refusal comes back as a tool error whose `code` says why
+"personal", "family" or "team" (the person's one scope of that kind); `list_scopes` shows them. Reads
+(`recall`, `context`, `ask`, `count`) without a scope cover everything the person reads: leave it out
+unless the person means one place. A refusal comes back as a tool error whose `code` says why
 (`unknown_label` with suggestions, `validation_error` with fields, `not_found`, `forbidden`…): fix the
 call, or tell the person plainly.
 """
@@ -50,11 +52,11 @@ Example: {"scope": "personal", "kind": "state", "subject": "me", "label": "addre
 person's past or when you need the details behind something. Time words in the query ("last weekend")
 narrow events to that time. Returns {"results": [{"card", "similarity", "lexical", "decay", "score"}],
 "no_evidence", "aging_facts", "contradictions"}; no_evidence true means nothing fits: say you do not
-know. Example: {"scope": "Lee family", "query": "what did we do last weekend?"}""",
+know. Example: {"query": "what did we do last weekend?"}""",
     "context": """A ready memory block for your prompt: the current time and the facts that matter for the
 message, within a token budget, with at most one check-in question. Call it once at the start of a
-conversation or topic. Returns {"prompt", "cards", "tokens"}. Example: {"scope": "personal", "query":
-"planning a trip to Lisbon", "budget": 1500}""",
+conversation or topic. Returns {"prompt", "cards", "tokens"}. Example: {"query": "planning a trip to Lisbon",
+"budget": 1500}""",
     "profile": """How to talk to the person: their tone, brevity, workflow style and decision style,
 what to keep to (diet, allergies, what they avoid) and their boundaries. Call it at the start of a
 conversation, or let `context` carry it. Returns {"items": [{"group": "style|constraint|boundary",
@@ -64,12 +66,11 @@ always honoured. Example: {"scope": "personal"}""",
     "ask": """Answer a plain question from memory, without any model: "Where does Kai live?", "When did I
 last see the dentist?", "How many times did we go hiking this year?", 我住在哪裡? Returns {"answer" (one
 sentence in the question's language), "tier": "recorded|derived|guessed|no_evidence", "understood",
-"values", "evidence", "chain"}. Repeat the answer's certainty as given. Example: {"scope": 12,
-"question": "Where does my mother live?"}""",
+"values", "evidence", "chain"}. Repeat the answer's certainty as given. Example: {"question":
+"Where does my mother live?"}""",
     "count": """Count events of one kind, optionally for one person and a time range: "how many times did I
 go to the gym last month". Returns {"count", "undated", "at_least", "exact", "cards"}; when exact is
-false, say "at least". Example: {"scope": "personal", "label": "gym", "subject": "me",
-"when": "last month"}""",
+false, say "at least". Example: {"label": "gym", "subject": "me", "when": "last month"}""",
     "forget": """Erase memory at once and completely, when the person asks you to forget: one card (`card`),
 one label's whole timeline for a subject (`scope`, `subject`, `label`), or everything about a subject in
 a scope (`scope`, `subject`). Returns a receipt of counts, never the content. Confirm with the person

@@ -1,4 +1,4 @@
-"""Scopes named as a person names them: an id, "personal", or the scope's name.
+"""Scopes named as a person names them: an id, "personal", "family" or "team", or the scope's name.
 
 A model knows "the Lee family", not 12. Names are matched among the scopes the
 token itself lists (GET /api/v1/scopes/), so a name can never reach a scope the
@@ -8,6 +8,8 @@ token could not read by id.
 from __future__ import annotations
 
 from urllib.parse import parse_qs, urlsplit
+
+from core.api.common import SCOPE_WORDS
 
 from .rest import Answer, Caller, call
 
@@ -35,18 +37,19 @@ def scopes_listed(caller: Caller) -> Answer:
     return Answer(200, {"results": listed})
 
 
-def scope_id(caller: Caller, scope: int | str) -> int:
-    """The id for `scope`; raises ScopeNotNamed (not_found or ambiguous_scope) otherwise."""
-    if isinstance(scope, int) or (isinstance(scope, str) and scope.strip().isdigit()):
+def scope_id(caller: Caller, scope: int | str) -> int | str:
+    """The id for `scope`, or one of the words the API names a scope by ("personal", "family",
+    "team": the API says which scope the caller's one of that kind is); raises ScopeNotNamed
+    (not_found or ambiguous_scope) otherwise."""
+    if isinstance(scope, int) or (isinstance(scope, str) and scope.strip().isascii() and scope.strip().isdigit()):
         return int(scope)
+    if scope.strip().casefold() in SCOPE_WORDS:
+        return scope.strip().casefold()
     listed = scopes_listed(caller)
     if not listed.ok:
         raise ScopeNotNamed(listed)
     wanted = scope.strip().casefold()
-    if wanted == "personal":
-        found = [s for s in listed.body["results"] if s["kind"] == "personal" and s["role"] == "owner"]
-    else:
-        found = [s for s in listed.body["results"] if s["name"].casefold() == wanted]
+    found = [s for s in listed.body["results"] if s["name"].casefold() == wanted]
     if len(found) == 1:
         return found[0]["id"]
     if not found:

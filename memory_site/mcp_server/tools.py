@@ -1,6 +1,7 @@
 """The MCP tools: each is one REST route, called as the token (rest.py).
 
-Scopes may be named by id, by name or as "personal" (scopes.py); `session`, the
+Scopes may be named by id, by name or as "personal", "family" or "team" (scopes.py); reads may name
+none; `session`, the
 conversation's id, goes where the REST body records it (a card's
 `source.session`, an ingest's `session`, a confirmation's source).
 """
@@ -25,7 +26,10 @@ from .scopes import ScopeNotNamed, scope_id, scopes_listed
 STDIO_CALLER: contextvars.ContextVar[Caller | None] = contextvars.ContextVar("mcp_stdio_caller", default=None)
 CALLER_KEY = "memory_site.caller"  # where the /mcp/ view puts the authenticated caller in the ASGI scope
 
-ScopeRef = Annotated[int | str, Field(description='The scope: its id (12), its name ("Lee family") or "personal".')]
+ScopeRef = Annotated[int | str, Field(description='The scope: its id (12), its name ("Lee family"), or "personal", '
+                                                 '"family" or "team" for your one scope of that kind.')]
+ReadScope = Annotated[int | str | None, Field(description='Where to read: a scope as `scope` names one elsewhere; '
+                                                         'default every scope you read.')]
 Session = Annotated[str | None, Field(description="This conversation's id. Writes record it as their source; "
                                                   "guesses about a person fade unless reinforced across sessions.")]
 When = Annotated[str | None, Field(description='Time words or a date: "yesterday", "last weekend", 上週, '
@@ -128,8 +132,8 @@ async def remember_many(
 
 
 async def recall(
-    ctx: Context, scope: ScopeRef, query: Annotated[str, Field(description="What you want to know, in words.")],
-    k: Annotated[int, Field(ge=1, le=100, description="How many cards at most.")] = 10,
+    ctx: Context, query: Annotated[str, Field(description="What you want to know, in words.")],
+    scope: ReadScope = None, k: Annotated[int, Field(ge=1, le=100, description="How many cards at most.")] = 10,
     when: When = None, as_of: Instant = None, tz: Zone = None,
     subject: Annotated[str | None, Field(description='Only cards about this person or thing ("me", a name).')] = None,
     session: Session = None,
@@ -139,8 +143,8 @@ async def recall(
 
 
 async def context(
-    ctx: Context, scope: ScopeRef, query: Annotated[str, Field(description="The person's message or topic.")],
-    budget: Annotated[int, Field(ge=50, le=32_000, description="Most tokens the block may take.")] = 1500,
+    ctx: Context, query: Annotated[str, Field(description="The person's message or topic.")],
+    scope: ReadScope = None, budget: Annotated[int, Field(ge=50, le=32_000, description="Most tokens the block may take.")] = 1500,
     when: When = None, tz: Zone = None, session: Session = None,
 ) -> CallToolResult:
     return await _scoped(ctx, "GET", "context/", scope, query=query, budget=budget, when=when, tz=tz)
@@ -151,18 +155,18 @@ async def profile(ctx: Context, scope: ScopeRef, session: Session = None) -> Cal
 
 
 async def ask(
-    ctx: Context, scope: ScopeRef,
+    ctx: Context,
     question: Annotated[str, Field(description='A question in plain words: "Where does Kai live?", '
                                               '"How many times did I go to the gym last month?", 我住在哪裡?')],
-    as_of: Instant = None, tz: Zone = None, session: Session = None,
+    scope: ReadScope = None, as_of: Instant = None, tz: Zone = None, session: Session = None,
 ) -> CallToolResult:
     return await _scoped(ctx, "POST", "ask/", scope, question=question, as_of=as_of, tz=tz)
 
 
 async def count(
-    ctx: Context, scope: ScopeRef,
+    ctx: Context,
     label: Annotated[str, Field(description='The kind of event: "gym", "trip", "dentist"…')],
-    subject: Annotated[str | None, Field(description='Whose ("me", a name); default everyone\'s.')] = None,
+    scope: ReadScope = None, subject: Annotated[str | None, Field(description='Whose ("me", a name); default everyone\'s.')] = None,
     when: When = None, tz: Zone = None, session: Session = None,
 ) -> CallToolResult:
     return await _scoped(ctx, "POST", "count/", scope, label=label, subject=subject, when=when, tz=tz)

@@ -7,7 +7,7 @@ from rest_framework import serializers
 from cards.confidence import CONFIDENCE_SCHEMA, confidence_value
 from cards.drafts import MAX_REF, MAX_TEXT, MAX_VALUE
 from cards.models import CardKind, Tag
-from core.api.common import IdField, ParsedField, StrictSerializer, WallClockDateTimeField
+from core.api.common import IdField, ParsedField, ScopeRefField, StrictSerializer, WallClockDateTimeField
 
 from ..services.ingest import MAX_MESSAGES, ROLES
 
@@ -29,7 +29,7 @@ class MessageIn(StrictSerializer):
 
 
 class IngestIn(StrictSerializer):
-    scope = IdField()
+    scope = ScopeRefField()
     session = serializers.CharField(max_length=MAX_REF)
     messages = MessageIn(many=True, min_length=1, max_length=MAX_MESSAGES, allow_empty=False)
 

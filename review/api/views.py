@@ -8,10 +8,10 @@ from rest_framework import status
 from rest_framework.response import Response
 
 from cards.selectors.shape import card_shown, cards_out
-from core.api.common import IdField, StrictSerializer
+from core.api.common import IdField, ScopeRefField, StrictSerializer
 from core.api.errors import error_responses
 from scopes.api.entry import View
-from scopes.selectors import read_scope_ids
+from scopes.selectors import read_scope_ids, scope_ref_id
 
 from ..selectors import (candidate_get, contradiction_sides, dispute_sides, duplicate_get, hypothesis_get, job_get,
                          own_proposals, review_queue, rule_get, said_about_you, upkeep_get, upkeep_shown,
@@ -26,7 +26,7 @@ from .serializers import (ApproveIn, ReviewCandidateOut, ConfirmIn, IngestIn, Jo
 
 
 class ScopeQuery(StrictSerializer):
-    scope = IdField()
+    scope = ScopeRefField()
 
 
 class QueueQuery(StrictSerializer):
@@ -214,7 +214,8 @@ class ProbeNext(View):
     def get(self, request):
         params = _valid(ScopeQuery, request.query_params.dict())
         principal = self.principal
-        card = probe_next(user=principal.user, scope_ids=read_scope_ids(principal=principal, scope_id=params["scope"]))
+        scope_ids = read_scope_ids(principal=principal, scope_id=scope_ref_id(principal=principal, ref=params["scope"]))
+        card = probe_next(user=principal.user, scope_ids=scope_ids)
         if card is None:
             return Response(status=status.HTTP_204_NO_CONTENT)
         return Response(card_shown(card.pk, user=principal.user))

@@ -18,7 +18,7 @@ from rest_framework.views import APIView
 from ..idle import reads_noted
 from ..models import Scope
 from ..principals import Principal, principal_of
-from ..selectors import scope_get
+from ..selectors import scope_get, scope_ref_id
 
 
 class View(APIView):
@@ -47,6 +47,8 @@ class View(APIView):
         # HEAD is answered by the GET handler (Django's View.setup), so it asks what GET asks.
         return self.scope_actions.get("GET" if request.method == "HEAD" else request.method)
 
-    def scope_named(self, scope_id: int, action: str = "view") -> Scope:
-        """A scope the validated body or query names, with `action` (404 / 403 as above)."""
-        return scope_get(principal=self.principal, scope_id=scope_id, action=action)
+    def scope_named(self, scope_id: int | str, action: str = "view") -> Scope:
+        """A scope the validated body or query names (by id, or as "personal", "family" or "team":
+        scopes.selectors.scope_ref_id), with `action` (404 / 403 as above)."""
+        return scope_get(principal=self.principal, scope_id=scope_ref_id(principal=self.principal, ref=scope_id),
+                         action=action)

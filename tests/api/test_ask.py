@@ -140,7 +140,7 @@ def test_the_same_question_gives_the_same_bytes(home, bearer):
 
 
 @pytest.mark.parametrize("payload, field", [
-    ({"question": "Where do I live?"}, "scope"),
+    ({"scope": "household", "question": "Where do I live?"}, "scope"),
     ({"scope": 1}, "question"),
     ({"scope": 1, "question": "x" * 501}, "question"),
     ({"scope": 1, "question": "Where?", "tz": "Mars/Olympus"}, "tz"),

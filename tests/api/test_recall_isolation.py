@@ -1,5 +1,5 @@
 """Property: recall and count see exactly what the DESIGN §3 oracle of
-test_isolation_property says a read in each scope may see — never a card from a
+test_isolation_property says a read in each scope, or naming none, may see — never a card from a
 scope the caller cannot view (a minor's, to anyone but their guardians) — and
 recall so through both routes of the service."""
 
@@ -18,16 +18,20 @@ from tests.api.test_isolation_property import PROPERTY_SETTINGS, Oracle, _Rollba
 pytestmark = pytest.mark.django_db
 
 
-def recalled(principal, scope_id: int) -> tuple[int, set[int]]:
-    response = principal.client.post("/api/v1/recall/", {"scope": scope_id, "query": "skill", "k": 100},
+def _named(scope_id: int | None) -> dict:
+    return {} if scope_id is None else {"scope": scope_id}
+
+
+def recalled(principal, scope_id: int | None) -> tuple[int, set[int]]:
+    response = principal.client.post("/api/v1/recall/", {**_named(scope_id), "query": "skill", "k": 100},
                                      format="json")
     if response.status_code != 200:
         return response.status_code, set()
     return 200, {row["card"]["id"] for row in response.json()["results"]}
 
 
-def counted(principal, scope_id: int) -> tuple[int, set[int]]:
-    response = principal.client.post("/api/v1/count/", {"scope": scope_id, "label": "skill"}, format="json")
+def counted(principal, scope_id: int | None) -> tuple[int, set[int]]:
+    response = principal.client.post("/api/v1/count/", {**_named(scope_id), "label": "skill"}, format="json")
     if response.status_code != 200:
         return response.status_code, set()
     return 200, set(response.json()["cards"])
@@ -43,6 +47,10 @@ def recall_equals_the_oracle(data) -> None:
                 memory_kept = memory_enabled(cursor)
             for principal in principals:
                 views = oracle.views(principal)
+                # Naming no scope reads every scope the principal views (API "Reads without a scope").
+                everywhere = {card for card, scope in cards.items() if scope in views}
+                assert recalled(principal, None) == (200, everywhere), (principal.name, views)
+                assert counted(principal, None) == (200, everywhere), (principal.name, views)
                 for scope_id in scope_ids:
                     if scope_id not in views:
                         assert recalled(principal, scope_id) == (404, set()), (principal.name, scope_id)

@@ -49,6 +49,10 @@ def test_remember_recall_ask_count_and_forget(world):
         assert found.results[0].card.id == saved.card.id and not found.no_evidence
         assert found.results[0].score > 0
         assert client.ask("Silva family", "Where do I live?").values == ["Porto"]
+        # No scope reads every scope the token reads; "family" is the caller's one family (the API says which),
+        # whose read sees the personal scope too (DESIGN §3).
+        assert client.ask(None, "Where do I live?").values == ["Porto"]
+        assert client.count("family", "trip").count == 2
         assert client.count("personal", "trip", when="2026").count == 2
         assert "Porto" in client.context("Silva family", "moving house").prompt
         receipt = client.forget("personal", "me", label="trip")

@@ -13,7 +13,10 @@ from typing import Any
 
 from .types import Answer, Card, Context, Count, Job, Profile, Recalled, Remembered, Scope
 
-ScopeRef = int | str  # an id, a scope's name, or "personal"
+ScopeRef = int | str  # an id, a scope's name, or "personal", "family" or "team" (the API says which is yours)
+
+# The words the API itself names a scope by: sent as they are.
+_SCOPE_WORDS = ("personal", "family", "team")
 
 
 @dataclass(frozen=True)
@@ -42,14 +45,17 @@ def _all_scopes() -> Op:
         params = {"cursor": page["next"].split("cursor=", 1)[1].split("&", 1)[0], "limit": 500}
 
 
-def _scope_id(scope: ScopeRef, known: dict[str, int]) -> Op:
-    if isinstance(scope, int) or str(scope).strip().isdigit():
+def _scope_id(scope: ScopeRef | None, known: dict[str, int]) -> Op:
+    """The scope as the API takes it: an id, one of its words, or None (a read of every scope)."""
+    if scope is None:
+        return None
+    if isinstance(scope, int) or (str(scope).strip().isascii() and str(scope).strip().isdigit()):
         return int(scope)
     wanted = str(scope).strip().casefold()
+    if wanted in _SCOPE_WORDS:
+        return wanted
     if wanted not in known:
         for listed in (yield from _all_scopes()):
-            if listed["kind"] == "personal" and listed["role"] == "owner":
-                known["personal"] = listed["id"]
             known.setdefault(listed["name"].casefold(), listed["id"])
     if wanted not in known:
         from .errors import NotFound
@@ -89,15 +95,16 @@ def remember_many(known: dict[str, int], cards: list[dict], *, session: str | No
     return [Remembered.of(result) for result in answer["results"]]
 
 
-def recall(known: dict[str, int], scope: ScopeRef, query: str, *, k: int | None = None, when: str | None = None,
-           as_of: str | None = None, tz: str | None = None, subject: str | None = None) -> Op:
+def recall(known: dict[str, int], scope: ScopeRef | None, query: str, *, k: int | None = None,
+           when: str | None = None, as_of: str | None = None, tz: str | None = None,
+           subject: str | None = None) -> Op:
     """The cards most relevant to `query`, best first; `no_evidence` when nothing fits."""
     body = _clean(scope=(yield from _scope_id(scope, known)), query=query, k=k, when=when, as_of=as_of, tz=tz,
                   subject=subject)
     return Recalled.of((yield Call("POST", "recall/", json=body)))
 
 
-def context(known: dict[str, int], scope: ScopeRef, query: str, *, budget: int | None = None,
+def context(known: dict[str, int], scope: ScopeRef | None, query: str, *, budget: int | None = None,
             when: str | None = None, tz: str | None = None) -> Op:
     """A memory block for a prompt, within `budget` tokens."""
     params = _clean(scope=(yield from _scope_id(scope, known)), query=query, budget=budget, when=when, tz=tz)
@@ -110,14 +117,14 @@ def profile(known: dict[str, int], scope: ScopeRef) -> Op:
     return Profile.of((yield Call("GET", "profile/", params={"scope": scope_id})))
 
 
-def ask(known: dict[str, int], scope: ScopeRef, question: str, *, as_of: str | None = None,
+def ask(known: dict[str, int], scope: ScopeRef | None, question: str, *, as_of: str | None = None,
         tz: str | None = None) -> Op:
     """A plain question answered from memory, saying how it knows (`tier`)."""
     body = _clean(scope=(yield from _scope_id(scope, known)), question=question, as_of=as_of, tz=tz)
     return Answer.of((yield Call("POST", "ask/", json=body)))
 
 
-def count(known: dict[str, int], scope: ScopeRef, label: str, *, subject: str | None = None,
+def count(known: dict[str, int], scope: ScopeRef | None, label: str, *, subject: str | None = None,
           when: str | None = None, tz: str | None = None) -> Op:
     """How many events of `label` (for `subject`, within `when`)."""
     body = _clean(scope=(yield from _scope_id(scope, known)), label=label, subject=subject, when=when, tz=tz)
