@@ -389,6 +389,28 @@ class MemberRelation(RelationNamed, models.Model):
         return f"{self.member} is {self.relation} of {self.of} in {self.scope}"
 
 
+class Share(models.Model):
+    """A member's choice (DESIGN §3 "Sharing by the person's choice"): the members of
+    `scope`, a family or team `owner` belongs to, may read `owner`'s cards about
+    themselves with the label `label_key` that live in the owner's personal scope —
+    read, never write. A row of the scope it is shared with (its members see what is
+    shared with them; only the owner changes it: scopes/sharing.py). The label is
+    its registry key as text: the ladder sits below the cards app."""
+
+    scope = models.ForeignKey(Scope, on_delete=models.CASCADE, related_name="shares")
+    owner = models.ForeignKey("scopes.User", on_delete=models.CASCADE, related_name="shares")
+    label_key = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = ScopedQuerySet.as_manager()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["scope", "owner", "label_key"], name="one_share_per_label")]
+
+    def __str__(self) -> str:
+        return f"{self.owner} shares {self.label_key} with {self.scope}"
+
+
 
 class AgentToken(models.Model):
     """An agent's credential. It acts for one user, on some of that user's
