@@ -9,6 +9,7 @@ from cards.pages import card as card_pages
 from cards.pages import cards as scope_card_pages
 from cards.pages import entities as entity_pages
 from cards.pages import person as person_pages
+from cards.pages import sharing as sharing_pages
 from memory_site import connect, home
 from memory_site.api import urls as _api_urls  # noqa: F401  (registers the "id" path converter)
 from review.pages import queue as queue_pages
@@ -24,6 +25,8 @@ urlpatterns = [
     path("accounts/password/", auth_views.PasswordChangeView.as_view(), name="password_change"),
     path("accounts/password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
     path("accounts/settings/", scope_pages.settings_page, name="settings"),
+    path("accounts/sharing/<id:scope_id>/", sharing_pages.sharing_save_page, name="sharing-save"),
+    path("scopes/<id:scope_id>/joined/", sharing_pages.sharing_joined_page, name="sharing-joined"),
     path("language/", languages.language_page, name="language"),
     path("accounts/erase/", account_pages.account_erase_page, name="account-erase"),
     path("invite/<str:token>/", scope_pages.invite_page, name="invite"),
@@ -52,6 +55,7 @@ urlpatterns = [
          name="invitation-decline-page"),
     path("scopes/<id:scope_id>/members/<id:user_id>/minor/", scope_pages.member_minor_page, name="member-minor"),
     path("cards/<id:card_id>/", card_pages.card_page, name="card"),
+    path("cards/<id:card_id>/share/", sharing_pages.card_share_page, name="card-share"),
     path("cards/<id:card_id>/verify/", card_pages.card_verify_page, name="card-verify-page"),
     path("cards/<id:card_id>/describe/", card_pages.card_describe_page, name="card-describe"),
     path("cards/<id:card_id>/perspective/", card_pages.card_perspective_page, name="card-perspective"),

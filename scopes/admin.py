@@ -15,7 +15,7 @@ from core.errors import DomainError
 
 from .invites import invitation_create
 from .members import shared_scope_check
-from .models import Membership, Role, Scope, User
+from .models import Membership, Role, Scope, Share, User
 from .services import membership_remove, membership_set, user_setup
 from .visibility import ScopedAdmin
 
@@ -170,6 +170,24 @@ class MembershipAdmin(ScopedAdmin, admin.ModelAdmin):
     list_filter = ("role", "scope__kind")
     list_select_related = ("user", "scope")
     search_fields = ("user__username", "user__display_name", "scope__name")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+
+@admin.register(Share)
+class ShareAdmin(ScopedAdmin, admin.ModelAdmin):
+    """Read-only: what a member shares is theirs alone to change (scopes/sharing.py)."""
+
+    list_display = ("owner", "scope", "label_key", "created_at")
+    list_select_related = ("owner", "scope")
+    search_fields = ("owner__username", "scope__name", "label_key")
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

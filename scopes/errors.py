@@ -74,3 +74,11 @@ class AmbiguousScope(DomainError):
 
     code = "ambiguous_scope"
 
+
+
+class NotFamilyOrTeam(DomainError):
+    """Sharing is with a household or a team one belongs to (DESIGN §3 "Sharing by the
+    person's choice"): a personal, project or wider scope is refused by name, not hidden."""
+
+    code = "not_family_or_team"
+    status = 400

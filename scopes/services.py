@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from .errors import InvalidLadder, LastOwner, NotAMember
 from .guardians import minor_check, minor_role_check
 from .relations import relation_set, relations_forget_member
+from .sharing import shares_forget_member
 from .members import owner_change_check, shared_scope_check
 from .models import (KIND_NAMES, ROLE_PERMISSIONS, AgentToken, Invitation, InvitationStatus, Membership, Role, Scope,
                      ScopeKind, ScopeUserObjectPermission, User)
@@ -107,6 +108,7 @@ def membership_remove(*, scope: Scope, user: User) -> None:
         _refuse_if_last_owner(scope=scope)
     membership.delete()
     relations_forget_member(scope=scope, user=user)
+    shares_forget_member(scope=scope, user_id=user.pk)
     ScopeUserObjectPermission.objects.filter(content_object=scope, user=user).delete()
     _invitations_withdraw_beyond(scope=scope, user=user, role=None)
     # A token named for the scope forgets it: joining again later must not revive an old agent's reach.

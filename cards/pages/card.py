@@ -23,6 +23,7 @@ from ..models import Card, CardKind, CardPerspective, CardRevision, Tag
 from ..provenance import approvals_of
 from ..selectors.cards import FORGET_ACTION, card_forgettable_get, card_get, card_history, perspectives_own
 from ..selectors.shape import card_out, card_rows
+from ..selectors.sharing import card_sharing
 from ..services import card_describe, card_forget, card_verify, perspectives_set, subject_forget
 from .forms import ConfirmForm, DescribeForm, PerspectiveForm
 from .rights import may
@@ -51,6 +52,7 @@ def card_page(request, card_id: int, *, principal):
         # Your own phrasing only (DESIGN §3): the card's `text` above already reads in it.
         "perspective_form": (PerspectiveForm(initial={"text": _own_phrasing(card, request.user)})
                              if may_write and _shared(card) else None),
+        "sharing": card_sharing(principal=principal, card=card),
     }
     return render(request, "cards/card.html", context)
 

@@ -106,7 +106,8 @@ ERROR_MEANINGS = {
          "label_kind_mismatch, excluded (never stored; with `rule`), needs_consent (a sensitive attribute sent "
          "without consent; with `category`), unresolvable_time, ambiguous_entity (with candidates), "
          "confusable_name (a new name that looks like an existing entity's without being it; with candidates: use "
-         "that name, or register the spelling as its alias)",
+         "that name, or register the spelling as its alias), not_family_or_team (sharing is with a family or team you "
+         "belong to)",
     401: "not_authenticated, invalid_token, token_expired, token_revoked",
     403: "permission_denied: seen, but not allowed to change; minor_not_allowed: minors create no tokens, scopes "
          "or invites, change no roles and do not leave their family",

@@ -8,6 +8,7 @@ from cards.api import export as export_views
 from cards.api import forget as forget_views
 from cards.api import profile as profile_views
 from cards.api import recall as recall_views
+from cards.api import sharing as sharing_views
 from cards.api import time as time_views
 from cards.api import views as card_views
 from review.api import views as review_views
@@ -93,6 +94,7 @@ urlpatterns = [
     path("forget/", forget_views.Forget.as_view(), name="forget"),
     path("account/", forget_views.Account.as_view(), name="account"),
     path("me/", people_views.Me.as_view(), name="me"),
+    path("me/sharing/", sharing_views.MySharing.as_view(), name="me-sharing"),
     path("tokens/", scope_views.TokenListCreate.as_view(), name="token-list"),
     path("tokens/minors/", scope_views.WardTokenList.as_view(), name="token-minors"),
     path("tokens/<id:token_id>/", scope_views.TokenDetail.as_view(), name="token-detail"),

@@ -80,7 +80,7 @@ def invite_page(request, token: str):
                 login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, _("You joined %(scope)s as %(role)s.")
                              % {"scope": membership.scope.name, "role": membership.role_name})
-            return redirect("scope", scope_id=membership.scope_id)
+            return redirect("sharing-joined", scope_id=membership.scope_id)  # asked once, as on accepting
     return render(request, "scopes/invite.html", {"invite": invite, "form": form, "error": error},
                   status=400 if request.method == "POST" else 200)
 
@@ -256,7 +256,9 @@ def invitation_answer_page(request, invitation_id: int, accept: bool, *, princip
         return redirect("home")
     messages.success(request, _("You joined %(scope)s as %(role)s.")
                      % {"scope": invitation.scope.name, "role": membership.role_name})
-    return redirect("scope", scope_id=invitation.scope_id)
+    # Asked once, on joining: what of yours its members may read (the card store's page, which goes
+    # on to the scope's own when there is nothing to ask).
+    return redirect("sharing-joined", scope_id=invitation.scope_id)
 
 
 @page(scope="scope_id", methods=("POST",))
