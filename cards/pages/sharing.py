@@ -16,7 +16,6 @@ from django.utils.translation import gettext as _
 from core.errors import DomainError
 from core.pages import back_to, refusal_message
 from scopes.pages.entry import page
-from scopes.selectors import scope_get
 from scopes.sharing import SHARED_WITH
 
 from ..selectors.cards import card_get
@@ -55,17 +54,13 @@ def sharing_joined_page(request, scope, *, principal):
     return render(request, "cards/sharing_joined.html", {"scope": scope, "sharing": offered[0]})
 
 
-@page(methods=("POST",))
-def card_share_page(request, card_id: int, *, principal):
-    """Shares (or stops sharing) the card's label with one family or team: only from a current
-    card of the person's own, in their personal scope and about themselves."""
+@page(scope="scope_id", methods=("POST",))
+def card_share_page(request, card_id: int, scope, *, principal):
+    """Shares (or, with `shared=0`, stops sharing) the card's label with the family or team `scope`: only
+    from a current card of the person's own, in their personal scope and about themselves."""
     card = card_get(principal=principal, card_id=card_id)
     if not card_sharing(principal=principal, card=card):
         raise Http404
-    scope_id = request.POST.get("scope", "")
-    if not (scope_id.isascii() and scope_id.isdigit() and 0 < int(scope_id) < 2**63):
-        raise Http404
-    scope = scope_get(principal=principal, scope_id=int(scope_id))
     shared = request.POST.get("shared") != "0"
     try:
         with transaction.atomic():

@@ -36,7 +36,7 @@ from cards.models import Alias, Card, CardRevision, Entity, PossibleDuplicate
 from cards.services import card_remember, entity_create
 from review.models import Candidate, IngestJob, UpkeepProposal
 from scopes.invites import invitation_create
-from scopes.models import AgentToken, Invitation, MemberRelation, Membership, Scope, User
+from scopes.models import AgentToken, Invitation, MemberRelation, Membership, Scope, Share, User
 from scopes.services import membership_set, scope_create
 from scopes.tokens import token_create
 from tests.factories import UserFactory
@@ -144,6 +144,11 @@ ENDPOINTS = [
     # One's own settings: there is no one else's to hide. Tokens read them; only the person changes them.
     Endpoint("GET", "me/", hidden=None),
     Endpoint("PATCH", "me/", lambda w: {"time_zone": "Europe/Lisbon"}, WRITE, hidden=None, session_only=True),
+    # What one shares with one's families and teams: a person's choice, never a token's; a scope one does not
+    # belong to is as absent as any other.
+    Endpoint("GET", "me/sharing/", hidden=None, session_only=True),
+    Endpoint("PUT", "me/sharing/", lambda w: {"scope": w.ids["scope"], "labels": ["skill"]}, WRITE,
+             session_only=True),
     Endpoint("GET", "tokens/", listed="token", session_only=True),
     # A guardian's view of the tokens of the minors they look after: everyone has one (often empty).
     Endpoint("GET", "tokens/minors/", hidden=None, session_only=True),
@@ -246,7 +251,8 @@ def snapshot(world: World) -> tuple:
             sorted(MemberRelation.objects.values_list("member__username", "of__username", "relation")),
             sorted(Invitation.objects.values_list("pk", "username", "role", "status")),
             sorted(Membership.objects.filter(user__username="alice").values_list("scope_id", "role")),
-            User.objects.filter(username="alice").values_list("time_zone", "language").get())
+            User.objects.filter(username="alice").values_list("time_zone", "language").get(),
+            sorted(Share.objects.values_list("owner__username", "scope_id", "label_key")))
 
 
 def listed_ids(response) -> set[int]:

@@ -115,6 +115,8 @@ def test_being_removed_ends_the_shares_too(family, alice, bob):
 
 
 def test_erasing_the_account_takes_the_shares(family, bob):
+    from cards.services.account import account_erase
+
     sharing_set(principal=_me(bob), scope=family, labels=["employer"])
-    bob.delete()
+    account_erase(user=bob)
     assert not Share.objects.in_scopes([family.pk]).exists()

@@ -20,7 +20,7 @@ from scopes.archive import scope_archive
 from scopes.invites import invitation_create, invite_create
 from scopes.principals import Principal
 from scopes.services import membership_set, scope_create
-from scopes.models import AgentToken, Invitation, Invite, MemberRelation, Membership, Scope
+from scopes.models import AgentToken, Invitation, Invite, MemberRelation, Membership, Scope, Share
 from scopes.tokens import token_create
 
 pytestmark = pytest.mark.django_db
@@ -95,6 +95,9 @@ PAGES = [
     Page("rule-create", "POST", "/scopes/{family}/rules/new/", WRITE, RULE_FORM),
     # A member of the family: a viewer of it sees her page (her family cards), a stranger gets 404.
     Page("person", "GET", "/people/{person}/"),
+    # Sharing with a family one belongs to, whatever one's role there; the question asked on joining.
+    Page("sharing-save", "POST", "/accounts/sharing/{family}/", data={"labels": ["employer"]}),
+    Page("sharing-joined", "GET", "/scopes/{family}/joined/"),
 ]
 # A person's own things (agent tokens): anyone else gets 404, as for a scope they do not see.
 OWN_PAGES = [
@@ -119,7 +122,10 @@ NOT_IN_MATRIX = {"review", "entities", "home", "login", "logout", "password_chan
                  # One's own account: erased by its person only (tests/web/test_forget_pages.py).
                  "account-erase",
                  # The language switch: anyone's, signed in or not (tests/web/test_site_pages_chinese.py).
-                 "language"}
+                 "language",
+                 # Sharing a card's label: only from one's own personal card about oneself, 404 from any other
+                 # (tests/web/test_sharing_pages.py).
+                 "card-share"}
 WHO = {VIEW: "victor", WRITE: "bob", REVIEW: "alice", MANAGE: "alice", ABOUT_HER: "alice"}
 
 
@@ -137,7 +143,8 @@ def _state():
             list(Invitation.objects.order_by("pk").values_list("username", "role", "status")),
             list(Rule.objects.order_by("pk").values_list("name", "status")),
             list(UpkeepProposal.objects.order_by("pk").values_list("status", flat=True)),
-            list(Scope.objects.order_by("pk").values_list("archived_at", flat=True)))
+            list(Scope.objects.order_by("pk").values_list("archived_at", flat=True)),
+            list(Share.objects.order_by("pk").values_list("owner_id", "scope_id", "label_key")))
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ from cards.services import card_remember
 from scopes.invites import invitation_create
 from scopes.models import Share
 from scopes.principals import Principal
+from scopes.services import scope_create
 from scopes.sharing import sharing_of, sharing_set
 
 pytestmark = pytest.mark.django_db
@@ -91,12 +92,12 @@ def test_a_card_of_ones_own_offers_share_and_stop(household, pages, t0):
     card = _own_card(bob, t0)
     client = pages(bob)
     page = client.get(f"/cards/{card.pk}/", **ENGLISH).content.decode()
-    assert f'action="/cards/{card.pk}/share/"' in page and "Share with The Lins" in page
-    answer = client.post(f"/cards/{card.pk}/share/", {"scope": family.pk})
+    assert f'action="/cards/{card.pk}/share/{family.pk}/"' in page and "Share with The Lins" in page
+    answer = client.post(f"/cards/{card.pk}/share/{family.pk}/")
     assert answer.status_code == 302 and _shared(bob, family) == ["employer"]
     page = client.get(f"/cards/{card.pk}/", **ENGLISH).content.decode()
     assert "The Lins reads your employer." in page and "Stop sharing with The Lins" in page
-    client.post(f"/cards/{card.pk}/share/", {"scope": family.pk, "shared": "0"})
+    client.post(f"/cards/{card.pk}/share/{family.pk}/", {"shared": "0"})
     assert _shared(bob, family) == []
 
 
@@ -105,20 +106,25 @@ def test_no_share_button_on_a_card_that_is_not_ones_own_about_oneself(household,
     family_card = household["card"]  # in the family, not a personal card
     client = pages(alice)
     assert "Share with" not in client.get(f"/cards/{family_card.pk}/", **ENGLISH).content.decode()
-    assert client.post(f"/cards/{family_card.pk}/share/", {"scope": family.pk}).status_code == 404
+    assert client.post(f"/cards/{family_card.pk}/share/{family.pk}/").status_code == 404
     about_someone = card_remember(scope=alice.personal_scope, actor=alice, draft=CardDraft(
         kind="state", label="employer", subject="Kai", value="School", reference_time=t0)).card
     assert "Share with" not in client.get(f"/cards/{about_someone.pk}/", **ENGLISH).content.decode()
-    assert client.post(f"/cards/{about_someone.pk}/share/", {"scope": family.pk}).status_code == 404
+    assert client.post(f"/cards/{about_someone.pk}/share/{family.pk}/").status_code == 404
     bobs = _own_card(household["bob"], t0)
-    assert client.post(f"/cards/{bobs.pk}/share/", {"scope": family.pk}).status_code == 404  # not hers to see
+    assert client.post(f"/cards/{bobs.pk}/share/{family.pk}/").status_code == 404  # not hers to see
     assert not Share.objects.in_scopes([family.pk]).exists()
 
 
-@pytest.mark.parametrize("scope", ["", "x", "-1", "99999999999999999999", "0"])
-def test_a_junk_scope_on_the_card_form_is_404_never_a_500(household, pages, t0, scope):
+def test_sharing_a_card_with_a_scope_one_is_not_in_or_no_family_changes_nothing(household, pages, alice, t0):
     card = _own_card(household["bob"], t0)
-    assert pages(household["bob"]).post(f"/cards/{card.pk}/share/", {"scope": scope}).status_code == 404
+    client = pages(household["bob"])
+    assert client.post(f"/cards/{card.pk}/share/{alice.personal_scope.pk}/").status_code == 404
+    assert client.post(f"/cards/{card.pk}/share/999999999/").status_code == 404
+    project = scope_create(name="Garden", kind="project", creator=household["bob"])
+    client.post(f"/cards/{card.pk}/share/{project.pk}/", **ENGLISH)
+    assert not Share.objects.in_scopes([project.pk]).exists()
+    assert "you belong to; this scope is" in client.get(f"/cards/{card.pk}/", **ENGLISH).content.decode()
 
 
 def test_joining_asks_once_with_nothing_ticked(household, pages, alice, t0):
