@@ -20,7 +20,7 @@ from cards.services import alias_add, card_remember, entity_create
 from core.errors import NotAllowed
 from review.models import Candidate, Decision, IngestJob, Probe, Signal, UpkeepProposal, UpkeepRun
 from scopes.invites import invitation_create, invite_create
-from scopes.models import Invitation, Invite, MemberRelation, Membership, Scope, ScopeKind
+from scopes.models import Invitation, Invite, MemberRelation, Membership, Scope, ScopeKind, Share
 from scopes.relations import relation_set
 from scopes.principals import Principal
 from scopes.services import global_scope_get, membership_set
@@ -73,6 +73,8 @@ MAKERS = {
     Invitation: lambda scope, owner: invitation_create(scope=scope, username=f"guest{scope.pk}", role="member",
                                                        invited_by=owner),
     MemberRelation: lambda scope, owner: _relation(scope, owner),
+    # A row of the scope it is shared with: its members see what is shared with them.
+    Share: lambda scope, owner: Share.objects.create(scope=scope, owner=owner, label_key="address"),
     Signal: lambda scope, owner: Signal.objects.create(scope=scope, author=owner, kind="blocker", subject="build",
                                                        key="build", day=timezone.now().date()),
     UpkeepProposal: lambda scope, owner: UpkeepProposal.objects.create(scope=scope, kind="promote",

@@ -77,14 +77,17 @@ def test_a_new_person_signs_up_through_an_invite_and_becomes_a_member(alice):
     assert client.get(f"/invite/{token}/").status_code == 200
     answer = client.post(f"/invite/{token}/", {"username": "kai", "display_name": "Kai",
                                                "password1": "a long enough phrase 7", "password2": "a long enough phrase 7"})
-    assert answer.status_code == 302 and answer.url == f"/scopes/{family.pk}/"
+    # Asked once what to share with the family (tests/web/test_sharing_pages.py): someone new has
+    # nothing of their own yet, so on to the family's page.
+    assert answer.status_code == 302 and answer.url == f"/scopes/{family.pk}/joined/"
+    assert client.get(answer.url).url == f"/scopes/{family.pk}/"
     kai = User.objects.get(username="kai")
     assert kai.personal_scope is not None
     membership = Membership.objects.get(scope=family, user=kai)
     assert membership.role == "member"
     # The invite's relation is what the invitee is to the person who invited them.
     assert relation_to(scope_id=family.pk, member_id=kai.pk, of_id=alice.pk) == "son"
-    assert client.get(answer.url).status_code == 200
+    assert client.get(f"/scopes/{family.pk}/").status_code == 200
     # The link is spent.
     assert Client().get(f"/invite/{token}/").status_code == 404
 
