@@ -57,7 +57,8 @@ def sharing_set(*, principal: Principal, scope: Scope, labels: list[str]) -> lis
                               % {"kind": scope.kind_name}, fields={"scope": [_("not a family or team")]})
     user_id = principal.user.pk
     # Locked as membership_remove locks it: a share never outlives a leaving that commits beside it.
-    if not Membership.objects.in_scopes([scope.pk]).select_for_update().filter(user_id=user_id).exists():
+    if not list(Membership.objects.in_scopes([scope.pk]).select_for_update().filter(user_id=user_id)
+                .values_list("pk", flat=True)):
         raise NotAMember(_("You are not a member of this scope."))
     keys = sorted(set(labels))
     mine = Share.objects.in_scopes([scope.pk]).filter(owner_id=user_id)

@@ -39,7 +39,8 @@ class SharingListOut(serializers.Serializer):
 
 
 class SharingIn(StrictSerializer):
-    scope = ScopeRefField(help_text='The family or team: its id, or "family" or "team" for your one scope of that kind.')
+    scope = ScopeRefField(help_text='The family or team: its id, or "family" or "team" for your one scope of that '
+                                    "kind.")
     labels = serializers.ListField(child=serializers.CharField(max_length=64), max_length=MAX_LABELS,
                                    allow_empty=True, help_text="Label keys or synonyms; [] shares nothing.")
 

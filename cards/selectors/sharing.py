@@ -65,5 +65,6 @@ def card_sharing(*, principal: Principal, card: Card) -> list[ScopeSharing]:
         return []
     key = card.label.key
     shared = {row["scope"]: key in row["labels"] for row in sharing_of(principal=principal)}
-    return [ScopeSharing(scope=scope, choices=[Choice(key=key, name=label_name(key), shared=shared.get(scope.pk, False))])
+    name = label_name(key)
+    return [ScopeSharing(scope=scope, choices=[Choice(key=key, name=name, shared=shared.get(scope.pk, False))])
             for scope in sharing_scopes(principal=principal)]
