@@ -24,7 +24,8 @@ OTHER_PAGES = {"home": "/", "review": "/review/", "entities": "/entities/", "pas
                "invite": "/invite/{invite_link}/", "ask": "/ask/"}
 NOT_A_PAGE = {"login": "signed in, it sends you home", "logout": "a POST",
               "label-choices": "a fragment of the review form", "scope-create": "a POST (its form is on home)",
-              "language": "a POST (the switch in every page's header)"}
+              "language": "a POST (the switch in every page's header)",
+              "card-share": "a POST (its form is on the card page of one's own personal card)"}
 
 # The rendered size of the timeline's smallest text: its font size in the picture's units × the picture's scale.
 SMALLEST_TIMELINE_TEXT = """() => Math.min(...[...document.querySelectorAll('.timeline svg text')]
