@@ -13,6 +13,7 @@ from rest_framework.pagination import CursorPagination
 from rest_framework.parsers import JSONParser
 
 from ..instants import instant_problem
+from ..scope_words import SCOPE_WORDS
 from ..text import body_text_check
 
 MAX_ID = 2**63 - 1
@@ -197,9 +198,6 @@ class ErrorSerializer(serializers.Serializer):
     index = serializers.IntegerField(required=False, help_text="In a batch: the card that refused the whole batch.")
 
 
-# The words a request may name a scope by instead of its id (API.md "Reads without a scope"): the caller's
-# one scope of that kind. What each means is the ladder's (scopes.selectors.scope_ref_id).
-SCOPE_WORDS = ("personal", "family", "team")
 SCOPE_REF_HELP = 'The scope: its id, or "personal", "family" or "team" for your one scope of that kind.'
 READ_SCOPE_HELP = ('Read in this scope: it, its ancestors, your personal scope and global — by its id, or "personal", '
                    '"family" or "team" for your one scope of that kind. Without it, every scope you read (each card '

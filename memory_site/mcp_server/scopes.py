@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from urllib.parse import parse_qs, urlsplit
 
-from core.api.common import SCOPE_WORDS
+from core.scope_words import SCOPE_WORDS
 
 from .rest import Answer, Caller, call
 
