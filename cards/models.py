@@ -55,6 +55,21 @@ class EntityQuerySet(InScope):
                            | Q(pk__in=cards.filter(object__isnull=False).values("object_id")))
 
 
+class CardQuerySet(InScope):
+    def in_scopes(self, scope_ids) -> CardQuerySet:
+        """Cards in `scope_ids`, and those a `cards.reads.Read` among them meets through a member's share:
+        their personal scope's cards about themselves with a label they share (read, never written)."""
+        from .reads import shared_of
+
+        condition = self.scope_condition(scope_id_values(scope_ids))
+        shares: dict[tuple[int, int], list[int]] = {}
+        for scope_id, subject_id, label_id in shared_of(scope_ids):
+            shares.setdefault((scope_id, subject_id), []).append(label_id)
+        for (scope_id, subject_id), label_ids in shares.items():
+            condition |= Q(scope_id=scope_id, subject_id=subject_id, label_id__in=label_ids)
+        return self.filter(condition)
+
+
 class InGlobalScope(ScopedQuerySet):
     """Rows that hold for everyone (derivation rules): they live in the global
     scope, so who may view, or review, them is who may view, or review, global."""
@@ -286,7 +301,7 @@ class Card(ScopeRow):
     # set with the text it comes from, on every write and correction.
     lexemes = ArrayField(models.TextField(), default=list, blank=True, editable=False)
 
-    objects = InScope.as_manager()
+    objects = CardQuerySet.as_manager()
 
     class Meta:
         indexes = [

@@ -15,6 +15,7 @@ from django.db import connection
 from .derive import Deriver, FactBase, Proof, approved_rules
 from ..embeddings.spaces import IN_SPACE_SQL, current_space, space_values
 from ..models import Cardinality, CardKind, EntityKind, Label, Tag
+from ..reads import in_read_sql, read_params
 from ..selectors.entities import Binding
 from ..text import normalize
 from ..valid_time import valid_sql
@@ -106,18 +107,19 @@ def _answer(binding: Binding, label: Label, scope_ids: list[int], deriver: Deriv
 def _beside(binding: Binding, label: Label, scope_ids: list[int], at: dt.datetime) -> tuple[list[Planned], list[int]]:
     """What stands beside the record: values planned from a later date (that are
     not replaced before they start), and others' statements disputing a member's own."""
+    read = read_params(scope_ids)
     with connection.cursor() as cursor:
         cursor.execute(
             f"""SELECT c.id, CASE WHEN c.object_id IS NULL THEN c.value ELSE o.name END, c.effective_at,
                        c.disputes_id IS NOT NULL
                   FROM cards_card c LEFT JOIN cards_entity o ON o.id = c.object_id
-                 WHERE c.scope_id = ANY(%(scopes)s) AND c.subject_id = ANY(%(ids)s) AND c.label_id = %(label)s
+                 WHERE {in_read_sql("c", read)} AND c.subject_id = ANY(%(ids)s) AND c.label_id = %(label)s
                    AND c.kind <> '{CardKind.EVENT}' AND c.tag <> '{Tag.HYPOTHESIS}'
                    AND ((c.disputes_id IS NULL AND c.effective_at > %(at)s
                          AND (c.superseded_at IS NULL OR c.superseded_at > c.effective_at))
                         OR (c.disputes_id IS NOT NULL AND {valid_sql("c")}))
                  ORDER BY c.effective_at, c.id""",
-            {"scopes": scope_ids, "ids": binding.entity_ids, "label": label.pk, "at": at})
+            {**read, "ids": binding.entity_ids, "label": label.pk, "at": at})
         rows = cursor.fetchall()
     planned = [Planned(value, starts, pk) for pk, value, starts, disputing in rows if not disputing]
     return planned, [pk for pk, _, _, disputing in rows if disputing]
@@ -126,14 +128,15 @@ def _beside(binding: Binding, label: Label, scope_ids: list[int], at: dt.datetim
 def _hypotheses(binding: Binding, label: Label, scope_ids: list[int], at: dt.datetime, *,
                 recorded: set[str] | None = None) -> list[Guess]:
     """The hypotheses about the subject, as guesses; beside a record, each says whether it disagrees."""
+    read = read_params(scope_ids)
     with connection.cursor() as cursor:
         cursor.execute(
             f"""SELECT c.id, CASE WHEN c.object_id IS NULL THEN c.value ELSE o.name END, c.confidence
                   FROM cards_card c LEFT JOIN cards_entity o ON o.id = c.object_id
-                 WHERE c.scope_id = ANY(%(scopes)s) AND c.subject_id = ANY(%(ids)s) AND c.label_id = %(label)s
+                 WHERE {in_read_sql("c", read)} AND c.subject_id = ANY(%(ids)s) AND c.label_id = %(label)s
                    AND c.tag = '{Tag.HYPOTHESIS}' AND {valid_sql("c")}
                  ORDER BY c.confidence DESC NULLS LAST, c.id""",
-            {"scopes": scope_ids, "ids": binding.entity_ids, "label": label.pk, "at": at})
+            {**read, "ids": binding.entity_ids, "label": label.pk, "at": at})
         rows = cursor.fetchall()
     guesses = []
     for card_id, value, confidence in rows:

@@ -14,6 +14,7 @@ from django.db import connection
 from django.utils import timezone
 
 from ..models import CardKind, Label, Tag
+from ..reads import in_read_sql, read_params
 from ..valid_time import planned_sql, valid_sql
 
 
@@ -39,9 +40,9 @@ class Count:
 
 def count_cards(*, scope_ids: list[int], label: Label, subject_ids: list[int] | None,
                 start: dt.datetime | None, end: dt.datetime | None, tz: str) -> Count:
-    params = {"scopes": scope_ids, "label": label.pk, "subjects": subject_ids, "start": start, "end": end, "tz": tz,
+    params = {**read_params(scope_ids), "label": label.pk, "subjects": subject_ids, "start": start, "end": end, "tz": tz,
               "now": timezone.now()}
-    where = "c.scope_id = ANY(%(scopes)s) AND c.label_id = %(label)s"
+    where = f"{in_read_sql('c', params)} AND c.label_id = %(label)s"
     where += f" AND c.tag <> '{Tag.HYPOTHESIS}'"
     if subject_ids is not None:
         where += " AND c.subject_id = ANY(%(subjects)s)"

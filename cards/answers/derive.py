@@ -19,6 +19,7 @@ from django.db import connection
 from django.utils import timezone
 
 from ..models import CardKind, Rule, RuleStatus, Tag
+from ..reads import in_read_sql, read_params
 from ..rule_shape import rule_check
 from ..selectors.entities import entity_term
 from ..text import normalize
@@ -75,7 +76,7 @@ _FACTS = f"""
       LEFT JOIN cards_entity o0 ON o0.id = c.object_id
       LEFT JOIN cards_entity o ON o.id = COALESCE(o0.merged_into_id, o0.id)
       LEFT JOIN scopes_scope os ON os.id = o.scope_id
-     WHERE c.scope_id = ANY(%(scopes)s) AND {{labels}} AND c.kind <> '{CardKind.EVENT}'
+     WHERE {{covered}} AND {{labels}} AND c.kind <> '{CardKind.EVENT}'
        AND c.tag <> '{Tag.HYPOTHESIS}' AND c.disputes_id IS NULL AND {{valid}} AND {{subject}}
      ORDER BY c.effective_at, c.id"""
 
@@ -88,7 +89,7 @@ class FactBase:
 
     def __init__(self, scope_ids: list[int], as_of: dt.datetime | None = None) -> None:
         # Current means valid now: a planned value is not yet a fact (valid_time.py).
-        self.scope_ids, self.as_of, self.at = list(scope_ids), as_of, as_of or timezone.now()
+        self.read, self.as_of, self.at = read_params(scope_ids), as_of, as_of or timezone.now()
         self._memo: dict[tuple[str, str], list[Fact]] = {}
         # Labels read whole by `preload`: {label: {subject term: facts}}.
         self._whole: dict[str, dict[str, list[Fact]]] = {}
@@ -154,8 +155,8 @@ class FactBase:
     def _rows(self, params: dict, labels: str, subject: str) -> list[tuple[Fact, str]]:
         """Facts, each with the name term of its subject (how an "n:" lookup finds it)."""
         with connection.cursor() as cursor:
-            cursor.execute(_FACTS.format(labels=labels, valid=valid_sql("c"), subject=subject),
-                           {**params, "scopes": self.scope_ids, "at": self.at})
+            cursor.execute(_FACTS.format(covered=in_read_sql("c", self.read), labels=labels, valid=valid_sql("c"),
+                                         subject=subject), {**params, **self.read, "at": self.at})
             rows = cursor.fetchall()
         facts = []
         for (card_id, value, value_norm, s_id, s_kind, s_scope_kind, s_norm,

@@ -27,6 +27,7 @@ from ..drafts import draft_from_request
 from ..models import Card
 from ..provenance import approvals_of
 from ..selectors.card_list import cards_list
+from ..selectors.read_scopes import read_of
 from ..selectors.shape import card_out
 from ..selectors.writers import writers_of
 from ..services import card_remember
@@ -82,7 +83,8 @@ def _scope_context(request, principal, scope, *, add_form=None) -> dict:
     filters = CardFilterForm(request.GET or {"view": "current"}, people=people, agents=agents)
     rows = Card.objects.none().values()
     if filters.is_valid():
-        ids = ladder if filters.cleaned_data["ladder"] else [scope.pk]
+        # With what members share with this scope (shown as theirs: the card's subject and scope say whose).
+        ids = read_of(ladder if filters.cleaned_data["ladder"] else [scope.pk], principal=principal)
         rows = _filtered(principal, filters, scope_ids=ids)
     paginator = Paginator(rows.order_by("-effective_at", "-id"), PER_PAGE)
     shown = paginator.get_page(request.GET.get("page"))

@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.db import connection
 from django.utils import timezone
 
+from ..reads import in_read_sql, read_params
 from ..valid_time import valid_sql
 from .answer import Aging
 from .questions import asked_join, sensitive_sql, single_sql
@@ -33,11 +34,12 @@ def aging_now() -> str:
 def aging_card_ids(scope_ids: list[int], *, among: list[int] | None = None) -> list[int]:
     """The facts to re-check now in these scopes: what the home page's health counts count;
     with `among`, only which of those cards are (a page that shows a few asks only of them)."""
-    sql = f"SELECT c.id FROM cards_card c WHERE c.scope_id = ANY(%(scopes)s) AND {valid_sql('c')} AND {aging_now()}"
+    params = {**read_params(scope_ids), "at": timezone.now(), "among": list(among or ())}
+    sql = f"SELECT c.id FROM cards_card c WHERE {in_read_sql('c', params)} AND {valid_sql('c')} AND {aging_now()}"
     if among is not None:
         sql += " AND c.id = ANY(%(among)s)"
     with connection.cursor() as cursor:
-        cursor.execute(sql, {"scopes": list(scope_ids), "at": timezone.now(), "among": list(among or ())})
+        cursor.execute(sql, params)
         return [row[0] for row in cursor.fetchall()]
 
 

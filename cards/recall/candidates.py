@@ -9,6 +9,7 @@ import datetime as dt
 from django.utils import timezone
 
 from ..models import CardKind
+from ..reads import in_read_sql
 from ..valid_time import valid_sql
 from ..time.when import Interval
 
@@ -18,7 +19,7 @@ def candidates_sql(params: dict, *, as_of: dt.datetime | None, when: Interval | 
     """Cards in the visible scopes that hold at the asked time (and overlap `when`, and are about `subject_ids`).
     `routing`: only to count candidates for the choice of route, where open cards are close enough.
     `when_events_only`: `when` keeps only the events in its range; otherwise states and knowledge stay too."""
-    sql = "c.scope_id = ANY(%(scopes)s)"
+    sql = in_read_sql("c", params)
     if subject_ids is not None:
         params["subjects"] = list(subject_ids)
         sql += " AND c.subject_id = ANY(%(subjects)s)"

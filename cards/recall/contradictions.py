@@ -10,6 +10,7 @@ import dataclasses
 from django.db import connection
 
 from ..models import Card
+from ..reads import read_params
 from .answer import Contradiction
 from .candidates import candidates_sql
 from .questions import asked_join, sensitive_sql, single_sql
@@ -29,7 +30,7 @@ def values_differ(alias: str = "") -> str:
 
 def contradictions_in(*, scope_ids: list[int], limit: int | None = None) -> list[Contradiction]:
     """Current contradictions among these scopes (the review queue lists them)."""
-    params = {"scopes": list(scope_ids), "asker": None}
+    params = {**read_params(scope_ids), "asker": None}
     with connection.cursor() as cursor:
         found = contradictions_found(cursor, candidates_sql(params, as_of=None, when=None), params, first=set())
     return found if limit is None else found[:limit]

@@ -64,12 +64,12 @@ def index(valid: str, unanswered: str, params: dict) -> dict:
         relevance = scored_relevance_sql("s.similarity", "s.by_words", "COALESCE(x.lexical, 0)", is_named("o"))
         # The arms' cards are read again by id and by the read's scopes, which hold every one of them: on a
         # cluster a read of cards by id alone is sent to every shard.
-        nearest = "nearest JOIN cards_card c ON c.id = nearest.id AND c.scope_id = ANY(%(scopes)s)"
+        nearest = "nearest JOIN cards_card c ON c.id = nearest.id AND c.scope_id = ANY(%(read_scopes)s)"
         cursor.execute(
             f"WITH {lexical}, {NAMED_SQL}, nearest AS MATERIALIZED ({arms})"
             f" SELECT s.id, COALESCE(s.similarity, %(unrelated)s), COALESCE(x.lexical, 0), s.decay, s.days,"
             f" {is_named('o')}, s.by_words FROM ({_SCORED.format(source=nearest)}) AS s"
-            " JOIN cards_card o ON o.id = s.id AND o.scope_id = ANY(%(scopes)s)"
+            " JOIN cards_card o ON o.id = s.id AND o.scope_id = ANY(%(read_scopes)s)"
             f" LEFT JOIN lexical x ON x.id = s.id WHERE {relevance} >= %(floor)s"
             f" ORDER BY {relevance} DESC, s.id DESC LIMIT %(k)s", params)
         results = in_score_order([Scored(card_id=row[0], similarity=row[1], lexical=float(row[2]), decay=row[3],

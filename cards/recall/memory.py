@@ -37,7 +37,7 @@ SELECT pg_current_xact_id_if_assigned() IS NULL, (SELECT oid FROM pg_database WH
   (SELECT json_agg(json_build_array(x.scope_id, x.total, x.newest)) FROM ({VERSIONS_SQL}) AS x)::text,
   (SELECT json_agg(json_build_array(a.card_id, (extract(epoch FROM a.card_verified_at) * 1000000)::bigint,
                                     a.asked_at))
-   FROM cards_cardasked a WHERE a.scope_id = ANY(%(scopes)s) AND a.user_id IS NOT DISTINCT FROM %(asker)s)::text"""
+   FROM cards_cardasked a WHERE a.scope_id = ANY(%(read_scopes)s) AND a.user_id IS NOT DISTINCT FROM %(asker)s)::text"""
 
 
 @lru_cache(maxsize=1)
@@ -136,26 +136,39 @@ def _sides(columns: Columns, valid: np.ndarray, asked: dict) -> list[tuple]:
     return found
 
 
+def _covered(columns: Columns, params: dict) -> np.ndarray:
+    """The cards the read covers (reads.in_read_sql, in numpy): those of the scopes read whole, and of a
+    scope met through shares those about the member with a label they share."""
+    covered = np.isin(columns.scope_ids, params["scopes"])
+    for scope_id, subject_id, label_id in zip(params["shared_scopes"], params["shared_subjects"],
+                                              params["shared_labels"]):
+        covered |= (columns.scope_ids == scope_id) & (columns.subject_ids == subject_id) & \
+            (columns.label_ids == label_id)
+    return covered
+
+
 def from_memory(cursor, params: dict) -> dict | None:
     """What the exact route answers for `params` (routes.recall's), scored from snapshots: top (id,
     similarity, lexical, decay, days, named) best first, aged (id, days, asked_at, askable), how many of
     those may be asked, sides (subject, label, ids, question card, asked_at, askable) and the ids of the
     freshest candidates without a vector. None when the snapshots cannot be had (recall then reads SQL)."""
-    cursor.execute(_first_sql(), {**params, "every": [*params["scopes"], 0, -1]})
+    cursor.execute(_first_sql(), {**params, "every": [*params["read_scopes"], 0, -1]})
     shared, database, logged, triggers, named_ids, versions, asked_rows = cursor.fetchone()
     if not logged:
         return None
     versions = versions_read(orjson.loads(versions) if versions else [])
-    # Each scope once: a scope named twice would bring its cards twice (SQL's ANY takes it once).
-    found = snapshots(cursor, list(dict.fromkeys(params["scopes"])), at=params["at"], versions=versions,
+    # Each scope once: a scope named twice would bring its cards twice (SQL's ANY takes it once). A scope
+    # met through shares is kept whole like any other; which of its cards the read covers is `covered`.
+    found = snapshots(cursor, params["read_scopes"], at=params["at"], versions=versions,
                       database=(database, triggers), shared=shared, params=params)
     if found is None:
         return None
     asked = {card: (verified, at) for card, verified, at in (orjson.loads(asked_rows) if asked_rows else [])}
     columns = Columns(found, _query(params["q"]))
     at_us = score.microseconds(params["at"])
-    valid = (columns.effective_us <= at_us) & (columns.superseded_us > at_us)
-    n = min(int(np.count_nonzero(columns.flags & OPEN)), params["limit"])
+    covered = _covered(columns, params)
+    valid = (columns.effective_us <= at_us) & (columns.superseded_us > at_us) & covered
+    n = min(int(np.count_nonzero((columns.flags & OPEN) & covered)), params["limit"])
     days = score.days(at_us, columns.anchor_us)
     decay = score.decay(columns.decay_lambda, days)
     lexical = shares(columns.holding, valid, list(params["terms"]), n)

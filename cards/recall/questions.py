@@ -32,5 +32,5 @@ def asked_join(card: str, scope: str, verified_at: str) -> str:
     joined with a CTE's rows, Citus reads the questions first, and then only from
     the shards of those scopes (every card here is in one of them)."""
     return (f" LEFT JOIN cards_cardasked asked ON asked.card_id = {card} AND asked.scope_id = {scope}"
-            " AND asked.scope_id = ANY(%(scopes)s)"
+            " AND asked.scope_id = ANY(%(read_scopes)s)"
             f" AND asked.user_id IS NOT DISTINCT FROM %(asker)s AND asked.card_verified_at = {verified_at}")

@@ -22,6 +22,7 @@ from django.db import connection
 from django.utils import timezone
 
 from ..embeddings.reembedding import reembed_running
+from ..reads import read_params
 from ..embeddings.spaces import current_space, space_values
 from ..words.understand import ABSENCE_TELLS, labels_named, name_runs, speaks_of_self
 from ..time.when import Interval
@@ -55,7 +56,7 @@ def recall(*, scope_ids: list[int], query: str, k: int = 10, as_of: dt.datetime 
     # One space for the whole read: the query's vector, the cards it is compared with, the weights and the
     # floor (below it a card is not returned; with none above it, there is no evidence).
     space = current_space()
-    params = {"scopes": list(scope_ids), "at": at, "q": query_vector(query, space), "k": k, "asker": asker_id,
+    params = {**read_params(scope_ids), "at": at, "q": query_vector(query, space), "k": k, "asker": asker_id,
               "terms": list(recall_terms(query)), "names": name_runs(query), **score.params(space),
               "floor": space_values(space).floor,
               # While a reembed runs no card is embedded in a request: those without a vector are scored by

@@ -59,13 +59,13 @@ def computed_sql(waiting: str) -> str:
 
 
 def unembedded_rows_sql() -> str:
-    """For the ids unembedded_sql found (%(unembedded)s, among %(scopes)s): what
+    """For the ids unembedded_sql found (%(unembedded)s, among %(read_scopes)s): what
     their embedding text and decay are made of — id, label key, value, object's
     name, text, Δt, e^(−λ·Δt) (score.py) — freshest first."""
     return (f"SELECT c.id, l.key, c.value, o.name, c.text, {DAYS_SQL}, {decay_sql('l.decay_lambda', DAYS_SQL)}"
             " FROM cards_card c JOIN cards_label l ON l.id = c.label_id"
             " LEFT JOIN cards_entity o ON o.id = c.object_id"
-            " WHERE c.scope_id = ANY(%(scopes)s) AND c.id = ANY(%(unembedded)s)"
+            " WHERE c.scope_id = ANY(%(read_scopes)s) AND c.id = ANY(%(unembedded)s)"
             " ORDER BY c.verified_at DESC, c.id DESC")
 
 

@@ -11,6 +11,7 @@ from django.utils import timezone
 from scopes.models import Scope
 
 from ..models import Card, Entity, Label
+from ..reads import Read
 from ..valid_time import valid_q
 
 
@@ -36,11 +37,26 @@ def card_history(*, card: Card) -> list[Card]:
 # --- principal-aware reads for the API ---------------------------------------------
 
 def card_get(*, principal, card_id: int, action: str = "view") -> Card:
-    """The card if `principal` may view it (else 404) and `action` it (else 403): scopes.visibility.row_get."""
+    """The card if `principal` may view it (else 404) and `action` it (else 403): scopes.visibility.row_get.
+    To view, a card another member shares with a scope the principal reads is theirs to see too (never to
+    act on: any other action answers as for a card they cannot see)."""
+    from django.http import Http404
+
     from scopes.visibility import row_get
 
-    return row_get(Card.objects.select_related("label", "subject", "object", "scope"), principal=principal,
-                   pk=card_id, action=action)
+    from .read_scopes import scope_ids_read
+
+    cards = Card.objects.select_related("label", "subject", "object", "scope")
+    try:
+        return row_get(cards, principal=principal, pk=card_id, action=action)
+    except Http404:
+        if action != "view":
+            raise
+        shared = scope_ids_read(principal=principal, scope_id=None).shared
+        found = cards.in_scopes(Read((), shared)).filter(pk=card_id).first() if shared else None
+        if found is None:
+            raise
+        return found
 
 
 # Who may forget a card: whoever may write in its scope (DESIGN §4 rule 9). A

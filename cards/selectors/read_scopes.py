@@ -1,18 +1,43 @@
-"""Which scopes a read covers (API.md "Reads without a scope"): the one place
-that decides between a named scope and every scope read by default."""
+"""Which cards a read covers (API.md "Reads without a scope", DESIGN §3 "Sharing by
+the person's choice"): the one place that decides between a named scope and every
+scope read by default, and which of other members' shares the read meets."""
 
 from __future__ import annotations
+
+from django.db import connection
 
 from scopes.archive import scopes_read_by_default
 from scopes.principals import Principal
 from scopes.selectors import read_scope_ids, scope_ref_id
 
+from ..reads import Read
 
-def scope_ids_read(*, principal: Principal, scope_id: int | str | None) -> list[int]:
+# The shares a read meets: those made with a scope it sees, by someone else still a member there, of
+# their own cards (their person entity, in their personal scope) with the shared label. Leaving the
+# scope ends them at once (the membership join), as unsharing does (the row is gone).
+_SHARES_SQL = """SELECT e.scope_id, e.id, l.id
+  FROM scopes_share s
+  JOIN scopes_membership m ON m.scope_id = s.scope_id AND m.user_id = s.owner_id
+  JOIN cards_entity e ON e.user_id = s.owner_id
+  JOIN cards_label l ON l.key = s.label_key
+ WHERE s.scope_id = ANY(%s) AND s.owner_id <> %s"""
+
+
+def scope_ids_read(*, principal: Principal, scope_id: int | str | None) -> Read:
     """Named (by id, or as "personal", "family", "team": `scope_ref_id`), what a read
     in that scope sees (`read_scope_ids`: 404 for a scope the principal may not view);
     unnamed, every scope the principal reads by default (`scopes_read_by_default`:
-    an archived project only when named)."""
+    an archived project only when named). With the shares other members made with
+    those scopes (`Read.shared`)."""
     if scope_id is not None:
-        return read_scope_ids(principal=principal, scope_id=scope_ref_id(principal=principal, ref=scope_id))
-    return list(scopes_read_by_default(principal).values_list("id", flat=True))
+        scope_ids = read_scope_ids(principal=principal, scope_id=scope_ref_id(principal=principal, ref=scope_id))
+    else:
+        scope_ids = list(scopes_read_by_default(principal).values_list("id", flat=True))
+    return read_of(scope_ids, principal=principal)
+
+
+def read_of(scope_ids: list[int], *, principal: Principal) -> Read:
+    """`scope_ids` (already what the principal may read) as a Read, with the shares it meets."""
+    with connection.cursor() as cursor:
+        cursor.execute(_SHARES_SQL, [list(scope_ids), principal.user.pk])
+        return Read(scope_ids, cursor.fetchall())

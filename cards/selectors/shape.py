@@ -20,6 +20,7 @@ from core.compiled import Compiled
 from ..confidence import level_of
 from ..errors import CardGone
 from ..models import Card
+from ..reads import read_params
 from ..valid_time import planned
 from .cards import with_perspective
 
@@ -112,7 +113,8 @@ def cards_shown(card_ids: Iterable[int], *, user, scope_ids: list[int] | None = 
     now = timezone.now()
     values = {"ids": ids, "user_id": user.pk}
     if scope_ids is not None:
-        values["scopes"] = list(scope_ids)
+        # The ids were chosen by the read (cards.reads): every scope they may be in, shares' included.
+        values["scopes"] = read_params(scope_ids)["read_scopes"]
     rows = _CARDS_BY_ID.rows(values, scoped=scope_ids is not None)
     return {row["id"]: card_out(row, now) for row in rows}
 

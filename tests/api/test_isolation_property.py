@@ -26,7 +26,7 @@ from rest_framework.test import APIClient
 from cards.drafts import CardDraft
 from cards.services import card_remember
 from scopes.guardians import member_minor_set
-from scopes.models import Membership, Scope
+from scopes.models import Membership, Scope, Share
 from scopes.principals import Principal as Person
 from scopes.services import global_scope_get, membership_remove, membership_set, scope_create
 from scopes.tokens import token_create
@@ -56,6 +56,8 @@ class Oracle:
     owners: dict[int, set[int]] = field(default_factory=dict)  # scope id -> its owners now
     minors: dict[int, set[int]] = field(default_factory=dict)  # family scope id -> its members marked as minors
     global_id: int = 0
+    shares: set[tuple[int, int, str]] = field(default_factory=set)  # (owner, family or team, label) chosen
+    card_facts: dict[int, tuple[int, int, str]] = field(default_factory=dict)  # card -> (scope, author, label)
 
     def wards(self, user_id: int) -> set[int]:
         """The minors `user_id` guards: marked as minors of a family the user owns."""
@@ -88,6 +90,16 @@ class Oracle:
     def read_in(self, principal: "Principal", scope_id: int) -> set[int]:
         named = {scope_id, self.personal[principal.user_id], self.global_id} | self.ancestors(scope_id)
         return named & self.views(principal)
+
+    def cards_read(self, principal: "Principal", seen: set[int]) -> set[int]:
+        """The cards a read over the scopes `seen` covers: theirs, and what other members still in a
+        family or team among them share there — their own cards (about themselves, in their personal
+        scope) with a label they chose (DESIGN §3 "Sharing by the person's choice")."""
+        found = {card for card, (scope, _, _) in self.card_facts.items() if scope in seen}
+        for owner, scope, label in self.shares:
+            if scope in seen and owner != principal.user_id and scope in self.members[owner]:
+                found |= {card for card, fact in self.card_facts.items() if fact == (self.personal[owner], owner, label)}
+        return found
 
 
 @dataclass
@@ -140,6 +152,16 @@ def build_world(data, oracle: Oracle):
                              membership=Membership.objects.in_scopes([scope.pk]).get(user=user), minor=True)
             oracle.minors.setdefault(scope.pk, set()).add(user.pk)
     principals = [Principal(f"session:{u.username}", u.pk, _session(u)) for u in users]
+    # Members share labels of their own personal cards with a family or team they belong to; a share of
+    # a label no card has opens nothing, and a sharer who leaves takes their shares with them.
+    for _ in range(data.draw(st.integers(0, 3), label="shares")):
+        shareable = [(user, scope) for scope in shared if scope.kind in ("family", "team")
+                     for user in users if scope.pk in oracle.members[user.pk]]
+        if shareable:
+            user, scope = data.draw(st.sampled_from(shareable), label="sharer")
+            label = data.draw(st.sampled_from(("skill", "employer")), label="shared label")
+            Share.objects.get_or_create(scope=scope, owner=user, label_key=label)
+            oracle.shares.add((user.pk, scope.pk, label))
     for user in users:  # tokens are made before anyone leaves: leaving must narrow them at once (a guardian's too)
         made = data.draw(st.integers(0, 2), label="tokens")
         if any(user.pk in minors for minors in oracle.minors.values()):
@@ -161,7 +183,9 @@ def build_world(data, oracle: Oracle):
         scope = data.draw(st.sampled_from(every_scope), label="card scope")
         author = data.draw(st.sampled_from(users), label="author")
         draft = CardDraft(kind="state", label="skill", subject="me", value=f"skill {index}")
-        cards[card_remember(scope=scope, actor=author, draft=draft).card.pk] = scope.pk
+        card = card_remember(scope=scope, actor=author, draft=draft).card
+        cards[card.pk] = scope.pk
+        oracle.card_facts[card.pk] = (scope.pk, author.pk, "skill")
     return principals, cards, [s.pk for s in every_scope]
 
 
@@ -197,14 +221,14 @@ def listed(client: APIClient, **params) -> tuple[int, set[int]]:
 
 def check_principal(principal: Principal, oracle: Oracle, cards: dict[int, int], scope_ids: list[int]) -> None:
     views = oracle.views(principal)
+    expected_all = oracle.cards_read(principal, views)
     for card_id, scope_id in cards.items():
         status = principal.client.get(f"/api/v1/cards/{card_id}/").status_code
-        assert status == (200 if scope_id in views else 404), (principal.name, card_id, scope_id, views)
-    expected_all = {card for card, scope in cards.items() if scope in views}
+        assert status == (200 if card_id in expected_all else 404), (principal.name, card_id, scope_id, views)
     assert listed(principal.client) == (200, expected_all), (principal.name, views)
     for scope_id in (s for s in scope_ids if s in views):
         seen = oracle.read_in(principal, scope_id)
-        expected = {card for card, scope in cards.items() if scope in seen}
+        expected = oracle.cards_read(principal, seen)
         assert listed(principal.client, scope=scope_id) == (200, expected), (principal.name, scope_id, seen)
     # A read in a scope it may not view is a 404; one such scope per principal keeps examples fast.
     hidden = [s for s in scope_ids if s not in views]
@@ -252,7 +276,7 @@ LADDER = Scripted("a department > team > project ladder, members of one rung onl
     "minors": [0], "tokens": [1, 0, 2], "write": [False, True, False], "all scopes": [False, True, False],
     "scope order": [[3, 1], [2]], "how many scopes": [2, 1],
     "departures": [2], "leaver": [0, 2], "leaves": [0, 0],
-    "cards": [6], "card scope": [0, 1, 4, 5, 6, 3], "author": [0, 0, 1, 2, 2, 2]})
+    "shares": [0], "cards": [6], "card scope": [0, 1, 4, 5, 6, 3], "author": [0, 0, 1, 2, 2, 2]})
 UNDER_A_PERSONAL_SCOPE = Scripted("a project under its creator's personal scope, a family, a creator's own "
                                   "membership, tokens narrowed to scopes their person then leaves", {
     "users": [4], "shared scopes": [2], "kind": ["project", "family"], "parent kind": ["personal", None],
@@ -261,7 +285,7 @@ UNDER_A_PERSONAL_SCOPE = Scripted("a project under its creator's personal scope,
     "tokens": [0, 1, 1, 2], "write": [True, False, False, False], "all scopes": [False, False, True, False],
     "scope order": [[0, 1], [1], [2, 0]], "how many scopes": [2, 1, 2],
     "departures": [3], "leaver": [2, 0, 1], "leaves": [0, 0],
-    "cards": [5], "card scope": [5, 2, 6, 0, 3], "author": [1, 1, 0, 2, 3]})
+    "shares": [0], "cards": [5], "card scope": [5, 2, 6, 0, 3], "author": [1, 1, 0, 2, 3]})
 
 A_FAMILY_WITH_A_MINOR = Scripted("a family with two owners and a minor, a project under it; tokens of a guardian "
                                  "narrowed to the child's scope and of one to other scopes; a guardian leaves", {
@@ -273,7 +297,19 @@ A_FAMILY_WITH_A_MINOR = Scripted("a family with two owners and a minor, a projec
     "tokens": [2, 1, 1, 0], "write": [False, True, False], "all scopes": [False, True, False],
     "scope order": [[2], [3, 4]], "how many scopes": [1, 2],
     "departures": [1], "leaver": [1], "leaves": [0],
-    "cards": [4], "card scope": [3, 5, 4, 6], "author": [2, 0, 3, 2]})
+    "shares": [0], "cards": [4], "card scope": [3, 5, 4, 6], "author": [2, 0, 3, 2]})
+
+
+SHARING = Scripted("a family and a team: members share skill with each, one a label nobody holds; a sharer "
+                   "leaves the team; tokens narrowed to the family and to a personal scope", {
+    "users": [4], "shared scopes": [2], "kind": ["family", "team"], "parent kind": [None, None],
+    "creator": [0, 1], "memberships": [3], "member": [1, 2, 2], "membership scope": [0, 0, 1],
+    "role": ["member", "viewer", "member"], "minors": [0],
+    "shares": [3], "sharer": [1, 4, 0], "shared label": ["skill", "skill", "employer"],
+    "tokens": [1, 0, 1, 0], "write": [False, False], "all scopes": [False, False],
+    "scope order": [[2], [1]], "how many scopes": [1, 1],
+    "departures": [1], "leaver": [2], "leaves": [1],
+    "cards": [6], "card scope": [2, 2, 3, 1, 5, 4], "author": [1, 0, 2, 0, 1, 3]})
 
 
 def world_of(data, oracle: Oracle):
@@ -288,7 +324,7 @@ def world_of(data, oracle: Oracle):
 
 
 def explicit_worlds(test):
-    for world in (LADDER, UNDER_A_PERSONAL_SCOPE, A_FAMILY_WITH_A_MINOR):
+    for world in (LADDER, UNDER_A_PERSONAL_SCOPE, A_FAMILY_WITH_A_MINOR, SHARING):
         test = example(data=world)(test)
     return test
 
