@@ -102,6 +102,20 @@ def test_perspectives_and_corrected_description(household):
     assert revision.card.text == revision.after
 
 
+def test_the_family_asks_about_each_other_from_what_each_chose_to_share(household):
+    """Issue 47: as Dana, "Where does Sam work?" had no record; Sam shares his job title, address and
+    skills with the family, Dana her birthday and allergy — and nothing else is read."""
+    from cards.answers.ask import ask_read
+    from scopes.principals import Principal
+
+    dana, sam = Principal(household["dana"]), Principal(household["sam"])
+    assert ask_read(principal=dana, scope_id=None, question="What is Sam's job?")["values"] == ["Head nurse"]
+    assert ask_read(principal=dana, scope_id=family().pk, question="Sam 住在哪裡？")["tier"] == "recorded"
+    assert ask_read(principal=dana, scope_id=None, question="What car does Sam drive?")["tier"] == "no_evidence"
+    assert ask_read(principal=sam, scope_id=None, question="What is Dana allergic to?")["values"] == ["Penicillin"]
+    assert ask_read(principal=sam, scope_id=None, question="Where does Dana work?")["tier"] == "no_evidence"
+
+
 def test_running_the_seed_twice_changes_nothing(household):
     from cards.models import Rule
     from review.models import Candidate

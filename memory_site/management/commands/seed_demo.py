@@ -24,6 +24,7 @@ from cards.drafts import CardDraft
 from cards.models import Card, Entity, Rule, Tag
 from cards.services import card_describe, card_remember, card_verify
 from cards.services.rules import rule_propose
+from cards.services.sharing import sharing_choose
 from cards.time.when import when_resolve
 from review.extract import ExtractionFailed
 from review.models import Candidate, CandidateStatus
@@ -135,6 +136,7 @@ class _Household:
         self.sam()
         self.kai()
         self.family_cards()
+        self.shares()
         self.waiting_for_review()
 
     def dana(self) -> None:
@@ -188,6 +190,12 @@ class _Household:
         self.event("kai", "trip", "School trip to the aquarium", occurred_at=self.day(2, 12), precision="day",
                    text="Class trip to the aquarium; Kai's favourite was the sunfish.")
         self.event("kai", "milestone", "Yellow belt in judo", occurred_at=self.day(1, 20), precision="day")
+
+    def shares(self) -> None:
+        """What each adult chose to let the family read of their own cards (nothing is shared unless chosen):
+        Dana asks the family's assistant where Sam works and what his skills are; Sam, when Dana's birthday is."""
+        for username, labels in (("sam", ["address", "job_title", "skill"]), ("dana", ["birthday", "allergy"])):
+            sharing_choose(principal=Principal(self.users[username]), scope=self.family, labels=labels)
 
     def family_cards(self) -> None:
         dana, sam, kai = (self.users[name] for name in ("dana", "sam", "kai"))
