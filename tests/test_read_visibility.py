@@ -84,6 +84,7 @@ QUERYSET_METHODS = {
 }
 SCOPE_FILTER = re.compile(r"scope_id\s*(=\s*ANY\s*\(|IN\s*\(|=\s*%)", re.IGNORECASE)
 
+READ = "in_read_sql (cards/reads.py), which starts with c.scope_id = ANY(%(scopes)s)"
 # Reads that knowingly stand outside the primitive: (module, function, what) → why.
 ALLOWED = {
     ("scopes/selectors.py", "invitations_waiting", "Invitation"):
@@ -111,11 +112,19 @@ ALLOWED = {
         "the look-alike search runs over `eligible`, the SQL of a compiled in_scopes (or scope_condition) query "
         "composed in as `e.id IN (…)`; the alias join only reads names of those entities",
     ("cards/answers/derive.py", "FactBase._read", "SQL"):
-        "a subject fragment joined into _FACTS, whose WHERE starts with c.scope_id = ANY(%(scopes)s)",
+        "a subject fragment joined into _FACTS, whose WHERE starts with {covered}: " + READ,
+    ("cards/answers/derive.py", "", "SQL"):
+        "_FACTS, a template whose WHERE starts with {covered}, which FactBase._rows fills with " + READ,
+    ("cards/answers/answer.py", "_beside", "SQL"):
+        "its WHERE starts with " + READ,
+    ("cards/answers/answer.py", "_hypotheses", "SQL"):
+        "its WHERE starts with " + READ,
+    ("cards/recall/aging.py", "aging_card_ids", "SQL"):
+        "its WHERE starts with " + READ,
     ("cards/answers/count.py", "_count_events", "SQL"):
-        "templates around `where`, which count_cards starts with c.scope_id = ANY(%(scopes)s)",
+        "templates around `where`, which count_cards starts with " + READ,
     ("cards/answers/count.py", "_count_values", "SQL"):
-        "templates around `where`, which count_cards starts with c.scope_id = ANY(%(scopes)s)",
+        "templates around `where`, which count_cards starts with " + READ,
     ("cards/recall/exact.py", "", "SQL"):
         "EXACT_SQL, a template around `valid`, which candidates_sql() starts with c.scope_id = ANY(%(scopes)s)",
     ("cards/recall/index.py", "index", "SQL"):
@@ -357,13 +366,22 @@ def test_every_admin_of_a_scoped_model_reads_through_visible_to(model):
 def test_the_sql_fragments_the_allowed_templates_rely_on_carry_the_scope_filter():
     import inspect
 
-    from cards.answers import count
+    from cards.answers import answer, count
     from cards.answers import derive
+    from cards.reads import in_read_sql
+    from cards.recall.aging import aging_card_ids
     from cards.recall.candidates import candidates_sql
 
     assert candidates_sql({}, as_of=None, when=None).startswith("c.scope_id = ANY(%(scopes)s)")
-    assert 'where = "c.scope_id = ANY(%(scopes)s)' in inspect.getsource(count.count_cards)
-    assert SCOPE_FILTER.search(derive._FACTS)
+    shared = {"shared_scopes": [1], "shared_subjects": [2], "shared_labels": [3]}
+    assert candidates_sql(dict(shared), as_of=None, when=None).startswith("(c.scope_id = ANY(%(scopes)s) OR (")
+    assert in_read_sql("c", {}) == "c.scope_id = ANY(%(scopes)s)"
+    assert in_read_sql("c", shared).startswith("(c.scope_id = ANY(%(scopes)s) OR (c.scope_id, c.subject_id")
+    assert "where = f\"{in_read_sql('c', params)} AND" in inspect.getsource(count.count_cards)
+    assert "WHERE {covered} AND" in derive._FACTS
+    assert 'covered=in_read_sql("c", self.read)' in inspect.getsource(derive.FactBase._rows)
+    for function in (answer._beside, answer._hypotheses, aging_card_ids):
+        assert 'WHERE {in_read_sql(' in inspect.getsource(function), function
 
 
 @pytest.mark.django_db

@@ -72,6 +72,8 @@ def answer(*, binding: Binding, label: Label, scope_ids: list[int], as_of: dt.da
     found = _answer(binding, label, scope_ids, Deriver(facts, approved_rules() if rules is None else rules),
                     facts.at, likeness=likeness)
     found.planned, found.disputes = _beside(binding, label, scope_ids, facts.at)
+    # Another's word about a member beside the member's own, read across scopes (derive.FactBase).
+    found.disputes += [pk for pk in facts.overruled.get((label.key, binding.term), []) if pk not in found.disputes]
     found.conflicting = found.conflicting or bool(found.disputes)
     return found
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from django.db import connection
 from django.utils import timezone
 
-from ..models import CardKind, Rule, RuleStatus, Tag
+from ..models import Cardinality, CardKind, Rule, RuleStatus, Tag
 from ..reads import in_read_sql, read_params
 from ..rule_shape import rule_check
 from ..selectors.entities import entity_term
@@ -68,7 +68,7 @@ class Proof:
 # `labels` picks the label(s) (one, or many at once for FactBase.preload); `subject` the subject.
 _FACTS = f"""
     SELECT c.id, c.value, c.value_norm, s.id, s.kind, ss.kind, s.name_norm, o.id, o.kind, os.kind, o.name_norm, o.name,
-           l.key
+           l.key, c.cardinality = '{Cardinality.SINGLE}', s.user_id, c.source_actor_id
       FROM cards_card c
       JOIN cards_label l ON l.id = c.label_id
       JOIN cards_entity s0 ON s0.id = c.subject_id
@@ -91,6 +91,9 @@ class FactBase:
         # Current means valid now: a planned value is not yet a fact (valid_time.py).
         self.read, self.as_of, self.at = read_params(scope_ids), as_of, as_of or timezone.now()
         self._memo: dict[tuple[str, str], list[Fact]] = {}
+        # Others' single values about a member that disagree with the member's own (_own_word_first), by
+        # (label, subject term): they stand beside the member's word, not in its place.
+        self.overruled: dict[tuple[str, str], list[int]] = {}
         # Labels read whole by `preload`: {label: {subject term: facts}}.
         self._whole: dict[str, dict[str, list[Fact]]] = {}
 
@@ -158,16 +161,35 @@ class FactBase:
             cursor.execute(_FACTS.format(covered=in_read_sql("c", self.read), labels=labels, valid=valid_sql("c"),
                                          subject=subject), {**params, **self.read, "at": self.at})
             rows = cursor.fetchall()
-        facts = []
+        facts, said = [], {}
         for (card_id, value, value_norm, s_id, s_kind, s_scope_kind, s_norm,
-             o_id, o_kind, o_scope_kind, o_norm, o_name, label) in rows:
+             o_id, o_kind, o_scope_kind, o_norm, o_name, label, single, member_id, author_id) in rows:
             if o_id is not None:
                 obj, shown = entity_term(o_id, o_kind, o_scope_kind, o_norm), o_name
             else:
                 obj, shown = name_term(value), value
-            facts.append((Fact(card_id, entity_term(s_id, s_kind, s_scope_kind, s_norm), label, obj, shown),
-                          f"n:{s_norm}"))
-        return facts
+            fact = Fact(card_id, entity_term(s_id, s_kind, s_scope_kind, s_norm), label, obj, shown)
+            facts.append((fact, f"n:{s_norm}"))
+            said[card_id] = (single, member_id is not None and author_id == member_id)
+        return self._own_word_first(facts, said)
+
+    def _own_word_first(self, facts: list[tuple[Fact, str]], said: dict[int, tuple[bool, bool]]):
+        """DESIGN §4 rule 7, "what a person says about themselves wins": of a single value about a member, the
+        member's own statement holds, and another's that disagrees stands beside it (`overruled`). A write in
+        one shared scope marks such a card (`disputes`); across the scopes of one read — a family's card beside
+        what the member shares with it, or keeps in their own scope — it is told here."""
+        own = {(f.subject, f.label): set() for f, _ in facts if said[f.card_id] == (True, True)}
+        for fact, _ in facts:
+            if said[fact.card_id] == (True, True):
+                own[(fact.subject, fact.label)].add(fact.object)
+        kept = []
+        for fact, term in facts:
+            objects = own.get((fact.subject, fact.label))
+            if objects is not None and said[fact.card_id][0] and fact.object not in objects:
+                self.overruled.setdefault((fact.label, fact.subject), []).append(fact.card_id)
+                continue
+            kept.append((fact, term))
+        return kept
 
 
 def approved_rules() -> list[Rule]:

@@ -46,14 +46,15 @@ def card_get(*, principal, card_id: int, action: str = "view") -> Card:
 
     from .read_scopes import scope_ids_read
 
-    cards = Card.objects.select_related("label", "subject", "object", "scope")
+    related = ("label", "subject", "object", "scope")
     try:
-        return row_get(cards, principal=principal, pk=card_id, action=action)
+        return row_get(Card.objects.select_related(*related), principal=principal, pk=card_id, action=action)
     except Http404:
         if action != "view":
             raise
         shared = scope_ids_read(principal=principal, scope_id=None).shared
-        found = cards.in_scopes(Read((), shared)).filter(pk=card_id).first() if shared else None
+        found = (Card.objects.in_scopes(Read((), shared)).select_related(*related).filter(pk=card_id).first()
+                 if shared else None)
         if found is None:
             raise
         return found

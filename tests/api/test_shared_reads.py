@@ -183,3 +183,23 @@ def test_another_process_stops_reading_a_share_the_moment_it_is_unshared():
         server.stdin.close()
         server.kill()
         server.wait(10)
+
+
+def test_what_a_member_says_of_themselves_wins_over_another_members_card_about_them(world, bearer):
+    """DESIGN §4 rule 7 across a share: Dana's family card says Sam works at Beta; Sam's own shared card
+    says Acme. Answers give Sam's word, Dana's stands beside it (`disputes`), and recall shows the two as
+    a contradiction for Sam to settle."""
+    theirs = state(world["family"], world["dana"], "employer", "Beta Foods", subject="Sam")
+    for person in ("dana", "sam"):
+        agent = bearer(world[person])
+        answered = post(agent, "answer", {"subject": "Sam", "label": "employer"})
+        assert answered["values"] == ["Acme Shipping"], person
+        assert [card["id"] for card in answered["disputes"]] == [theirs.pk], person
+        assert post(agent, "ask", {"question": "Where does Sam work?"})["values"] == ["Acme Shipping"], person
+    sides = [{card["id"] for card in found["cards"]} for found in
+             post(bearer(world["sam"]), "recall", {"query": "where does Sam work"})["contradictions"]]
+    assert {world["employer"].pk, theirs.pk} in sides
+    # Unshared, Dana reads only her own card again; Sam still reads both, his own first.
+    world["share"].delete()
+    assert post(bearer(world["dana"]), "answer", {"subject": "Sam", "label": "employer"})["values"] == ["Beta Foods"]
+    assert post(bearer(world["sam"]), "answer", {"subject": "Sam", "label": "employer"})["values"] == ["Acme Shipping"]
