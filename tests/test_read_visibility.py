@@ -111,6 +111,10 @@ ALLOWED = {
     ("cards/selectors/entities.py", "look_alikes_sql", "SQL"):
         "the look-alike search runs over `eligible`, the SQL of a compiled in_scopes (or scope_condition) query "
         "composed in as `e.id IN (…)`; the alias join only reads names of those entities",
+    ("cards/selectors/read_scopes.py", "", "SQL"):
+        "_SHARES_SQL: the shares made with the scopes a read sees, `s.scope_id {among}` filled with = ANY of "
+        "read_scope_ids' list or IN the default read's ids (scopes_read_by_default); the sharers' entities it "
+        "joins are named, never shown: they pick which of the sharers' cards the read covers",
     ("cards/answers/derive.py", "FactBase._read", "SQL"):
         "a subject fragment joined into _FACTS, whose WHERE starts with {covered}: " + READ,
     ("cards/answers/derive.py", "", "SQL"):

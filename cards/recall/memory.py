@@ -168,7 +168,7 @@ def from_memory(cursor, params: dict) -> dict | None:
     at_us = score.microseconds(params["at"])
     covered = _covered(columns, params)
     valid = (columns.effective_us <= at_us) & (columns.superseded_us > at_us) & covered
-    n = min(int(np.count_nonzero((columns.flags & OPEN) & covered)), params["limit"])
+    n = min(int(np.count_nonzero(((columns.flags & OPEN) > 0) & covered)), params["limit"])
     days = score.days(at_us, columns.anchor_us)
     decay = score.decay(columns.decay_lambda, days)
     lexical = shares(columns.holding, valid, list(params["terms"]), n)

@@ -4,6 +4,7 @@ scope read by default, and which of other members' shares the read meets."""
 
 from __future__ import annotations
 
+from django.core.exceptions import EmptyResultSet
 from django.db import connection
 
 from scopes.archive import scopes_read_by_default
@@ -12,15 +13,15 @@ from scopes.selectors import read_scope_ids, scope_ref_id
 
 from ..reads import Read
 
-# The shares a read meets: those made with a scope it sees, by someone else still a member there, of
-# their own cards (their person entity, in their personal scope) with the shared label. Leaving the
-# scope ends them at once (the membership join), as unsharing does (the row is gone).
+# The shares a read meets: those made with a scope it sees ({among}), by someone else still a member there, of
+# their own cards (their person entity, in their personal scope) with the shared label. Leaving the scope
+# ends them at once (the membership join), as unsharing does (the row is gone).
 _SHARES_SQL = """SELECT e.scope_id, e.id, l.id
   FROM scopes_share s
   JOIN scopes_membership m ON m.scope_id = s.scope_id AND m.user_id = s.owner_id
   JOIN cards_entity e ON e.user_id = s.owner_id
   JOIN cards_label l ON l.key = s.label_key
- WHERE s.scope_id = ANY(%s) AND s.owner_id <> %s"""
+ WHERE s.scope_id {among} AND s.owner_id <> %s"""
 
 
 def scope_ids_read(*, principal: Principal, scope_id: int | str | None) -> Read:
@@ -31,13 +32,22 @@ def scope_ids_read(*, principal: Principal, scope_id: int | str | None) -> Read:
     those scopes (`Read.shared`)."""
     if scope_id is not None:
         scope_ids = read_scope_ids(principal=principal, scope_id=scope_ref_id(principal=principal, ref=scope_id))
-    else:
-        scope_ids = list(scopes_read_by_default(principal).values_list("id", flat=True))
-    return read_of(scope_ids, principal=principal)
+        return read_of(scope_ids, principal=principal)
+    try:
+        sql, params = scopes_read_by_default(principal).values("id").query.sql_with_params()
+    except EmptyResultSet:  # a token that may read nothing
+        return Read()
+    # One statement for the scopes and their shares: a read that names no scope costs what it did.
+    with connection.cursor() as cursor:
+        cursor.execute(f"WITH read AS MATERIALIZED ({sql}) SELECT id, NULL::bigint, NULL::bigint FROM read"
+                       f" UNION ALL ({_SHARES_SQL.format(among='IN (SELECT id FROM read)')})",
+                       [*params, principal.user.pk])
+        rows = cursor.fetchall()
+    return Read([row[0] for row in rows if row[1] is None], [row for row in rows if row[1] is not None])
 
 
 def read_of(scope_ids: list[int], *, principal: Principal) -> Read:
     """`scope_ids` (already what the principal may read) as a Read, with the shares it meets."""
     with connection.cursor() as cursor:
-        cursor.execute(_SHARES_SQL, [list(scope_ids), principal.user.pk])
+        cursor.execute(_SHARES_SQL.format(among="= ANY(%s)"), [list(scope_ids), principal.user.pk])
         return Read(scope_ids, cursor.fetchall())
