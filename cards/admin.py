@@ -15,7 +15,7 @@ from core.errors import DomainError
 from core.pages import refusal_message
 from scopes.admin_scoped import ReviewerScoped
 from scopes.models import Membership
-from scopes.visibility import ScopedAdmin
+from scopes.visibility import ReadOnlyAdmin, ScopedAdmin
 
 from .labels import registry_clear
 from .models import Alias, AuditEvent, Card, CardPerspective, CardRevision, Entity, Label
@@ -316,19 +316,10 @@ def _registry_changed() -> None:
 
 
 @admin.register(AuditEvent)
-class AuditEventAdmin(ScopedAdmin, admin.ModelAdmin):
+class AuditEventAdmin(ScopedAdmin, ReadOnlyAdmin, admin.ModelAdmin):
     """The audit log is read-only, for everyone."""
 
     list_display = ("at", "action", "actor", "scope", "object_type", "object_id")
     list_filter = ("action", "object_type")
     list_select_related = ("actor", "scope")
     date_hierarchy = "at"
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False

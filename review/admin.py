@@ -9,6 +9,7 @@ from django.http import HttpRequest
 from core.errors import DomainError
 from core.pages import refusal_message
 from scopes.admin_scoped import ReviewerScoped
+from scopes.visibility import ReadOnlyAdmin
 
 from .models import Candidate, Decision, IngestJob
 from .services.candidates import OPEN, candidate_approve, candidate_reject
@@ -67,36 +68,18 @@ class CandidateAdmin(ReviewerScoped, admin.ModelAdmin):
 
 
 @admin.register(Decision)
-class DecisionAdmin(ReviewerScoped, admin.ModelAdmin):
+class DecisionAdmin(ReviewerScoped, ReadOnlyAdmin, admin.ModelAdmin):
     list_display = ("at", "reviewer", "item", "item_id", "action", "reason", "scope")
     list_filter = ("item", "action")
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
 
 @admin.register(IngestJob)
-class IngestJobAdmin(ReviewerScoped, admin.ModelAdmin):
+class IngestJobAdmin(ReviewerScoped, ReadOnlyAdmin, admin.ModelAdmin):
     list_display = ("id", "scope", "session", "status", "extractor", "message_count", "attempts", "created_at")
     list_filter = ("status", "extractor")
     exclude = ("messages",)  # a conversation waiting for extraction is not for reading
     readonly_fields = ("scope", "session", "created_by", "status", "extractor", "message_count", "attempts",
                        "error", "result", "started_at", "finished_at")
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
 
 
 from . import admin_rules  # noqa: E402,F401  (registers the rule and duplicate admins)

@@ -17,7 +17,7 @@ from .invites import invitation_create
 from .members import shared_scope_check
 from .models import Membership, Role, Scope, Share, User
 from .services import membership_remove, membership_set, user_setup
-from .visibility import ScopedAdmin
+from .visibility import ReadOnlyAdmin, ScopedAdmin
 
 
 @admin.register(User)
@@ -163,7 +163,7 @@ class ScopeAdmin(admin.ModelAdmin):
 
 
 @admin.register(Membership)
-class MembershipAdmin(ScopedAdmin, admin.ModelAdmin):
+class MembershipAdmin(ScopedAdmin, ReadOnlyAdmin, admin.ModelAdmin):
     """Read-only overview; memberships are edited on their scope's page."""
 
     list_display = ("user", "scope", "role", "minor", "created_at")
@@ -171,29 +171,11 @@ class MembershipAdmin(ScopedAdmin, admin.ModelAdmin):
     list_select_related = ("user", "scope")
     search_fields = ("user__username", "user__display_name", "scope__name")
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
 
 @admin.register(Share)
-class ShareAdmin(ScopedAdmin, admin.ModelAdmin):
+class ShareAdmin(ScopedAdmin, ReadOnlyAdmin, admin.ModelAdmin):
     """Read-only: what a member shares is theirs alone to change (scopes/sharing.py)."""
 
     list_display = ("owner", "scope", "label_key", "created_at")
     list_select_related = ("owner", "scope")
     search_fields = ("owner__username", "scope__name", "label_key")
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False

@@ -63,3 +63,17 @@ class ScopedAdmin:
         if request.user.is_superuser:
             return rows
         return rows.visible_to(Principal(request.user), self.scope_action)
+
+
+class ReadOnlyAdmin:
+    """ModelAdmin mixin for rows the admin only shows: what they hold is changed by its own service
+    (a membership on its scope's page, a share by its owner, a decision or an audit event never)."""
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
