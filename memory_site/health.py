@@ -14,7 +14,9 @@ from django.utils import timezone
 
 from cards.models import Tag
 from cards.recall.aging import aging_now
+from cards.reads import Read
 from cards.recall.contradictions import contradictions_in, contradictions_seen
+from cards.selectors.read_scopes import reads_of
 from cards.valid_time import valid_sql
 from review.models import Candidate
 from review.services.candidates import OPEN
@@ -78,10 +80,11 @@ def _card_counts(scope_ids: list[int]) -> dict[int, tuple[int, int]]:
         return {row[0]: (row[1], row[2]) for row in cursor.fetchall()}
 
 
-def _contradiction_counts(reads: dict[int, set[int]]) -> dict[int, int]:
-    """Contradictions a read in each scope meets (what its review queue lists): found once over
+def _contradiction_counts(reads: dict[int, Read]) -> dict[int, int]:
+    """Contradictions a read in each scope meets, the shares it reads included: found once over
     every scope, then kept per scope where the sides it sees still differ."""
-    every = sorted(set().union(*reads.values())) if reads else []
+    every = Read(sorted(set().union(*reads.values())) if reads else [],
+                 {triple for read in reads.values() for triple in read.shared})
     found = contradictions_in(scope_ids=every)
     if not found:
         return {}
@@ -94,7 +97,8 @@ def scopes_health(*, principal: Principal, scopes: list) -> dict[int, Health]:
     health = {scope_id: Health(scope_id=scope_id) for scope_id in ids}
     for scope_id, (cards, aging) in _card_counts(ids).items():
         health[scope_id].cards, health[scope_id].aging = cards, aging
-    for scope_id, count in _contradiction_counts(read_scope_sets(principal=principal, scope_ids=ids)).items():
+    for scope_id, count in _contradiction_counts(
+            reads_of(read_scope_sets(principal=principal, scope_ids=ids), principal=principal)).items():
         health[scope_id].contradictions = count
     for row in hypotheses_current().in_scopes(ids).values("scope_id").annotate(n=Count("id")):
         health[row["scope_id"]].hypotheses = row["n"]

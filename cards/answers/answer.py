@@ -159,22 +159,23 @@ def _guesses(binding: Binding, label: Label, scope_ids: list[int], at: dt.dateti
     ids = binding.entity_ids
     guesses = _hypotheses(binding, label, scope_ids, at)
     space = current_space()
+    read = read_params(scope_ids)
     with connection.cursor() as cursor:
         cursor.execute(
             f"""WITH profile AS (
                     SELECT avg(c.embedding) AS v, count(*) AS n FROM cards_card c
                       JOIN cards_label l ON l.id = c.label_id
-                     WHERE c.scope_id = ANY(%(scopes)s) AND c.subject_id = ANY(%(ids)s) AND l.key <> 'is_a'
+                     WHERE {in_read_sql("c", read)} AND c.subject_id = ANY(%(ids)s) AND l.key <> 'is_a'
                        AND c.superseded_at IS NULL AND {IN_SPACE_SQL} AND c.tag <> '{Tag.HYPOTHESIS}'),
                 others AS (
                     SELECT c.subject_id, avg(c.embedding) AS v, count(*) AS n FROM cards_card c
                       JOIN cards_label l ON l.id = c.label_id
                       JOIN cards_entity se ON se.id = c.subject_id JOIN scopes_scope ss ON ss.id = se.scope_id
-                     WHERE c.scope_id = ANY(%(scopes)s) AND NOT c.subject_id = ANY(%(ids)s) AND l.key <> 'is_a'
+                     WHERE {in_read_sql("c", read)} AND NOT c.subject_id = ANY(%(ids)s) AND l.key <> 'is_a'
                        AND se.kind <> '{EntityKind.KIND}' AND ss.kind <> 'global'
                        AND c.superseded_at IS NULL AND {IN_SPACE_SQL} AND c.tag <> '{Tag.HYPOTHESIS}'
-                       AND c.subject_id IN (SELECT subject_id FROM cards_card WHERE label_id = %(label)s
-                                             AND scope_id = ANY(%(scopes)s) AND superseded_at IS NULL)
+                       AND c.subject_id IN (SELECT h.subject_id FROM cards_card h WHERE h.label_id = %(label)s
+                                             AND {in_read_sql("h", read)} AND h.superseded_at IS NULL)
                      GROUP BY c.subject_id)
                 SELECT c.id, CASE WHEN c.object_id IS NULL THEN c.value ELSE o.name END,
                        (1 - (others.v <=> profile.v))::float8 AS score, s.name
@@ -182,11 +183,11 @@ def _guesses(binding: Binding, label: Label, scope_ids: list[int], at: dt.dateti
                   JOIN cards_card c ON c.subject_id = others.subject_id AND c.label_id = %(label)s
                   JOIN cards_entity s ON s.id = c.subject_id LEFT JOIN cards_entity o ON o.id = c.object_id
                  WHERE profile.v IS NOT NULL AND profile.n >= %(cards)s AND others.n >= %(cards)s
-                   AND c.scope_id = ANY(%(scopes)s) AND c.superseded_at IS NULL
+                   AND {in_read_sql("c", read)} AND c.superseded_at IS NULL
                    AND c.kind <> '{CardKind.EVENT}' AND c.tag <> '{Tag.HYPOTHESIS}'
                    AND 1 - (others.v <=> profile.v) >= %(threshold)s
                  ORDER BY score DESC, c.id LIMIT %(limit)s""",
-            {"scopes": scope_ids, "ids": ids, "label": label.pk, "space": space,
+            {**read, "ids": ids, "label": label.pk, "space": space,
              "threshold": space_values(space).guess_threshold,
              "cards": GUESS_MIN_CARDS, "limit": GUESS_LIMIT})
         guesses += [Guess(value, round(score, 3), f"model guess: {name} is alike (similarity {score:.2f}) and has it",

@@ -10,7 +10,7 @@ import dataclasses
 from django.db import connection
 
 from ..models import Card
-from ..reads import read_params
+from ..reads import Read, read_params, shared_of
 from .answer import Contradiction
 from .candidates import candidates_sql
 from .questions import asked_join, sensitive_sql, single_sql
@@ -29,34 +29,39 @@ def values_differ(alias: str = "") -> str:
 
 
 def contradictions_in(*, scope_ids: list[int], limit: int | None = None) -> list[Contradiction]:
-    """Current contradictions among these scopes (the review queue lists them)."""
+    """Current contradictions among these scopes, and the shares a cards.reads.Read meets (the review
+    queue lists them)."""
     params = {**read_params(scope_ids), "asker": None}
     with connection.cursor() as cursor:
         found = contradictions_found(cursor, candidates_sql(params, as_of=None, when=None), params, first=set())
     return found if limit is None else found[:limit]
 
 
-def contradictions_seen(found: list[Contradiction], *, reads: dict[int, set[int]]) -> dict[int, list[Contradiction]]:
-    """Of `found` (contradictions_in over every scope of `reads`), those a read in each scope of
-    `reads` ({scope: the scopes its read sees}) meets: where the sides it can see still differ. Each
-    keeps only the cards that read sees. The home page counts these; the scope's view lists them."""
-    every = sorted(set().union(*reads.values())) if reads else []
+def contradictions_seen(found: list[Contradiction], *, reads: dict[int, list[int]]) -> dict[int, list[Contradiction]]:
+    """Of `found` (contradictions_in over every scope of `reads`, and their shares), those a read in each
+    scope of `reads` ({scope: what its read sees, a cards.reads.Read}) meets: where the sides it can see
+    still differ. Each keeps only the cards that read sees. The home page counts these."""
+    every = Read(sorted(set().union(*reads.values())) if reads else [],
+                 {triple for read in reads.values() for triple in shared_of(read)})
     sides = {row["id"]: row for row in Card.objects.in_scopes(every)
-             .filter(pk__in={i for c in found for i in c.card_ids}).values("id", "scope_id", "value_norm", "object_id")}
+             .filter(pk__in={i for c in found for i in c.card_ids})
+             .values("id", "scope_id", "subject_id", "label_id", "value_norm", "object_id")}
     seen: dict[int, list[Contradiction]] = {}
-    for scope_id, visible in reads.items():
+    for scope_id, read in reads.items():
+        whole, shared = set(read), set(shared_of(read))
         seen[scope_id] = []
         for contradiction in found:
-            ids = [i for i in contradiction.card_ids if i in sides and sides[i]["scope_id"] in visible]
+            ids = [i for i in contradiction.card_ids if i in sides and (
+                sides[i]["scope_id"] in whole
+                or (sides[i]["scope_id"], sides[i]["subject_id"], sides[i]["label_id"]) in shared)]
             if len({(sides[i]["value_norm"], sides[i]["object_id"]) for i in ids}) > 1:
                 seen[scope_id].append(dataclasses.replace(contradiction, card_ids=ids))
     return seen
 
 
 def contradiction_card_ids(scope_ids: list[int]) -> list[int]:
-    """The sides, seen from these scopes, of the contradictions a read over them meets."""
-    seen = contradictions_seen(contradictions_in(scope_ids=scope_ids), reads={0: set(scope_ids)})
-    return [i for contradiction in seen[0] for i in contradiction.card_ids]
+    """The sides of the contradictions a read over `scope_ids` (a cards.reads.Read: its shares too) meets."""
+    return [i for contradiction in contradictions_in(scope_ids=scope_ids) for i in contradiction.card_ids]
 
 
 def contradictions_found(cursor, valid: str, params: dict, *, first: set[int]) -> list[Contradiction]:

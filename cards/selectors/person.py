@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import F, Q, QuerySet
 from django.http import Http404
+from django.utils.translation import gettext as _
 
 from core.dates import as_instant
 from scopes.models import Scope
@@ -22,9 +23,11 @@ from scopes.principals import Principal
 from ..words.label_names import label_name
 from ..models import Card, CardKind, Entity, Tag
 from ..provenance import approvals_of
+from ..reads import Read
 from ..recall.aging import aging_card_ids
 from .cards import cards_filtered
 from .entity_reads import entity_get
+from .read_scopes import scope_ids_read
 from .shape import card_out, card_rows
 
 # A life's moves and jobs: the single-value states whose history is where someone
@@ -82,9 +85,14 @@ def own_entity(*, principal: Principal) -> Entity:
 
 
 def person_cards(*, principal: Principal, entity: Entity) -> QuerySet[Card]:
-    """Every card about `entity` (and what was merged into it) the principal may view, whole histories included."""
-    return Card.objects.visible_to(principal, "view").filter(
-        Q(subject_id=entity.pk) | Q(subject__merged_into_id=entity.pk))
+    """Every card about `entity` (and what was merged into it) the principal may view, whole histories
+    included, and what a member shares with a family or team the principal reads (DESIGN §3)."""
+    seen = Card.objects.visible_to(principal, "view")
+    shared = [triple for triple in scope_ids_read(principal=principal, scope_id=None).shared
+              if triple[1] == entity.pk]
+    if shared:
+        seen = seen | Card.objects.in_scopes(Read([], shared))
+    return seen.filter(Q(subject_id=entity.pk) | Q(subject__merged_into_id=entity.pk))
 
 
 def person_read(*, principal: Principal, entity: Entity, now: dt.datetime) -> PersonRead:
@@ -112,7 +120,8 @@ def person_read(*, principal: Principal, entity: Entity, now: dt.datetime) -> Pe
     # Who approved each, as the card page says it (cards.provenance: the queue's hook).
     approvals = approvals_of((card["id"] for card in shown), scope_ids=scope_ids)
     for card in shown:
-        card["scope_name"] = names.get(card["scope"], "")
+        # A shared card's scope is its owner's personal one, which the viewer does not see by name.
+        card["scope_name"] = names.get(card["scope"]) or _("shared by %(name)s") % {"name": entity.name}
         card["recheck"] = card["id"] in due
         card["approval"] = approvals.get(card["id"])
 
