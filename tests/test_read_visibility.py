@@ -123,6 +123,8 @@ ALLOWED = {
         "its WHERE starts with " + READ,
     ("cards/answers/answer.py", "_hypotheses", "SQL"):
         "its WHERE starts with " + READ,
+    ("cards/answers/answer.py", "_guesses", "SQL"):
+        "each WHERE of its statement (the subject's profile, the neighbours', their cards) starts with " + READ,
     ("cards/recall/aging.py", "aging_card_ids", "SQL"):
         "its WHERE starts with " + READ,
     ("cards/answers/count.py", "_count_events", "SQL"):
@@ -384,7 +386,7 @@ def test_the_sql_fragments_the_allowed_templates_rely_on_carry_the_scope_filter(
     assert "where = f\"{in_read_sql('c', params)} AND" in inspect.getsource(count.count_cards)
     assert "WHERE {covered} AND" in derive._FACTS
     assert 'covered=in_read_sql("c", self.read)' in inspect.getsource(derive.FactBase._rows)
-    for function in (answer._beside, answer._hypotheses, aging_card_ids):
+    for function in (answer._beside, answer._hypotheses, answer._guesses, aging_card_ids):
         assert 'WHERE {in_read_sql(' in inspect.getsource(function), function
 
 
