@@ -13,6 +13,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core.dates import date_shown
 from core.errors import DomainError
 from core.pages import refusal_message
 from scopes.models import ScopeKind
@@ -25,6 +26,8 @@ from ..selectors.cards import FORGET_ACTION, card_forgettable_get, card_get, car
 from ..selectors.shape import card_out, card_rows
 from ..selectors.sharing import card_sharing
 from ..services import card_describe, card_forget, card_verify, perspectives_set, subject_forget
+from ..services.corrections import when_revision_read
+from ..time.when import zone_from_label
 from .forms import ConfirmForm, DescribeForm, PerspectiveForm
 from .rights import may
 from .timeline import timeline_of
@@ -43,7 +46,8 @@ def card_page(request, card_id: int, *, principal):
         "timeline": (timeline_of(history, now=timezone.now(), shown={pk: row["value"] for pk, row in shown.items()},
                                  zone=person_zone(request.user))
                      if card.kind != CardKind.EVENT else None),
-        "revisions": CardRevision.objects.in_scopes(in_scope).filter(card=card).select_related("actor"),
+        "revisions": _revisions_shown(CardRevision.objects.in_scopes(in_scope).filter(card=card)
+                                      .select_related("actor"), viewer=request.user),
         "approval": approvals_of([card.pk], scope_ids=in_scope).get(card.pk),
         "may_write": may_write,
         "may_forget": may_write or may(principal, card.scope_id, FORGET_ACTION),
@@ -55,6 +59,26 @@ def card_page(request, card_id: int, *, principal):
         "sharing": card_sharing(principal=principal, card=card),
     }
     return render(request, "cards/card.html", context)
+
+
+def _revisions_shown(revisions, *, viewer) -> list[CardRevision]:
+    """Each revision with `shown_before` and `shown_after`: its words, or for an event's corrected time the
+    day it names, in the event's own zone and the page's language — never the ISO instants it keeps."""
+    shown = list(revisions)
+    for revision in shown:
+        revision.shown_before, revision.shown_after = revision.before, revision.after
+        if revision.field == "when":
+            revision.shown_before, revision.shown_after = (_when_shown(revision.before, viewer),
+                                                           _when_shown(revision.after, viewer))
+    return shown
+
+
+def _when_shown(kept: str, viewer) -> str:
+    when = when_revision_read(kept)
+    if when is None:
+        return _("undated")
+    zone = zone_from_label(when["zone"]) if when["zone"] else person_zone(viewer)
+    return date_shown(when["occurred_at"], zone=zone, precision=when["precision"])
 
 
 def _shared(card: Card) -> bool:
