@@ -13,7 +13,6 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from core.dates import date_shown
 from core.errors import DomainError
 from core.pages import refusal_message
 from scopes.models import ScopeKind
@@ -26,8 +25,7 @@ from ..selectors.cards import FORGET_ACTION, card_forgettable_get, card_get, car
 from ..selectors.shape import card_out, card_rows
 from ..selectors.sharing import card_sharing
 from ..services import card_describe, card_forget, card_verify, perspectives_set, subject_forget
-from ..services.corrections import when_revision_read
-from ..time.when import zone_from_label
+from ..services.corrections import revision_shown
 from .forms import ConfirmForm, DescribeForm, PerspectiveForm
 from .rights import may
 from .timeline import timeline_of
@@ -62,23 +60,12 @@ def card_page(request, card_id: int, *, principal):
 
 
 def _revisions_shown(revisions, *, viewer) -> list[CardRevision]:
-    """Each revision with `shown_before` and `shown_after`: its words, or for an event's corrected time the
-    day it names, in the event's own zone and the page's language — never the ISO instants it keeps."""
-    shown = list(revisions)
+    """Each revision with `shown_before` and `shown_after`, as a person reads them (revision_shown)."""
+    shown, zone = list(revisions), person_zone(viewer)
     for revision in shown:
-        revision.shown_before, revision.shown_after = revision.before, revision.after
-        if revision.field == "when":
-            revision.shown_before, revision.shown_after = (_when_shown(revision.before, viewer),
-                                                           _when_shown(revision.after, viewer))
+        revision.shown_before = revision_shown(revision.field, revision.before, viewer_zone=zone)
+        revision.shown_after = revision_shown(revision.field, revision.after, viewer_zone=zone)
     return shown
-
-
-def _when_shown(kept: str, viewer) -> str:
-    when = when_revision_read(kept)
-    if when is None:
-        return _("undated")
-    zone = zone_from_label(when["zone"]) if when["zone"] else person_zone(viewer)
-    return date_shown(when["occurred_at"], zone=zone, precision=when["precision"])
 
 
 def _shared(card: Card) -> bool:

@@ -13,6 +13,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from core.dates import date_shown
 from scopes.models import User
 
 from scopes.zones import person_zone
@@ -182,20 +183,24 @@ def _same_event(card: Card, *, value_norm: str, occurrence: Occurrence, zone: dt
 
 def when_revision(occurrence: Occurrence, zone: str) -> str:
     """An event's time as its `when` revision keeps it: JSON with the card's own field names (an export
-    reads it as is), "" when undated. when_revision_read reads it back for a page."""
+    reads it as is), "" when undated. revision_shown reads it back for a person."""
     if occurrence.start is None:
         return ""
     return json.dumps({"occurred_at": iso(occurrence.start), "occurred_end": iso(occurrence.end),
                        "precision": occurrence.precision, "zone": zone or None})
 
 
-def when_revision_read(text: str) -> dict | None:
-    """A `when` revision's time: {"occurred_at": datetime, "precision", "zone"}, or None when undated."""
-    if not text:
-        return None
-    kept = json.loads(text)
-    return {"occurred_at": dt.datetime.fromisoformat(kept["occurred_at"]), "precision": kept["precision"],
-            "zone": kept["zone"]}
+def revision_shown(field: str, kept: str, *, viewer_zone: dt.tzinfo) -> str:
+    """A revision's before or after as a person reads it (the card page, the admin): its words, or for an
+    event's corrected time the day it names — in the event's own zone (else the viewer's), in the active
+    language — never the ISO instants it keeps."""
+    if field != "when":
+        return kept
+    if not kept:
+        return gettext("undated")
+    when = json.loads(kept)
+    zone = zone_from_label(when["zone"]) if when.get("zone") else viewer_zone
+    return date_shown(dt.datetime.fromisoformat(when["occurred_at"]), zone=zone, precision=when["precision"])
 
 
 @transaction.atomic
@@ -293,5 +298,5 @@ def event_update_refused(error: IntegrityError) -> ImmutableEvent | None:
 
 
 __all__ = ["CORRECTABLE", "Corrected", "card_hold", "card_describe", "event_correct", "when_revision",
-           "when_revision_read", "card_verify", "card_retract", "knowledge_rename", "knowledge_merge",
+           "revision_shown", "card_verify", "card_retract", "knowledge_rename", "knowledge_merge",
            "event_update_refused"]

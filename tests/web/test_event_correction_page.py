@@ -27,3 +27,20 @@ def test_the_page_shows_the_old_and_the_new_day_of_a_corrected_event(alice, scop
     assert "“” → “Porto”" in page
     assert "2026-05-01T16:00" not in page and "occurred_at" not in page
     assert "“undated” → “May 10, 2025”" in trip
+
+
+def test_the_admin_shows_a_corrected_date_as_a_day_too(t0):
+    from django.test import Client
+
+    from tests.factories import UserFactory
+
+    staff = UserFactory(username="ada", is_staff=True, is_superuser=True, time_zone="Asia/Taipei")
+    event = card_remember(scope=staff.personal_scope, actor=staff, draft=CardDraft(
+        kind="event", label="wedding", subject="Ana", value="Ana's wedding", reference_time=t0,
+        occurred_at=dt.datetime(2026, 5, 2), precision="day")).card
+    event_correct(card=event, actor=staff, when="2026-05-03")
+    client = Client()
+    client.force_login(staff)
+    with translation.override("en"):
+        page = client.get(f"/admin/cards/card/{event.pk}/change/").content.decode()
+    assert "May 2, 2026" in page and "May 3, 2026" in page and "2026-05-01T16:00" not in page
