@@ -15,7 +15,6 @@ from django.utils.translation import gettext
 
 from core.dates import date_shown
 from scopes.models import User
-
 from scopes.zones import person_zone
 
 from ..drafts import Occurrence, occurrence_of

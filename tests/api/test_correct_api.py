@@ -207,3 +207,14 @@ def test_the_trigger_still_refuses_a_plain_update_of_when(alice, bearer):
             cursor.execute(statement, [other["id"] if "occurred_at" in statement else card["id"]])
     assert Card.objects.get(pk=card["id"]).value == "Ana's wedding"
     assert Card.objects.get(pk=other["id"]).occurred_at == dt.datetime(2026, 5, 2, tzinfo=TAIPEI)
+
+
+def test_a_place_that_looks_like_another_is_refused_as_remember_refuses_it(alice, bearer):
+    agent = bearer(alice, write=True)
+    scope = alice.personal_scope.pk
+    _wedding(agent, scope, value="Kim's wedding", object="Porto")
+    card = _wedding(agent, scope, object="Lisbon")["card"]
+    refused = _correct(agent, card["id"], object="P\u043erto")  # a Cyrillic о
+    assert refused.status_code == 400 and refused.json()["code"] == "confusable_name"
+    assert "object" in refused.json()["fields"]
+    assert Card.objects.get(pk=card["id"]).object.name == "Lisbon"
