@@ -10,6 +10,7 @@ from django.contrib import admin
 from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils import timezone
 
 from core.errors import DomainError
 from core.pages import refusal_message
@@ -22,6 +23,7 @@ from .models import Alias, AuditEvent, Card, CardPerspective, CardRevision, Enti
 from .screen import content_screen
 from .selectors.cards import perspectives_own
 from .services import card_describe, card_forget, perspectives_set
+from .services.corrections import revision_shown
 from .services.entities import look_alikes_refuse
 from .services.perspectives import MAX_PHRASING
 from .text import name_in, normalize
@@ -80,9 +82,18 @@ class CardForm(forms.ModelForm):
 
 class CardRevisionInline(ScopedAdmin, admin.TabularInline):
     model = CardRevision
-    fields = readonly_fields = ("at", "actor", "field", "before", "after", "reason")
+    fields = readonly_fields = ("at", "actor", "field", "before_shown", "after_shown", "reason")
     extra = 0
     can_delete = False
+
+    # An event's corrected time reads as the day it names, never the instants the revision keeps.
+    @admin.display(description="before")
+    def before_shown(self, revision: CardRevision) -> str:
+        return revision_shown(revision.field, revision.before, viewer_zone=timezone.get_current_timezone())
+
+    @admin.display(description="after")
+    def after_shown(self, revision: CardRevision) -> str:
+        return revision_shown(revision.field, revision.after, viewer_zone=timezone.get_current_timezone())
 
     def has_add_permission(self, request, obj=None) -> bool:
         return False

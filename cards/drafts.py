@@ -157,17 +157,23 @@ class Occurrence:
 
 
 def occurrence_from(draft: CardDraft, tz: dt.tzinfo) -> Occurrence:
-    if draft.occurred_at is None:
+    return occurrence_of(draft.occurred_at, draft.occurred_end, draft.precision, draft.time_source, tz)
+
+
+def occurrence_of(occurred_at: dt.datetime | None, occurred_end: dt.datetime | None, precision: str, source: str,
+                  tz: dt.tzinfo) -> Occurrence:
+    """An event's time as stored: a new event's, and a corrected one's (services/event_correction.py)."""
+    if occurred_at is None:
         return Occurrence(None, None, "", TimeSource.NONE)
-    start = _aware(draft.occurred_at, tz)
-    precision = draft.precision or Precision.DATETIME
-    end = _aware(draft.occurred_end, tz) if draft.occurred_end else None
+    start = _aware(occurred_at, tz)
+    precision = precision or Precision.DATETIME
+    end = _aware(occurred_end, tz) if occurred_end else None
     if end is None and precision in PRECISION_SPAN:
         # Spans are counted in local calendar units, then stored in UTC.
         end = (start.astimezone(tz) + PRECISION_SPAN[precision]).astimezone(dt.timezone.utc)
     if end is not None and end <= start:
         raise InvalidCard("occurred_end must be after occurred_at.", fields={"occurred_end": ["must be after occurred_at"]})
-    return Occurrence(start, end, precision, draft.time_source or TimeSource.STATED)
+    return Occurrence(start, end, precision, source or TimeSource.STATED)
 
 
 def _aware(value: dt.datetime, tz: dt.tzinfo) -> dt.datetime:
@@ -182,10 +188,16 @@ def aware(value: dt.datetime, tz: dt.tzinfo) -> dt.datetime:
     return _aware(value, tz)
 
 
+def spoken_at(reference_time: dt.datetime | None, tz_name: str | None, *, user) -> tuple[dt.tzinfo, dt.datetime]:
+    """The speaker's zone and the instant a request's `when` is read against: the
+    reference as sent — its offset, if it has one, is the speaker's day; a naive one
+    is a wall time in `tz` (else the person's zone) — or now."""
+    tz = anchor_zone(reference_time, speaker_zone(user, tz_name))
+    return tz, (_aware(reference_time, tz) if reference_time else timezone.now())
+
+
 def draft_from_request(data: dict, *, principal: Principal) -> CardDraft:
-    # The reference as sent: its offset, if it has one, is the speaker's day; a naive one is a wall time there.
-    tz = anchor_zone(data["reference_time"], speaker_zone(principal.user, data["tz"]))
-    reference = _aware(data["reference_time"], tz) if data["reference_time"] else timezone.now()
+    tz, reference = spoken_at(data["reference_time"], data["tz"], user=principal.user)
     source = data["source"] or {"session": "", "message": "", "quote": ""}
     draft = CardDraft(
         kind=data["kind"], label=data["label"], subject=data["subject"], value=data["value"],

@@ -7,7 +7,8 @@ from core.errors import DomainError, InvalidInput
 from core.text import InvalidText  # one refusal for text that may not enter, wherever it is found
 
 __all__ = ["InvalidCard", "InvalidText", "ConfusableName", "UnknownLabel", "LabelKindMismatch", "NeedsConsent",
-           "Excluded", "ImmutableEvent", "NotCurrent", "NotYourPerspective", "CardGone", "NotAHypothesis"]
+           "Excluded", "ImmutableEvent", "NotCurrent", "NotYourPerspective", "CardGone", "NotAHypothesis",
+           "NotAnEvent", "SameEventExists"]
 
 
 class InvalidCard(InvalidInput):
@@ -28,6 +29,21 @@ class NeedsConsent(DomainError):
 
 class ImmutableEvent(DomainError):
     code = "immutable_event"
+    status = 409
+
+
+class NotAnEvent(DomainError):
+    """Only an event's date, place or description is corrected in place (DESIGN §4 rule 3): a state's new
+    value is remembered, and supersedes the old one with its history."""
+
+    code = "not_an_event"
+
+
+class SameEventExists(DomainError):
+    """A correction would make the event another one already recorded (the same value, on the corrected
+    day): carries `card`, that event. One of the two is forgotten instead — never two of one event."""
+
+    code = "same_event_exists"
     status = 409
 
 

@@ -431,7 +431,10 @@ class CardRevision(InParentScope):
         ordering = ["at", "id"]
 
     def __str__(self) -> str:
-        # What the admin's lists and history show: which card, what changed.
+        # What the admin's lists and history show: which card, what changed. An event's corrected time keeps
+        # instants (services/corrections.py when_revision), which a person reads as days in its fields instead.
+        if self.field == "when":
+            return f"card {self.card_id}, when corrected"
         return f"card {self.card_id}, {self.field}: “{self.before[:40]}” → “{self.after[:40]}”"
 
 

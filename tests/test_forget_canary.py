@@ -39,6 +39,7 @@ PATHS = {
     "remember": {"remember", "perspective"},
     "bulk": {"bulk"},
     "describe": {"described", "corrected", "reason"},
+    "correct": {"eventcorrected", "eventreason"},
     "ingest_edit_approve": {"ingested", "edited", "approval"},
     "ingest_reject": {"rejected", "rejectreason"},
     "confirm": {"guess", "quote"},
@@ -48,7 +49,7 @@ PATHS = {
 }
 OPERATIONS = {
     "cards": set(PATHS) - {"ingest_reject", "personal"},
-    "timeline": set(PATHS) - {"merge", "personal"},
+    "timeline": set(PATHS) - {"merge", "correct", "personal"},  # an event is on another label's timeline
     "subject": set(PATHS) - {"personal"},
     "account": set(PATHS),
 }
@@ -82,6 +83,14 @@ def plant(paths: set[str], person: APIClient, alice, family) -> list[int]:
                                format="json")
         assert patched.status_code == 200, patched.json()
         cards.append(card)
+    if "correct" in paths:  # an event's date and description said wrongly, corrected in place
+        event = person.post("/api/v1/cards/", {"scope": family.pk, "kind": "event", "subject": "me",
+                                               "label": "wedding", "value": "Kim's wedding", "when": "2026-05-02",
+                                               "text": "Went to Kim's wedding"}, format="json").json()["card"]["id"]
+        corrected = person.post(f"/api/v1/cards/{event}/correct/", {
+            "when": "2026-05-03", "text": f"{CANARY}eventcorrected", "reason": f"{CANARY}eventreason"}, format="json")
+        assert corrected.status_code == 200 and corrected.json()["corrected"] == ["when", "text"], corrected.json()
+        cards.append(event)
     said = [f"I like {CANARY}{word}." for path, word in (("ingest_edit_approve", "ingested"),
                                                          ("ingest_reject", "rejected")) if path in paths]
     if said:

@@ -115,6 +115,34 @@ class CardPatchIn(StrictSerializer):
         return data
 
 
+class CardCorrectIn(StrictSerializer):
+    when = serializers.CharField(max_length=200, required=False, help_text=(
+        'When the event really happened, as `remember` takes `when`: "Sunday", "last weekend", 上週日, '
+        '"2026-05-03". Read against `reference_time` in the speaker\'s zone.'))
+    reference_time = WallClockDateTimeField(
+        required=False, allow_null=True, default=None,
+        help_text="When the person said it; default now. Its offset anchors `when`; without one, `tz` or your "
+                  "own zone does.")
+    tz = serializers.CharField(max_length=64, required=False, allow_null=True, default=None,
+                               help_text="IANA zone for `when` and a reference time without an offset; default "
+                                         "yours.")
+    object = serializers.CharField(max_length=MAX_REF, help_text=(
+        "Where it really was, or who or what it really involved: a name bound as `remember` binds `object`."
+        + NAME_RULE + LOOK_ALIKE_RULE), required=False)
+    text = serializers.CharField(max_length=MAX_TEXT, required=False,
+                                 help_text="The corrected description." + FREE_TEXT_RULE)
+    reason = serializers.CharField(max_length=300, required=False, allow_blank=True, default="",
+                                   help_text='What the person said: "it was Sunday, not Saturday".')
+    consent = serializers.BooleanField(required=False, default=False, help_text=(
+        "The person explicitly consents to storing a sensitive attribute the new words mention "
+        "(without it: 400 `needs_consent`, with `category`)."))
+
+    def validate(self, data):
+        if not any(name in data for name in ("when", "object", "text")):
+            raise serializers.ValidationError({"when": ["give when, object and/or text"]})
+        return data
+
+
 class CardListQuery(StrictSerializer):
     scope = ScopeRefField(required=False, help_text=READ_SCOPE_HELP)
     subject = serializers.CharField(max_length=MAX_REF, required=False)
@@ -232,6 +260,11 @@ class ProposedOut(serializers.Serializer):
 
 class BulkProposedOut(serializers.Serializer):
     results = ProposedOut(many=True)
+
+
+class CorrectedOut(CardOut):
+    corrected = serializers.ListField(child=serializers.ChoiceField(choices=["when", "object", "text"]), help_text=(
+        "What the correction changed, of `when`, `object` and `text`; empty when the card already said so."))
 
 
 class AskedOut(serializers.Serializer):

@@ -16,17 +16,17 @@ from core.api.errors import ForbiddenAt, NotFoundAt, error_responses
 from core.errors import DomainError, NotAllowed
 from scopes.api.entry import View
 
-from ..drafts import draft_from_request
+from ..drafts import draft_from_request, spoken_at
 from ..errors import InvalidCard
 from ..selectors.card_list import cards_list
 from ..selectors.cards import card_forgettable_get, card_get, card_history
 from ..services import (Outcome, card_describe, card_forget, card_hold, card_remember, card_remember_batch,
-                        card_verify, perspectives_set)
+                        card_verify, event_correct, perspectives_set)
 from ..services.asked import card_asked
 from ..signals import cards_proposed
 from ..selectors.shape import card_out, card_shown, cards_shown, iso
-from .serializers import (AskedOut, BulkIn, BulkOut, BulkProposedOut, CardListQuery, CardOut, CardPatchIn,
-                          ProposedOut, RememberIn, RememberOut)
+from .serializers import (AskedOut, BulkIn, BulkOut, BulkProposedOut, CardCorrectIn, CardListQuery, CardOut,
+                          CardPatchIn, CorrectedOut, ProposedOut, RememberIn, RememberOut)
 
 SCREENED = (
     "Every card passes one screen before anything is stored (the same on every write path: single, bulk, the "
@@ -183,6 +183,13 @@ class CardBulk(View):
         return Response({"results": _outcomes(principal, results)}, status=status.HTTP_201_CREATED)
 
 
+def _card_to_correct(principal, card_id: int):
+    """Who may correct a card (PATCH, correct): whoever may write in its scope — a person, or their agent's
+    token with write access relaying them; else 404 (not theirs to see) or 403. Held (its timeline locked)
+    until commit: a forget meanwhile is a 404, not a write to a deleted card."""
+    return card_hold(card=card_get(principal=principal, card_id=card_id, action="write"))
+
+
 class CardDetail(View):
     @extend_schema(responses={200: CardOut, **error_responses(401, 404)}, summary="One card")
     def get(self, request, card_id: int):
@@ -203,8 +210,7 @@ class CardDetail(View):
         data.is_valid(raise_exception=True)
         principal = self.principal
         with transaction.atomic():
-            # Held (its timeline locked) until commit: a forget meanwhile is a 404, not a write to a deleted card.
-            card = card_hold(card=card_get(principal=principal, card_id=card_id, action="write"))
+            card = _card_to_correct(principal, card_id)
             if "text" in data.validated_data:
                 card_describe(card=card, actor=principal.user, text=data.validated_data["text"],
                               reason=data.validated_data["reason"], consent=data.validated_data["consent"])
@@ -253,6 +259,42 @@ class CardVerify(View):
                                actor=principal.user)
             shown = card_shown(card.pk, user=principal.user)
         return Response(shown)
+
+
+class CardCorrect(View):
+    @extend_schema(
+        request=CardCorrectIn, responses={200: CorrectedOut, **error_responses(400, 401, 403, 404, 409)},
+        summary="Correct an event's date, place or description said wrongly: the same event, never a second one",
+        description=(
+            "When the person says an event was told wrongly — \"Ana's wedding was Sunday, not Saturday\", "
+            "\"it was in Porto, not Lisbon\" — correct it here instead of remembering it again (which would "
+            "record a second event). The same card changes: `when` (resolved as `remember` resolves it, against "
+            "`reference_time` in the speaker's zone) sets its occurrence, `object` its place or who or what it "
+            "involved (bound as `remember` binds `object`), `text` its description. Each old value is kept as a "
+            "revision (the card page shows it under Corrections; the export carries it, `when` as JSON with the "
+            "card's own field names). That it happened, to whom and what kind of event it is never change: a "
+            "write-once trigger refuses any other change. The answer is the card, as `GET /cards/{id}/` gives "
+            "it, with `corrected`: what changed (empty, 200, when the card already said so). "
+            "Only events: a state is refused with 400 `not_an_event` — remember its new value instead, which "
+            "supersedes the old one. If the correction would make the card the same event as another already "
+            "recorded (same value, the corrected day), 409 `same_event_exists` names that `card`: forget one of "
+            "them instead. Whoever may write in the card's scope may correct it (as for `PATCH`): a read-only "
+            "token gets 403, a card you cannot see 404. An unresolvable `when` is 400 `unresolvable_time`. The "
+            "new words pass the same screen as a new card: `excluded` (with `rule`), `needs_consent` (with "
+            "`category`) without `consent: true`."))
+    def post(self, request, card_id: int):
+        data = CardCorrectIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        given = data.validated_data
+        principal = self.principal
+        tz, reference = spoken_at(given["reference_time"], given["tz"], user=principal.user)
+        with transaction.atomic():
+            card = _card_to_correct(principal, card_id)
+            done = event_correct(card=card, actor=principal.user, when=given.get("when"), reference=reference,
+                                 tz=tz, object=given.get("object"), text=given.get("text"), reason=given["reason"],
+                                 consent=given["consent"])
+            shown = card_shown(card.pk, user=principal.user)
+        return Response({**shown, "corrected": done.corrected})
 
 
 class CardQuestionAsked(View):

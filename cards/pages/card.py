@@ -25,6 +25,7 @@ from ..selectors.cards import FORGET_ACTION, card_forgettable_get, card_get, car
 from ..selectors.shape import card_out, card_rows
 from ..selectors.sharing import card_sharing
 from ..services import card_describe, card_forget, card_verify, perspectives_set, subject_forget
+from ..services.corrections import revision_shown
 from .forms import ConfirmForm, DescribeForm, PerspectiveForm
 from .rights import may
 from .timeline import timeline_of
@@ -43,7 +44,8 @@ def card_page(request, card_id: int, *, principal):
         "timeline": (timeline_of(history, now=timezone.now(), shown={pk: row["value"] for pk, row in shown.items()},
                                  zone=person_zone(request.user))
                      if card.kind != CardKind.EVENT else None),
-        "revisions": CardRevision.objects.in_scopes(in_scope).filter(card=card).select_related("actor"),
+        "revisions": _revisions_shown(CardRevision.objects.in_scopes(in_scope).filter(card=card)
+                                      .select_related("actor"), viewer=request.user),
         "approval": approvals_of([card.pk], scope_ids=in_scope).get(card.pk),
         "may_write": may_write,
         "may_forget": may_write or may(principal, card.scope_id, FORGET_ACTION),
@@ -55,6 +57,15 @@ def card_page(request, card_id: int, *, principal):
         "sharing": card_sharing(principal=principal, card=card),
     }
     return render(request, "cards/card.html", context)
+
+
+def _revisions_shown(revisions, *, viewer) -> list[CardRevision]:
+    """Each revision with `shown_before` and `shown_after`, as a person reads them (revision_shown)."""
+    shown, zone = list(revisions), person_zone(viewer)
+    for revision in shown:
+        revision.shown_before = revision_shown(revision.field, revision.before, viewer_zone=zone)
+        revision.shown_after = revision_shown(revision.field, revision.after, viewer_zone=zone)
+    return shown
 
 
 def _shared(card: Card) -> bool:

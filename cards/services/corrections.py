@@ -1,22 +1,34 @@
-"""Corrections after a card is written: describe, verify, retract, knowledge
-merge/rename. Forgetting is services/forget.py."""
+"""Corrections after a card is written: describe, an event's date or place
+said wrongly, verify, retract, knowledge merge/rename. Forgetting is
+services/forget.py."""
 
 from __future__ import annotations
 
-from django.db import IntegrityError, transaction
+import datetime as dt
+import json
+from dataclasses import dataclass
+
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from core.dates import date_shown
 from scopes.models import User
+from scopes.zones import person_zone
 
-from ..errors import CardGone, ImmutableEvent, InvalidCard, NotCurrent
+from ..drafts import Occurrence, occurrence_of
+from ..errors import CardGone, ImmutableEvent, InvalidCard, NotAnEvent, NotCurrent, SameEventExists
 from ..words.lexical import card_lexemes
-from ..models import Card, CardKind, CardRevision, Cardinality, Entity
+from ..models import Card, CardKind, CardRevision, Cardinality, Entity, EntityKind
 from ..screen import content_screen
-from ..text import text_in
+from ..selectors.shape import iso
+from ..text import name_in, text_in
+from ..time.when import when_resolve, zone_from_label, zone_label
 from .embedding import embed_after_commit
 from .remember import card_stated_again
-from .write_plan import timeline_lock, value_key
+from .write_decision import same_event
+from .write_plan import duplicate_window, entity_named, timeline_lock, value_key, value_key_rebound
 
 MAX_TEXT = 10_000
 
@@ -53,6 +65,141 @@ def card_describe(*, card: Card, actor: User, text: str, reason: str = "", conse
     Card.objects.filter(pk=card.pk, scope_id=card.scope_id).update(text=text, lexemes=_lexemes(card))
     embed_after_commit([(card.pk, card.scope_id)])
     return card
+
+
+# What an event correction may correct, in the order an answer names them.
+CORRECTABLE = ("when", "object", "text")
+
+
+@dataclass
+class Corrected:
+    card: Card
+    corrected: list[str]  # what changed, of CORRECTABLE; empty when the correction said what the card says
+
+
+@transaction.atomic
+def event_correct(*, card: Card, actor: User, when: str | None = None, reference: dt.datetime | None = None,
+                  tz: dt.tzinfo | None = None, object: str | None = None, text: str | None = None,
+                  reason: str = "", consent: bool = False) -> Corrected:
+    """An event's date, place or description said wrongly ("Ana's wedding was
+    Sunday, not Saturday"): the same event, corrected, each old value kept as a
+    revision — never a second event (DESIGN §4 rule 3: that it happened, to whom
+    and what kind of event stay as written). `when` is resolved as remember
+    resolves it, against `reference` (default now) in `tz` (the speaker's zone,
+    cards.drafts.spoken_at); `object` is bound as remember binds one; `text` is
+    card_describe's. A state is refused (`not_an_event`): its new value is
+    remembered, and supersedes it. The write-once trigger lets the time and the
+    object change only for this card, only in this transaction."""
+    card = card_hold(card=card, for_update=True)
+    if card.kind != CardKind.EVENT:
+        raise NotAnEvent(gettext("Only an event's date, place or description is corrected here. For a state, "
+                                 "remember the new value: it supersedes the old one, which stays as history."))
+    name = None if object is None else name_in(object, field="object").strip()
+    if name == "":
+        raise InvalidCard(gettext("object must name a place, a person or a thing."),
+                          fields={"object": [gettext("must not be empty")]})
+    # Every word the correction brings passes the screen before anything changes (text: card_describe's).
+    content_screen(fields={"object": name or "", "reason": reason}, consent=consent)
+    corrected = set()
+    if text is not None:
+        before = card.text
+        card = card_describe(card=card, actor=actor, text=text, reason=reason, consent=consent)
+        if card.text != before:
+            corrected.add("text")
+    # Whose days the event's time is read in: the card's, until the speaker gives it a new time in theirs.
+    zone = zone_from_label(card.anchor_zone) if card.anchor_zone else person_zone(actor)
+    occurrence = Occurrence(card.occurred_at, card.occurred_end, card.precision, card.time_source)
+    changes: dict = {}
+    revisions: list[tuple[str, str, str]] = []
+    if when is not None:
+        spoken = tz or person_zone(actor)
+        interval = when_resolve(when, reference=reference or timezone.now(), tz=spoken)
+        new = occurrence_of(interval.start, interval.end, interval.precision, interval.source, spoken)
+        if (new.start, new.end, new.precision) != (card.occurred_at, card.occurred_end, card.precision):
+            revisions.append(("when", when_revision(occurrence, card.anchor_zone),
+                              when_revision(new, zone_label(spoken))))
+            changes.update(occurred_at=new.start, occurred_end=new.end, precision=new.precision,
+                           time_source=new.source, effective_at=new.start, anchor_zone=zone_label(spoken))
+            occurrence, zone = new, spoken
+    if name is not None:
+        obj = entity_named(scope=card.scope, actor=actor, ref=name, kind=EntityKind.THING, field="object")
+        if obj.pk != card.object_id:
+            was = (None if card.object_id is None else
+                   Entity.objects.filter(pk=card.object_id).values_list("name", flat=True).first())
+            revisions.append(("object", was or "", obj.name))
+            changes.update(object_id=obj.pk, value_norm=value_key_rebound(card.value_norm, was=card.object_id,
+                                                                          now=obj.pk))
+    if changes:
+        _event_rewrite(card, changes, occurrence=occurrence, zone=zone)
+        now = timezone.now()
+        CardRevision.objects.bulk_create([
+            CardRevision(card=card, scope_id=card.scope_id, actor=actor, at=now, field=field, before=before,
+                         after=after, reason=reason[:300]) for field, before, after in revisions])
+        corrected.update(field for field, _, _ in revisions)
+        if "object_id" in changes:
+            embed_after_commit([(card.pk, card.scope_id)])
+    return Corrected(card, [field for field in CORRECTABLE if field in corrected])
+
+
+def _event_rewrite(card: Card, changes: dict, *, occurrence: Occurrence, zone: dt.tzinfo) -> None:
+    """The corrected time and object written to the card, past the write-once trigger for this card only —
+    unless the event would then be another one already recorded (the same value on that day)."""
+    value_norm = changes.get("value_norm", card.value_norm)
+    other = _same_event(card, value_norm=value_norm, occurrence=occurrence, zone=zone)
+    if other is not None:
+        raise SameEventExists(gettext("That event is already recorded for that time (card %(card)s): forget one "
+                                      "of the two rather than keep the same event twice.") % {"card": other},
+                              card=other)
+    for attribute, value in changes.items():
+        setattr(card, attribute, value)
+    if "object_id" in changes:
+        changes["lexemes"] = _lexemes(card)
+    with connection.cursor() as cursor:
+        # The trigger reads it: the event's time and object may change for this card, in this transaction.
+        cursor.execute(f"SET LOCAL memory_site.correcting = '{int(card.pk)}'")
+    Card.objects.filter(pk=card.pk, scope_id=card.scope_id).update(**changes)
+    with connection.cursor() as cursor:
+        # Inside a caller's longer transaction, the permission ends with this card.
+        cursor.execute("SET LOCAL memory_site.correcting = ''")
+
+
+def _same_event(card: Card, *, value_norm: str, occurrence: Occurrence, zone: dt.tzinfo) -> int | None:
+    """Another event of this one's value that a new report of it would be a duplicate of (remember's
+    duplicate window, write_decision.same_event), if any."""
+    window = None if occurrence.start is None else duplicate_window(occurrence, zone)
+    rows = (Card.objects.filter(scope_id=card.scope_id, subject_id=card.subject_id, label_id=card.label_id,
+                                kind=CardKind.EVENT, value_norm=value_norm).exclude(pk=card.pk))
+    if window is None:
+        rows = rows.filter(occurred_at__isnull=True)
+    else:
+        rows = rows.filter(Q(occurred_end__gt=window[0]) | Q(occurred_end__isnull=True, occurred_at__gte=window[0]),
+                           occurred_at__lt=window[1])
+    for other in rows.only("pk", "occurred_at", "occurred_end").order_by("pk")[:1]:
+        if same_event(other, window):
+            return other.pk
+    return None
+
+
+def when_revision(occurrence: Occurrence, zone: str) -> str:
+    """An event's time as its `when` revision keeps it: JSON with the card's own field names (an export
+    reads it as is), "" when undated. revision_shown reads it back for a person."""
+    if occurrence.start is None:
+        return ""
+    return json.dumps({"occurred_at": iso(occurrence.start), "occurred_end": iso(occurrence.end),
+                       "precision": occurrence.precision, "zone": zone or None})
+
+
+def revision_shown(field: str, kept: str, *, viewer_zone: dt.tzinfo) -> str:
+    """A revision's before or after as a person reads it (the card page, the admin): its words, or for an
+    event's corrected time the day it names — in the event's own zone (else the viewer's), in the active
+    language — never the ISO instants it keeps."""
+    if field != "when":
+        return kept
+    if not kept:
+        return gettext("undated")
+    when = json.loads(kept)
+    zone = zone_from_label(when["zone"]) if when.get("zone") else viewer_zone
+    return date_shown(dt.datetime.fromisoformat(when["occurred_at"]), zone=zone, precision=when["precision"])
 
 
 @transaction.atomic
@@ -144,9 +291,11 @@ def event_update_refused(error: IntegrityError) -> ImmutableEvent | None:
     """The domain error for a write the write-once trigger refused, if it was that."""
     if getattr(error.__cause__, "sqlstate", None) == "23M01":
         return ImmutableEvent("That an event happened, when, to whom and what kind of event it was cannot "
-                              "change; only its description can be corrected.")
+                              "change; only a person's correction changes its description, or a date or place "
+                              "said wrongly (POST /api/v1/cards/{id}/correct/).")
     return None
 
 
-__all__ = ["card_hold", "card_describe", "card_verify", "card_retract", "knowledge_rename", "knowledge_merge",
+__all__ = ["CORRECTABLE", "Corrected", "card_hold", "card_describe", "event_correct", "when_revision",
+           "revision_shown", "card_verify", "card_retract", "knowledge_rename", "knowledge_merge",
            "event_update_refused"]

@@ -96,6 +96,16 @@ class Write:
 def value_key(value: str, text: str, object_id: int | None) -> str:
     """What "the same value" means: the normalised value (or text), plus the object if any."""
     base = normalize(value) if value.strip() else normalize(text)
+    return _with_object(base, object_id)
+
+
+def value_key_rebound(key: str, *, was: int | None, now: int | None) -> str:
+    """The same value's key with another object (an event's place corrected): its words part as written."""
+    base = key.removesuffix(f" @{was}") if was else key
+    return _with_object(base, now)
+
+
+def _with_object(base: str, object_id: int | None) -> str:
     return f"{base} @{object_id}" if object_id else base
 
 
@@ -135,18 +145,18 @@ def write_prepare(*, scope: Scope, actor: User, draft: CardDraft, entities: dict
     draft = draft_text_in(draft)
     label = draft_label(draft)
     tz = zone_from_label(draft.time_zone) if draft.time_zone else person_zone(actor)
-    subject = _entity_named(scope=scope, actor=actor, ref=draft.subject, field="subject", memo=entities)
+    subject = entity_named(scope=scope, actor=actor, ref=draft.subject, field="subject", memo=entities)
     obj = None
     if draft.object not in (None, ""):
         # What something "is a" is a kind: derivation matches kinds by name across scopes.
         kind = EntityKind.KIND if label.key == "is_a" else EntityKind.THING
-        obj = _entity_named(scope=scope, actor=actor, ref=draft.object, kind=kind, field="object", memo=entities)
+        obj = entity_named(scope=scope, actor=actor, ref=draft.object, kind=kind, field="object", memo=entities)
     return Write(scope=scope, actor=actor, draft=draft, label=label, subject=subject, object=obj,
                  value_norm=value_key(draft.value, draft.text, obj.pk if obj else None),
                  reference=reference_time_of(draft, tz), now=timezone.now(), tz=tz)
 
 
-def _entity_named(*, field: str, **given) -> Entity:
+def entity_named(*, field: str, **given) -> Entity:
     """entity_for_write, a refusal naming the draft's field (a form shows it there)."""
     try:
         return entity_for_write(**given)

@@ -57,6 +57,7 @@ urlpatterns = [
     path("cards/<id:card_id>/", card_views.CardDetail.as_view(), name="card-detail"),
     path("cards/<id:card_id>/history/", card_views.CardHistory.as_view(), name="card-history"),
     path("cards/<id:card_id>/verify/", card_views.CardVerify.as_view(), name="card-verify"),
+    path("cards/<id:card_id>/correct/", card_views.CardCorrect.as_view(), name="card-correct"),
     path("cards/<id:card_id>/asked/", card_views.CardQuestionAsked.as_view(), name="card-asked"),
     path("cards/<id:card_id>/confirm/", review_views.HypothesisConfirm.as_view(), name="hypothesis-confirm"),
     path("cards/<id:card_id>/reject/", review_views.HypothesisReject.as_view(), name="hypothesis-reject"),

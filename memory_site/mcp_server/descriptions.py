@@ -18,7 +18,8 @@ Remember what lasts: facts about the person and their people (home, work, family
 birthdays), events with their date ("yesterday" is fine: pass the message's time as `reference_time`),
 stated preferences, goals and boundaries. One fact per card, in the person's own terms. Something you
 inferred but were not told is a `hypothesis` with a confidence; it is never a fact until the person
-confirms it.
+confirms it. When the person says an event's date, place or description was said wrongly ("the wedding
+was Sunday, not Saturday"), `correct` that event: remembering it again would record a second one.
 
 Never store: passing moods or one-off frustrations, guesses about motives, raw conversation logs,
 passwords or other secrets. Sensitive facts — health, religion, sexuality, politics, ethnicity and
@@ -43,6 +44,7 @@ TOOLS = {
 a hypothesis). Call it when something lasting is said. Returns {"outcome": "inserted|superseded|
 reinforced|duplicate", "card": {…}}; a new address supersedes the old one, which stays as history.
 With a propose-only token it returns {"outcome": "proposed"}: it waits for the person's review.
+An event told wrongly before (its date, place or description) is fixed with `correct`, not remembered again.
 Example: {"scope": "personal", "kind": "state", "subject": "me", "label": "address", "value": "Kyoto",
 "text": "Lives in Kyoto", "when": "last Friday", "reference_time": "2026-05-08T16:44:10+08:00"}""",
     "remember_many": """Store several cards at once, all or nothing (up to 1000). Each is shaped as
@@ -87,6 +89,15 @@ their words as its source. Returns the stated card. Example: {"card": 881, "quot
 vegetarian", "session": "chat-41"}""",
     "reject": """The person said a guess (from `next_probe`) is wrong: it is discarded, their reason kept.
 Example: {"card": 881, "reason": "No, I just skipped meat that day"}""",
+    "correct": """When the person says an event's date, place or description was said wrongly ("Ana's
+wedding was Sunday, not Saturday", "it was in Porto, not Lisbon"): correct that event — never remember a
+second one. Give its card id and only what was wrong: `when` (time words are read against
+`reference_time`), `object` (the right place, person or thing) and/or `text`. The same card changes and
+the old value is kept in its history. Returns the card with "corrected": ["when", …] (empty when it
+already said so). Refusals: `not_an_event` for a state (remember its new value instead: it supersedes the
+old), `same_event_exists` with `card` when that event is already recorded for that day (ask the person,
+then forget the wrong one). Example: {"card": 412, "when": "Sunday", "reference_time":
+"2026-05-08T16:44:10+08:00", "reason": "it was Sunday, not Saturday"}""",
     "list_scopes": """The scopes this token may read and write: [{"id", "name", "kind", "parent", "role",
 "relation"}]. Call it when you do not know which scope to use: "personal" is the person's own; a family
 or team scope is shared with its members.""",

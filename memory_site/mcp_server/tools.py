@@ -221,6 +221,26 @@ async def reject(
     return await _run(ctx, work, empty={"rejected": card})
 
 
+async def correct(
+    ctx: Context, card: Annotated[int, Field(description="The event card's id (from remember, recall or ask).")],
+    when: Annotated[str | None, Field(description='When it really happened: "Sunday", "last Friday", 上週日, '
+                                                  '"2026-05-03". Resolved in the person\'s time zone.')] = None,
+    object: Annotated[str | None, Field(description="Where it really was, or who or what it really involved.")] = None,
+    text: Annotated[str | None, Field(description="The corrected description, in one plain sentence.")] = None,
+    reference_time: Annotated[str | None, Field(description="When the person said it (ISO, with offset): "
+                                                            "anchors 'Sunday'. Default now.")] = None,
+    reason: Annotated[str | None, Field(description="The person's words: \"it was Sunday, not Saturday\".")] = None,
+    consent: Annotated[bool, Field(description="True only after the person said yes to storing a sensitive "
+                                               "fact the new words mention.")] = False,
+    session: Session = None,
+) -> CallToolResult:
+    def work(caller: Caller) -> Answer:
+        return call(caller, "POST", f"cards/{card}/correct/", body=_body(
+            when=when, object=object, text=text, reference_time=reference_time, reason=reason,
+            consent=consent or None))
+    return await _run(ctx, work)
+
+
 async def list_scopes(ctx: Context, session: Session = None) -> CallToolResult:
     return await _run(ctx, scopes_listed)
 
@@ -228,7 +248,7 @@ async def list_scopes(ctx: Context, session: Session = None) -> CallToolResult:
 TOOLS: list[tuple[Callable, ToolAnnotations]] = [
     (remember, WRITES), (remember_many, WRITES), (recall, READS), (context, READS), (profile, READS), (ask, READS),
     (count, READS), (forget, ERASES), (ingest, WRITES), (next_probe, READS), (confirm, WRITES),
-    (reject, WRITES), (list_scopes, READS),
+    (reject, WRITES), (correct, WRITES), (list_scopes, READS),
 ]
 
 

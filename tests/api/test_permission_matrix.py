@@ -105,6 +105,8 @@ ENDPOINTS = [
     Endpoint("DELETE", "cards/{card}/", access=WRITE),
     Endpoint("GET", "cards/{card}/history/"),
     Endpoint("POST", "cards/{card}/verify/", access=WRITE),
+    # An event said wrongly is corrected in place (its old date kept as a revision): the PATCH rule.
+    Endpoint("POST", "cards/{event}/correct/", lambda w: {"when": "2026-05-03", "object": "Porto"}, WRITE),
     # Forgetting a timeline or a subject: the single card's rule (write in its scope), asked of every card.
     Endpoint("POST", "forget/", lambda w: {"scope": w.ids["scope"], "subject": "me", "label": "skill"}, WRITE),
     # Asking writes nothing to the memory: whoever may read the card may say it was asked about.
@@ -200,6 +202,8 @@ def world(alice) -> World:
     card = card_remember(scope=team, actor=alice,
                          draft=CardDraft(kind="state", label="skill", subject="me", value="Go")).card
     entity = entity_create(scope=team, name="Acme")
+    event = card_remember(scope=team, actor=alice, draft=CardDraft(
+        kind="event", label="trip", subject="me", value="Lisbon offsite")).card
     token, _ = token_create(user=alice, name="laptop agent", scopes=[team])
     hypothesis = card_remember(scope=team, actor=alice, draft=CardDraft(
         kind="state", label="likes", subject="me", value="jazz", tag="hypothesis", confidence=0.6)).card
@@ -232,7 +236,7 @@ def world(alice) -> World:
     ids = {"scope": team.pk, "card": card.pk, "entity": entity.pk, "member": "bob", "token": token.pk,
            "hypothesis": hypothesis.pk, "disputed": disputed.pk, "theirs": theirs.pk, "candidate": candidate.pk,
            "job": job.pk, "duplicate": duplicate.pk, "invitation": invitation.pk, "asked": asked.pk,
-           "upkeep": upkeep.pk}
+           "upkeep": upkeep.pk, "event": event.pk}
     return World(ids=ids, clients=clients)
 
 
@@ -284,7 +288,8 @@ def _api_routes() -> dict[str, set[str]]:
 
 def test_every_api_route_and_method_is_in_the_matrix():
     ids = {"scope": 1, "card": 1, "entity": 1, "member": "bob", "token": 1, "hypothesis": 1, "disputed": 1,
-           "theirs": 1, "candidate": 1, "job": 1, "duplicate": 1, "invitation": 1, "asked": 1, "upkeep": 1}
+           "theirs": 1, "candidate": 1, "job": 1, "duplicate": 1, "invitation": 1, "asked": 1, "upkeep": 1,
+           "event": 1}
     covered: dict[str, set[str]] = {}
     for endpoint in ENDPOINTS:
         path = "/api/v1/" + endpoint.url.format(**ids).split("?")[0]

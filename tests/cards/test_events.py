@@ -88,3 +88,28 @@ def test_description_correction_is_kept_as_a_revision(alice, scope, t0):
     revision = card.revisions.get()
     assert (revision.before, revision.after, revision.actor, revision.reason) == (
         "We went to the wedding", "We went to Lee and Jo's wedding in Porto", alice, "typo")
+
+
+@pytest.mark.parametrize("column, value", [
+    ("value", "'another wedding'"),
+    ("label_id", "(SELECT id FROM cards_label WHERE key = 'trip')"),
+    ("kind", "'state'"),
+    ("subject_id", "subject_id + 1000"),  # the trigger runs before any key is checked
+    ("scope_id", "scope_id + 1000"),
+])
+def test_a_correction_of_one_card_still_may_not_change_what_happened(alice, scope, t0, column, value):
+    """The correcting setting (services/corrections.py event_correct) opens the event's time and object, for
+    the one card it names: what happened, to whom and what kind of event stay refused."""
+    card = card_remember(scope=scope, actor=alice, draft=wedding(
+        t0, occurred_at=t0 - dt.timedelta(days=3), precision="day")).card
+    with pytest.raises(IntegrityError, match="immutable_event"), transaction.atomic(), \
+            connection.cursor() as cursor:
+        cursor.execute(f"SET LOCAL memory_site.correcting = '{card.pk}'")
+        cursor.execute(f"UPDATE cards_card SET {column} = {value} WHERE id = %s", [card.pk])
+    with transaction.atomic(), connection.cursor() as cursor:  # while its time may change, in that transaction
+        cursor.execute(f"SET LOCAL memory_site.correcting = '{card.pk}'")
+        cursor.execute("UPDATE cards_card SET occurred_at = occurred_at - interval '1 day' WHERE id = %s",
+                       [card.pk])
+        transaction.set_rollback(True)
+    card.refresh_from_db()
+    assert card.value == "Lee's wedding" and card.occurred_at == t0 - dt.timedelta(days=3)

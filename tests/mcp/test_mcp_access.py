@@ -32,7 +32,7 @@ def _scoped_calls(scope) -> list[tuple[str, dict]]:
 
 def _card_calls(card_id: int) -> list[tuple[str, dict]]:
     return [("confirm", {"card": card_id, "quote": "yes"}), ("reject", {"card": card_id, "reason": "no"}),
-            ("forget", {"card": card_id})]
+            ("correct", {"card": card_id, "when": "yesterday"}), ("forget", {"card": card_id})]
 
 
 @pytest.fixture

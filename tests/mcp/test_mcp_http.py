@@ -13,7 +13,7 @@ from cards.models import Card
 from tests.mcp.conftest import MODES, run_client, structured
 
 TOOLS = {"remember", "remember_many", "recall", "context", "profile", "ask", "count", "forget", "ingest",
-         "next_probe", "confirm", "reject", "list_scopes"}
+         "next_probe", "confirm", "reject", "correct", "list_scopes"}
 
 
 @pytest.mark.parametrize("mode", MODES)
