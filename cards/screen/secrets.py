@@ -18,37 +18,58 @@ run after the word (密碼是 hunter2)."""
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from .scripts import both_scripts
 
 SECRET = "secret"
 
 # --- the kinds, by what their value looks like ---------------------------------------------------
-_PASSWORD = (r"pass(?:word|code|phrase)s?|passwd|pwd|pass\s+code|wi-?fi\s+key|wpa2?\s+key|network\s+key"
-             r"|api\s+key|secret\s+key|private\s+key|(?:access|auth|bearer|api)\s+token")
+# A password's word, not when it names a thing about passwords ("password manager", "password hint").
+_ABOUT_PASSWORDS = (r"(?!\s*(?:managers?|hints?|reset|resets|policy|policies|rules?|strength|fields?|protected|length"
+                    r"|generators?|vaults?|apps?|keeper|requirements?|changes?|expiry|prompts?|screens?)\b)")
+_PASSWORD = (r"(?:pass(?:word|code)s?|passwd|pwd|pass\s+code|wi-?fi\s+key|wpa2?\s+key|network\s+key"
+             r"|api\s+key|secret\s+key|private\s+key|(?:access|auth|bearer|api)\s+token|pw(?=\s*[:=]))"
+             + _ABOUT_PASSWORDS)
+_PHRASE = r"(?:pass\s*phrase|seed\s+phrase|recovery\s+phrase|mnemonic)s?"
 _PIN = r"pins?(?:\s*(?:number|code|碼))?|pin-code"
 _ONE_TIME = (r"otp|totp|one[\s-]time\s+(?:code|password|passcode|pin)s?|cvv2?|cvc2?|csc"
              r"|(?:verification|security|authentication|auth|login|log-in|sign-in|signin|sms|text|2fa|two[\s-]factor"
-             r"|mfa|backup|recovery|unlock|access)\s+codes?")
+             r"|mfa|backup|recovery|unlock|access|authenticator)\s+codes?")
 _LOCKED = (r"door|front\s+door|back\s+door|gate|entry|entrance|keypad|key\s*pad|lock\s*box|lock|padlock|locker"
            r"|garage|alarm|safe|intercom|buzzer|house|apartment|flat|building\s+entry|bike\s+lock")
-# "the 門禁 code is …": a Chinese word for what is locked takes the English word after it too.
+# "the alarm panel code", "the 門禁 code": what is locked, a word of its own maybe, then its code.
 _DOOR = (rf"(?:{_LOCKED}|" + both_scripts("門禁|大門|門鎖|警報器?|保全|保險箱")
-         + r")(?:['’]s)?\s*(?:code|pin|combination|combo)s?|combination|combo")
-_CODE_FOR = rf"code\s+(?:for|to|of)\s+(?:the\s+|my\s+|our\s+|your\s+)?(?:\w+\s+)?(?:{_LOCKED})\b"
+         + r")(?:['’]s)?(?:\s+\w+)?\s*(?:code|pin|combination|combo)s?|combination|combo")
+# A thing locked by a number alone: "the garage keypad is 1-9-8-4", "the padlock is set to 4419". Not a
+# door, gate or locker: "her door is 204" is a flat's number.
+_LOCK = r"keypad|key\s*pad|padlock|lock\s*box|lock|safe"
+# "the code for the storage unit is 5521": any code but the kinds that are no secret.
+_CODE = (r"(?<!area\s)(?<!zip\s)(?<!postal\s)(?<!post\s)(?<!country\s)(?<!dress\s)(?<!promo\s)(?<!discount\s)"
+         r"(?<!coupon\s)(?<!voucher\s)(?<!tax\s)(?<!airport\s)(?<!course\s)(?<!error\s)(?<!status\s)(?<!colour\s)(?<!color\s)"
+         r"(?<!booking\s)(?<!product\s)(?<!source\s)(?<!qr\s)(?<!bar\s)(?<!dial\s)(?<!dialling\s)(?<!sort\s)"
+         r"(?<!reference\s)(?<!tracking\s)(?<!zip-)\bcodes?(?=\s+(?:for|to)\s)")
 _CARD = (r"(?:credit|debit|bank|payment|visa|mastercard|amex)?\s*card\s*(?:number|no\.?|#)|credit\s+card|debit\s+card"
          r"|visa|mastercard|amex|american\s+express|bank\s+card")
 _ACCOUNT = r"(?:bank|checking|savings|current)\s+account(?:\s+(?:number|no\.?|#))?|iban"
+_LOGIN = r"log-?in|sign-?in|credentials?|user\s*name|username"
 
 _ZH_PASSWORD = r"(?<!摩斯)(?<!達文西)密碼(?![學鎖器])|口令|通行碼"
-_ZH_CODE = r"驗證碼|認證碼|校驗碼|動態碼|授權碼|安全碼|門禁碼|解鎖碼|簡訊碼|取款碼"
+_ZH_CODE = (r"驗證碼|認證碼|校驗碼|動態碼|授權碼|安全碼|門禁碼|解鎖碼|簡訊碼|取款碼|(?:後面?|背面的?|末)三碼"
+            r"|檢查碼")
 _ZH_CARD = r"(?:信用|金融|銀行|簽帳|提款|借記)?卡(?:的)?卡?號(?:碼)?"
-_ZH_ACCOUNT = r"(?:銀行|匯款|轉帳)帳[號戶](?:號碼)?|帳戶號碼"
+_ZH_ACCOUNT = r"(?:銀行|郵局|郵政|匯款|轉帳)帳[號戶](?:號碼)?|帳戶號碼"
 
 # --- what a value looks like (never the tail of a word: "wifi1234" is no "wifi" and "1234") --------
 _START = r"(?<![A-Za-z0-9])"
-_DIGITS3 = _START + r"[#*]?(?:[A-Za-z]{1,3}-)?\d(?:[\d#*]|[ .-](?=\d)){2,}[#*]?(?![A-Za-z0-9])"  # 1234#, *7788, 12-34-56, G-552910
-_DIGITS4 = _START + r"[#*]?\d(?:[\d#*]|[ -](?=\d)){3,}[#*]?(?![A-Za-z0-9])"
+# Digits measuring something are no code: "the safe is 120 cm wide", "the alarm code is 4 digits".
+_UNIT = (r"(?!\s*(?:cm|mm|km|m|kg|g|lbs?|kilos?|feet|ft|foot|inch(?:es)?|years?|yrs?|months?|weeks?|days?|hours?"
+         r"|hrs?|minutes?|mins?|seconds?|secs?|euros?|dollars?|pounds?|yen|%|degrees?|people|floors?|steps?"
+         r"|met(?:er|re)s?|miles?|times|digits?|characters?|chars?|[ap]\.?m\b|年|月|日|號|个|個|人|元|塊|公分|公斤"
+         r"|分鐘|小時|天|歲|樓|層|位)\b)")
+_END = r"[#*]?(?![A-Za-z0-9])" + _UNIT
+_DIGITS3 = _START + r"[#*]?(?:[A-Za-z]{1,3}-)?\d(?:[\d#*]|[ .-](?=\d)){2,}" + _END  # 1234#, *7788, 12-34-56
+_DIGITS4 = _START + r"[#*]?\d(?:[\d#*]|[ -](?=\d)){3,}" + _END
 _CARD_DIGITS = _START + r"\d(?:[ -]?\d){11,18}(?!\d)"
 _ACCOUNT_DIGITS = _START + r"\d(?:[ -]?\d){5,33}(?!\d)"
 # A word holding a digit or a symbol, three characters at least: hunter2, Tr0ub4dor&3, Qwerty!23. A "!"
@@ -56,27 +77,58 @@ _ACCOUNT_DIGITS = _START + r"\d(?:[ -]?\d){5,33}(?!\d)"
 # backticks not at all ("a wrong password is `validation_error`" documents an API).
 _STRONG = _START + (r"""(?=[^\s"'“”‘’「」『』`]*(?:[\d@#$%^&*+=~]|[!?](?=[^\s.,;!?])))"""
                     r"""[^\s"'“”‘’「」『』`,;，。；]{3,}""")
+# A key's value mixes letters and digits: "key: 7Hq2-pLx9", not "key: 3rd drawer".
+_MIXED = _START + r"(?=[\w-]*[A-Za-z])(?=[\w-]*\d)[\w-]{6,}"
 _QUOTED = _START + r"""["“'‘「『][^"”'’」』\n]{1,60}["”'’」』]"""
 _PLAIN = _START + r"[A-Za-z]{3,}(?:-[A-Za-z]+)*"
+_WORDS = _START + r"[A-Za-z]+(?:\s+[A-Za-z]+){2,11}"
 # What separates the word and its value: "is", "was", a colon, "changed to" …
-_IS = r"\s*(?:[:=：是]|\s(?:is|was|are|were|is\s+now|is\s+still|now|became|changed\s+to|set\s+to|reset\s+to)\b)\s*"
+_IS = (r"\s*(?:[:=：是]|\s(?:is|was|are|were|is\s+now|is\s+still|now|became"
+       r"|(?:(?:is|was|has\s+been|got)\s+)?(?:changed|set|reset|updated)\s+to)\b)\s*")
 _ANY = r"(?:" + _IS + r"|\s*[-–—]?\s*|\s+(?:to|as|is\s+set\s+to)\s+)"
 # What the word is for, between it and the value: "the password for the guest network is …".
 _FOR = r"(?:\s+(?:for|to|of|on|at)\s+(?:the\s+|my\s+|our\s+|his\s+|her\s+|their\s+|your\s+)?(?:[\w'’-]+\s+){0,2}?[\w'’-]+)?"
+# Or any words of the same clause before "is" or a colon: "the SMS code they texted me is …", "the
+# password is the dog's name plus 1987: Rex1987".
+_GAP = r"[^.,:;!?\n。，；：！？]{0,40}?"
 _CLAUSE_END = r"(?=\s*(?:$|[.,;!?)。，；！？]|\s(?:and|but|so|or)\b))"
 
-_ENGLISH = re.compile("|".join([
-    rf"\b(?:{_PASSWORD})\b{_FOR}(?:{_ANY}{_STRONG}|{_ANY}{_QUOTED}|{_IS}(?P<plain>{_PLAIN}){_CLAUSE_END})",
-    rf"\b(?:{_PIN})\b{_FOR}{_ANY}{_DIGITS4}",
-    rf"\b(?:{_ONE_TIME}|{_DOOR}|{_CODE_FOR})\b{_FOR}{_ANY}{_DIGITS3}",
-    rf"\b(?:{_CARD})\b{_FOR}{_ANY}{_CARD_DIGITS}",
-    rf"\b(?:{_ACCOUNT})\b{_FOR}{_ANY}{_ACCOUNT_DIGITS}",
-    # The value first: "hunter2 is my email password", "4821 is the PIN for the garage".
-    rf"(?:^|(?<=\s)){_STRONG}\s+(?:is|was|as)\s+(?:my|the|our|his|her|their|your)\s+(?:[\w'’-]+\s+){{0,2}}?"
-    rf"(?:{_PASSWORD}|{_PIN}|{_ONE_TIME}|{_DOOR})\b",
-]), re.IGNORECASE)
 
-_ZH_IS = r"\s*(?:是|為|：|:|=|改成|改為|設成|設為|換成|變成|就是)?\s*"
+def _kind(kind: str, value: str) -> str:
+    """A kind's word and its value: right after it, after what it is for, or after "is" later in the clause."""
+    return rf"\b(?:{kind})\b(?:{_FOR}{_ANY}|{_GAP}{_IS})(?:{value})"
+
+
+# Each English rule with the words one of its matches holds, looked for first (a substring search
+# is far cheaper than trying a pattern at every place of a text that has none of them).
+_PASSWORD_WORDS = ("pass", "pw", "key", "token")
+_CODE_WORDS = ("pin", "otp", "one-time", "one time", "cvv", "cvc", "csc", "code", "combination", "combo")
+_ENGLISH = [(words, re.compile(pattern, re.IGNORECASE), group) for words, pattern, group in [
+    (_PASSWORD_WORDS, _kind(_PASSWORD, rf"{_STRONG}|{_QUOTED}"), None),
+    (_PASSWORD_WORDS, rf"\b(?:{_PASSWORD})\b{_FOR}{_IS}(?P<plain>{_PLAIN}){_CLAUSE_END}", "plain"),
+    (("phrase", "mnemonic"), rf"\b(?:{_PHRASE})\b{_GAP}{_IS}(?P<phrase>{_WORDS}){_CLAUSE_END}", "phrase"),
+    (("key",), rf"\bkey\s*[:=]\s*{_MIXED}", None),
+    (("pin",), _kind(_PIN, _DIGITS4), None),
+    (_CODE_WORDS, _kind(rf"{_ONE_TIME}|{_DOOR}", _DIGITS3), None),
+    (("code",), _kind(_CODE, _DIGITS4), None),  # any code, four digits at least: "the code for the course is 101"
+    (("key", "lock", "safe"), rf"\b(?:{_LOCK})\b(?:{_IS}|\s+(?:opens|unlocks)\s+with\s+(?:code\s+)?){_DIGITS3}", None),
+    (("opens", "unlocks"),
+     rf"\b(?:door|gate|garage|entrance|building)\s+(?:opens|unlocks)\s+with\s+(?:code\s+)?{_DIGITS3}", None),
+    (("use", "enter", "type", "punch", "key", "dial", "press"),
+     rf"\b(?:use|enter|type|punch(?:\s+in)?|key\s+in|dial|press)\s+{_DIGITS3}\s+(?:to|for)\s+(?:get\s+in"
+     r"|get\s+into|open|unlock|enter|disarm|arm|access|come\s+in|let\s+yourself\s+in)\b", None),
+    (("card", "visa", "mastercard", "amex", "american express"), _kind(_CARD, _CARD_DIGITS), None),
+    (("account", "iban"), _kind(_ACCOUNT, _ACCOUNT_DIGITS), None),
+    # A sign-in's name and password: "login for the school portal: kai.silva / Spring2025!".
+    (("log", "sign", "credential", "user"),
+     rf"\b(?:{_LOGIN})\b(?:[^.\n]|\.(?=\S)){{0,40}}?[^\s/]*[A-Za-z][^\s/]*\s*/\s*{_STRONG}", None),
+    # The value first: "hunter2 is my email password", "4821 is the PIN for the garage".
+    (_PASSWORD_WORDS + _CODE_WORDS,
+     rf"(?:^|(?<=\s)){_STRONG}\s+(?:is|was|as)\s+(?:my|the|our|his|her|their|your)\s+(?:[\w'’-]+\s+){{0,2}}?"
+     rf"(?:{_PASSWORD}|{_PIN}|{_ONE_TIME}|{_DOOR})\b", None),
+]]
+
+_ZH_IS = r"\s*(?:是|為|：|:|=|(?:改成|改為|設成|設為|換成|變成)了?|就是)?\s*"
 _ASCII_STRONG = _START + r"(?=[A-Za-z0-9#*@!$%^&_+=.\-]*[\d#*@!$%^&_+=])[A-Za-z0-9#*@!$%^&_+=.\-]{3,}"
 _ASCII_PLAIN = _START + r"[A-Za-z]{3,}(?=\s*(?:$|[.,;!?。，；！？了]))"
 _CHINESE = re.compile(both_scripts("|".join([
@@ -97,13 +149,18 @@ saved stored changed reset locked encrypted shared unchanged updated it this tha
 obvious too not also still now just being set due broken off working numeric alphanumeric lowercase uppercase
 forbidden useless safe unsafe personal different same somewhere elsewhere emailed texted
 """.split())
+# Words a sentence about a passphrase holds and a passphrase seldom does.
+_SENTENCE_WORDS = frozenset("""
+the a an in on at under of to for with from by my our your his her their its it this that is are was be not no
+same as than too very written kept stored saved somewhere
+""".split())
 _DESCRIBING_ENDS = ("ed", "ing", "ly", "able", "ible", "ive", "ful", "less", "ous")
 
 _CARD_RUN = re.compile(r"(?<![\d.])\d(?:[ -]?\d){12,18}(?!\d)")
 _CARD_PREFIX = re.compile(r"4|5[1-5]|2[2-7]|3[47]|3[0689]|35|6(?:011|5|4[4-9]|2)")
 _IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b")
 # A label naming a card's number, not the card ("credit_card": which one they use; "visa": a permit).
-_LABEL = re.compile(rf"\b(?:{_PASSWORD}|{_PIN}|{_ONE_TIME}|{_DOOR}|card\s*(?:number|no)|account\s+number|iban|secret)\b",
+_LABEL = re.compile(rf"\b(?:{_PASSWORD}|{_PHRASE}|{_PIN}|{_ONE_TIME}|{_DOOR}|card\s*(?:number|no)|account\s+number|iban|secret)\b",
                     re.IGNORECASE)
 
 
@@ -111,9 +168,18 @@ def secret_in(text: str) -> bool:
     """Whether `text` holds a secret: a kind's word with a value, a card number or an IBAN."""
     if not text:
         return False
-    for found in _ENGLISH.finditer(text):
-        if not found["plain"] or not _describes(found["plain"]):
-            return True
+    text = unicodedata.normalize("NFKC", text)  # full-width ＃１２３４ is #1234
+    folded = text.lower()
+    for words, pattern, group in _ENGLISH:
+        if not any(word in folded for word in words):
+            continue
+        if group is None:
+            if pattern.search(text):
+                return True
+            continue
+        for found in pattern.finditer(text):  # a plain word or a phrase is a value unless it describes one
+            if (not _describes(found[group])) if group == "plain" else _a_phrase(found[group]):
+                return True
     if not text.isascii() and _CHINESE.search(text):
         return True
     return _card_number_in(text) or _iban_in(text)
@@ -122,6 +188,11 @@ def secret_in(text: str) -> bool:
 def secret_label(key: str) -> bool:
     """Whether a label names a secret (`wifi_password`, `door_code`): its every value is one."""
     return bool(_LABEL.search(key.replace("_", " ").replace("-", " ")))
+
+
+def _a_phrase(words: str) -> bool:
+    """A passphrase's words ("correct horse battery staple"), not a sentence about one ("stored in the vault")."""
+    return not any(word in _SENTENCE_WORDS or word.endswith("ed") for word in words.lower().split())
 
 
 def _describes(word: str) -> bool:
