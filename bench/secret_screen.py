@@ -64,7 +64,8 @@ def main() -> int:
         for row in rows:
             groups[row[key]].append(row)
         report.update({f"{key}={name}": figures(group) for name, group in sorted(groups.items())})
-    wrong = [{"text": r["text"], "secret": r["secret"], "split": r["split"]} for r in rows if r["secret"] != r["refused"]]
+    wrong = [{"text": r["text"], "secret": r["secret"], "split": r["split"]}
+             for r in rows if r["secret"] != r["refused"]]
 
     if args.json:
         print(json.dumps({"figures": report, "wrong": wrong}, ensure_ascii=False, indent=2))

@@ -6,14 +6,18 @@ code of the post office", 密碼貼在冰箱門上 are memories worth keeping. A
 number needs no word: a 13–19 digit run with a card's prefix that passes the
 Luhn check is one, as an IBAN that passes its mod-97 check is an account.
 
-Each kind says what its value looks like: a code is digits (1234#, 12-34-56), a
-card number 12 to 19 of them, a password any word holding a digit or a symbol,
+Each kind says what its value looks like: a code is digits (1234#, 12-34-56,
+"eight six two zero"), a card number 12 to 19 of them, a password any word holding a digit or a symbol,
 a quoted word, or a plain word that ends the clause after "is" or a colon ("the
 guest wifi password is sunflower") unless it describes the password ("… is
 case-sensitive", "… is on the sticker"). The value may come first: "hunter2 is
 my email password". Chinese words are written in Traditional characters and
 matched in both scripts (scripts.both_scripts); a Chinese value is the ASCII
-run after the word (密碼是 hunter2)."""
+run after the word (密碼是 hunter2).
+
+never_store.py asks `secret_in` for each clause (ingest keeps "…, and I moved
+to Oslo" after "the wifi password is hunter2") and for a stored text as a
+whole; the screen (__init__.py) asks `secret_label` of a card's label."""
 
 from __future__ import annotations
 
@@ -33,6 +37,7 @@ _PASSWORD = (r"(?:pass(?:word|code)s?|passwd|pwd|pass\s+code|wi-?fi\s+key|wpa2?\
              + _ABOUT_PASSWORDS)
 _PHRASE = r"(?:pass\s*phrase|seed\s+phrase|recovery\s+phrase|mnemonic)s?"
 _PIN = r"pins?(?:\s*(?:number|code|碼))?|pin-code"
+_RECOVERY = r"(?:backup|recovery)\s+(?:codes?|keys?)"
 _ONE_TIME = (r"otp|totp|one[\s-]time\s+(?:code|password|passcode|pin)s?|cvv2?|cvc2?|csc"
              r"|(?:verification|security|authentication|auth|login|log-in|sign-in|signin|sms|text|2fa|two[\s-]factor"
              r"|mfa|backup|recovery|unlock|access|authenticator)\s+codes?")
@@ -44,21 +49,23 @@ _DOOR = (rf"(?:{_LOCKED}|" + both_scripts("門禁|大門|門鎖|警報器?|保�
 # A thing locked by a number alone: "the garage keypad is 1-9-8-4", "the padlock is set to 4419". Not a
 # door, gate or locker: "her door is 204" is a flat's number.
 _LOCK = r"keypad|key\s*pad|padlock|lock\s*box|lock|safe"
-# "the code for the storage unit is 5521": any code but the kinds that are no secret.
-_CODE = (r"(?<!area\s)(?<!zip\s)(?<!postal\s)(?<!post\s)(?<!country\s)(?<!dress\s)(?<!promo\s)(?<!discount\s)"
-         r"(?<!coupon\s)(?<!voucher\s)(?<!tax\s)(?<!airport\s)(?<!course\s)(?<!error\s)(?<!status\s)(?<!colour\s)(?<!color\s)"
-         r"(?<!booking\s)(?<!product\s)(?<!source\s)(?<!qr\s)(?<!bar\s)(?<!dial\s)(?<!dialling\s)(?<!sort\s)"
-         r"(?<!reference\s)(?<!tracking\s)(?<!zip-)\bcodes?(?=\s+(?:for|to)\s)")
+# Any other code with four digits at least ("the code for the storage unit is 5521", "text message code:
+# 402913"), but the kinds that are no secret: an area, zip or error code, a course's or a product's, the
+# building code (its rules; "the building's code is 4455" still is one).
+_NOT_SECRET_CODES = ("area zip postal post country calling phone dial dialling dialing dress promo discount coupon "
+                     "voucher tax airport course error status colour color booking product item source qr bar sort "
+                     "reference tracking bank branch swift bic icd hs style exam class building").split()
+_CODE = "".join(rf"(?<!{word}\s)" for word in _NOT_SECRET_CODES) + r"(?<!zip-)\bcodes?"
 _CARD = (r"(?:credit|debit|bank|payment|visa|mastercard|amex)?\s*card\s*(?:number|no\.?|#)|credit\s+card|debit\s+card"
          r"|visa|mastercard|amex|american\s+express|bank\s+card")
 _ACCOUNT = r"(?:bank|checking|savings|current)\s+account(?:\s+(?:number|no\.?|#))?|iban"
 _LOGIN = r"log-?in|sign-?in|credentials?|user\s*name|username"
 
 _ZH_PASSWORD = r"(?<!摩斯)(?<!達文西)密碼(?![學鎖器])|口令|通行碼"
-_ZH_CODE = (r"驗證碼|認證碼|校驗碼|動態碼|授權碼|安全碼|門禁碼|解鎖碼|簡訊碼|取款碼|(?:後面?|背面的?|末)三碼"
-            r"|檢查碼")
+_ZH_CODE = (r"驗證碼|認證碼|校驗碼|動態碼|授權碼|安全碼|門禁碼|解鎖碼|簡訊碼|取款碼|取件碼|取貨碼|提貨碼"
+            r"|(?:後面?|背面的?|末)三碼|檢查碼|(?:保險箱|保險櫃|密碼鎖|鎖)的?(?:號碼|數字)")
 _ZH_CARD = r"(?:信用|金融|銀行|簽帳|提款|借記)?卡(?:的)?卡?號(?:碼)?"
-_ZH_ACCOUNT = r"(?:銀行|郵局|郵政|匯款|轉帳)帳[號戶](?:號碼)?|帳戶號碼"
+_ZH_ACCOUNT = r"(?:銀行|郵局|郵政|匯款|轉[帳賬])[帳賬][號戶](?:號碼)?|[帳賬]戶號碼"  # 账 is 賬 simplified
 
 # --- what a value looks like (never the tail of a word: "wifi1234" is no "wifi" and "1234") --------
 _START = r"(?<![A-Za-z0-9])"
@@ -69,6 +76,11 @@ _UNIT = (r"(?!\s*(?:cm|mm|km|m|kg|g|lbs?|kilos?|feet|ft|foot|inch(?:es)?|years?|
          r"|分鐘|小時|天|歲|樓|層|位)\b)")
 _END = r"[#*]?(?![A-Za-z0-9])" + _UNIT
 _DIGITS3 = _START + r"[#*]?(?:[A-Za-z]{1,3}-)?\d(?:[\d#*]|[ .-](?=\d)){2,}" + _END  # 1234#, *7788, 12-34-56
+# A year is seldom a code of its own: "the code 2024 project", "the exhibition opens with 2024 works".
+_NOT_YEAR = r"(?!(?:19|20)\d\d(?![\d#*-]))"
+# Digits spelled out: "the garage door code is eight six two zero", 密碼是一二三四.
+_SPELLED = (r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)"
+            r"(?:[\s-]+(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)){2,}\b|[零〇一二三四五六七八九]{4,}")
 _DIGITS4 = _START + r"[#*]?\d(?:[\d#*]|[ -](?=\d)){3,}" + _END
 _CARD_DIGITS = _START + r"\d(?:[ -]?\d){11,18}(?!\d)"
 _ACCOUNT_DIGITS = _START + r"\d(?:[ -]?\d){5,33}(?!\d)"
@@ -87,7 +99,8 @@ _IS = (r"\s*(?:[:=：是]|\s(?:is|was|are|were|is\s+now|is\s+still|now|became"
        r"|(?:(?:is|was|has\s+been|got)\s+)?(?:changed|set|reset|updated)\s+to)\b)\s*")
 _ANY = r"(?:" + _IS + r"|\s*[-–—]?\s*|\s+(?:to|as|is\s+set\s+to)\s+)"
 # What the word is for, between it and the value: "the password for the guest network is …".
-_FOR = r"(?:\s+(?:for|to|of|on|at)\s+(?:the\s+|my\s+|our\s+|his\s+|her\s+|their\s+|your\s+)?(?:[\w'’-]+\s+){0,2}?[\w'’-]+)?"
+_FOR = (r"(?:\s+(?:for|to|of|on|at)\s+(?:the\s+|my\s+|our\s+|his\s+|her\s+|their\s+|your\s+)?"
+        r"(?:[\w'’-]+\s+){0,2}?[\w'’-]+)?")
 # Or any words of the same clause before "is" or a colon: "the SMS code they texted me is …", "the
 # password is the dog's name plus 1987: Rex1987".
 _GAP = r"[^.,:;!?\n。，；：！？]{0,40}?"
@@ -109,11 +122,13 @@ _ENGLISH = [(words, re.compile(pattern, re.IGNORECASE), group) for words, patter
     (("phrase", "mnemonic"), rf"\b(?:{_PHRASE})\b{_GAP}{_IS}(?P<phrase>{_WORDS}){_CLAUSE_END}", "phrase"),
     (("key",), rf"\bkey\s*[:=]\s*{_MIXED}", None),
     (("pin",), _kind(_PIN, _DIGITS4), None),
-    (_CODE_WORDS, _kind(rf"{_ONE_TIME}|{_DOOR}", _DIGITS3), None),
-    (("code",), _kind(_CODE, _DIGITS4), None),  # any code, four digits at least: "the code for the course is 101"
+    (_CODE_WORDS, _kind(rf"{_ONE_TIME}|{_DOOR}", rf"{_DIGITS3}|{_SPELLED}"), None),
+    (("code",), _kind(_CODE, _NOT_YEAR + _DIGITS4), None),
+    (("backup", "recovery"), _kind(_RECOVERY, rf"{_MIXED}|{_DIGITS4}"), None),
     (("key", "lock", "safe"), rf"\b(?:{_LOCK})\b(?:{_IS}|\s+(?:opens|unlocks)\s+with\s+(?:code\s+)?){_DIGITS3}", None),
+    # "the gate opens with 3390", "grandpa's phone unlocks with 111222".
     (("opens", "unlocks"),
-     rf"\b(?:door|gate|garage|entrance|building)\s+(?:opens|unlocks)\s+with\s+(?:code\s+)?{_DIGITS3}", None),
+     rf"\b(?:opens|unlocks)\s+with\s+(?:the\s+)?(?:code\s+|pin\s+|passcode\s+)?{_NOT_YEAR}{_DIGITS3}", None),
     (("use", "enter", "type", "punch", "key", "dial", "press"),
      rf"\b(?:use|enter|type|punch(?:\s+in)?|key\s+in|dial|press)\s+{_DIGITS3}\s+(?:to|for)\s+(?:get\s+in"
      r"|get\s+into|open|unlock|enter|disarm|arm|access|come\s+in|let\s+yourself\s+in)\b", None),
@@ -132,8 +147,8 @@ _ZH_IS = r"\s*(?:是|為|：|:|=|(?:改成|改為|設成|設為|換成|變成)�
 _ASCII_STRONG = _START + r"(?=[A-Za-z0-9#*@!$%^&_+=.\-]*[\d#*@!$%^&_+=])[A-Za-z0-9#*@!$%^&_+=.\-]{3,}"
 _ASCII_PLAIN = _START + r"[A-Za-z]{3,}(?=\s*(?:$|[.,;!?。，；！？了]))"
 _CHINESE = re.compile(both_scripts("|".join([
-    rf"(?:{_ZH_PASSWORD}){_ZH_IS}(?:{_ASCII_STRONG}|{_ASCII_PLAIN}|{_QUOTED})",
-    rf"(?:{_ZH_CODE}){_ZH_IS}{_DIGITS3}",
+    rf"(?:{_ZH_PASSWORD}){_ZH_IS}(?:{_ASCII_STRONG}|{_ASCII_PLAIN}|{_QUOTED}|{_SPELLED})",
+    rf"(?:{_ZH_CODE}){_ZH_IS}(?:{_DIGITS3}|{_SPELLED})",
     rf"(?:{_ZH_CARD}){_ZH_IS}{_CARD_DIGITS}",
     rf"(?:{_ZH_ACCOUNT}){_ZH_IS}{_ACCOUNT_DIGITS}",
     rf"{_ASCII_STRONG}\s*(?:是|為|就是)\s*\w{{0,6}}?(?:{_ZH_PASSWORD}|{_ZH_CODE})",
@@ -160,8 +175,8 @@ _CARD_RUN = re.compile(r"(?<![\d.])\d(?:[ -]?\d){12,18}(?!\d)")
 _CARD_PREFIX = re.compile(r"4|5[1-5]|2[2-7]|3[47]|3[0689]|35|6(?:011|5|4[4-9]|2)")
 _IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b")
 # A label naming a card's number, not the card ("credit_card": which one they use; "visa": a permit).
-_LABEL = re.compile(rf"\b(?:{_PASSWORD}|{_PHRASE}|{_PIN}|{_ONE_TIME}|{_DOOR}|card\s*(?:number|no)|account\s+number|iban|secret)\b",
-                    re.IGNORECASE)
+_LABEL = re.compile(rf"\b(?:{_PASSWORD}|{_PHRASE}|{_PIN}|{_ONE_TIME}|{_DOOR}|card\s*(?:number|no)|account\s+number"
+                    r"|iban|secret)\b", re.IGNORECASE)
 
 
 def secret_in(text: str) -> bool:
