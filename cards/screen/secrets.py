@@ -30,12 +30,15 @@ SECRET = "secret"
 
 # --- the kinds, by what their value looks like ---------------------------------------------------
 # A password's word, not when it names a thing about passwords ("password manager", "password hint").
-_ABOUT_PASSWORDS = (r"(?!\s*(?:managers?|hints?|reset|resets|policy|policies|rules?|strength|fields?|protected|length"
-                    r"|generators?|vaults?|apps?|keeper|requirements?|changes?|expiry|prompts?|screens?)\b)")
+_ABOUT_PASSWORDS = (r"(?!\s*(?:managers?|hints?|reset(?!\s+to)|resets|policy|policies|rules?|strength|fields?"
+                    r"|protected|length|generators?|vaults?|apps?|keeper|requirements?|changes?(?!\s+to)|expiry"
+                    r"|prompts?|screens?)\b)")
 _PASSWORD = (r"(?:pass(?:word|code)s?|passwd|pwd|pass\s+code|wi-?fi\s+key|wpa2?\s+key|network\s+key"
-             r"|api\s+key|secret\s+key|private\s+key|(?:access|auth|bearer|api)\s+token|pw(?=\s*[:=]))"
+             r"|api\s+key|secret\s+key|private\s+key|(?:access|auth|bearer|api)\s+token|pw(?=\s*[:=])|pass(?=\s*[:=]))"
              + _ABOUT_PASSWORDS)
-_PHRASE = r"(?:pass\s*phrase|seed\s+phrase|recovery\s+phrase|mnemonic)s?"
+_PHRASE = r"(?:pass\s*phrase|(?:seed|recovery|backup|secret)\s+(?:phrase|words)|mnemonic)s?"
+# A token, key or secret of letters and digits: "the deploy token for CI is ghp_8fK2mQ9xLw".
+_TOKEN = r"tokens?|keys?|secrets?"
 _PIN = r"pins?(?:\s*(?:number|code|碼))?|pin-code"
 _RECOVERY = r"(?:backup|recovery)\s+(?:codes?|keys?)"
 _ONE_TIME = (r"otp|totp|one[\s-]time\s+(?:code|password|passcode|pin)s?|cvv2?|cvc2?|csc"
@@ -54,17 +57,19 @@ _LOCK = r"keypad|key\s*pad|padlock|lock\s*box|lock|safe"
 # building code (its rules; "the building's code is 4455" still is one).
 _NOT_SECRET_CODES = ("area zip postal post country calling phone dial dialling dialing dress promo discount coupon "
                      "voucher tax airport course error status colour color booking product item source qr bar sort "
-                     "reference tracking bank branch swift bic icd hs style exam class building").split()
+                     "reference tracking bank branch swift bic icd hs style exam class building flight").split()
 _CODE = "".join(rf"(?<!{word}\s)" for word in _NOT_SECRET_CODES) + r"(?<!zip-)\bcodes?"
 _CARD = (r"(?:credit|debit|bank|payment|visa|mastercard|amex)?\s*card\s*(?:number|no\.?|#)|credit\s+card|debit\s+card"
          r"|visa|mastercard|amex|american\s+express|bank\s+card")
-_ACCOUNT = r"(?:bank|checking|savings|current)\s+account(?:\s+(?:number|no\.?|#))?|iban"
+_ACCOUNT = r"(?:bank|checking|savings|current|joint)\s+account(?:\s+(?:number|no\.?|#))?|iban"
 _LOGIN = r"log-?in|sign-?in|credentials?|user\s*name|username"
 
-_ZH_PASSWORD = r"(?<!摩斯)(?<!達文西)密碼(?![學鎖器])|口令|通行碼"
+_ZH_PASSWORD = r"(?<!摩斯)(?<!達文西)密碼(?![學鎖器])|口令|通行碼|金鑰|密鑰|私鑰|令牌|權杖"
 _ZH_CODE = (r"驗證碼|認證碼|校驗碼|動態碼|授權碼|安全碼|門禁碼|解鎖碼|簡訊碼|取款碼|取件碼|取貨碼|提貨碼"
-            r"|(?:後面?|背面的?|末)三碼|檢查碼|(?:保險箱|保險櫃|密碼鎖|鎖)的?(?:號碼|數字)")
+            r"|(?:後面?|背面的?|末)三碼|檢查碼|(?:保險箱|保險櫃|密碼鎖|鎖)的?(?:號碼|數字)"
+            r"|鎖頭?(?=\s*(?:是|為|：|:))")
 _ZH_CARD = r"(?:信用|金融|銀行|簽帳|提款|借記)?卡(?:的)?卡?號(?:碼)?"
+_ZH_LOGIN = r"帳密|[帳賬]號|登入|登錄|登录"
 _ZH_ACCOUNT = r"(?:銀行|郵局|郵政|匯款|轉[帳賬])[帳賬][號戶](?:號碼)?|[帳賬]戶號碼"  # 账 is 賬 simplified
 
 # --- what a value looks like (never the tail of a word: "wifi1234" is no "wifi" and "1234") --------
@@ -90,13 +95,16 @@ _ACCOUNT_DIGITS = _START + r"\d(?:[ -]?\d){5,33}(?!\d)"
 _STRONG = _START + (r"""(?=[^\s"'“”‘’「」『』`]*(?:[\d@#$%^&*+=~]|[!?](?=[^\s.,;!?])))"""
                     r"""[^\s"'“”‘’「」『』`,;，。；]{3,}""")
 # A key's value mixes letters and digits: "key: 7Hq2-pLx9", not "key: 3rd drawer".
-_MIXED = _START + r"(?=[\w-]*[A-Za-z])(?=[\w-]*\d)[\w-]{6,}"
+_MIXED = _START + r"(?=[\w/+=.-]*[A-Za-z])(?=[\w/+=.-]*\d)[\w/+=.-]{6,}"
+# A short code of letters and digits after a colon: "Steam Guard code: R7K2P".
+_SHORT = _START + r"(?=[A-Za-z0-9]*[A-Za-z])(?=[A-Za-z0-9]*\d)[A-Za-z0-9]{5,10}(?![\w-])"
 _QUOTED = _START + r"""["“'‘「『][^"”'’」』\n]{1,60}["”'’」』]"""
 _PLAIN = _START + r"[A-Za-z]{3,}(?:-[A-Za-z]+)*"
 _WORDS = _START + r"[A-Za-z]+(?:\s+[A-Za-z]+){2,11}"
 # What separates the word and its value: "is", "was", a colon, "changed to" …
 _IS = (r"\s*(?:[:=：是]|\s(?:is|was|are|were|is\s+now|is\s+still|now|became"
-       r"|(?:(?:is|was|has\s+been|got)\s+)?(?:changed|set|reset|updated)\s+to)\b)\s*")
+       r"|(?:(?:is|was|has\s+been|got)\s+)?(?:changed|set|reset|updated)\s+to|(?:changed|switched)\s+from)\b"
+       r"|改成|改為|改为|設成|设成|換成|换成)\s*")
 _ANY = r"(?:" + _IS + r"|\s*[-–—]?\s*|\s+(?:to|as|is\s+set\s+to)\s+)"
 # What the word is for, between it and the value: "the password for the guest network is …".
 _FOR = (r"(?:\s+(?:for|to|of|on|at)\s+(?:the\s+|my\s+|our\s+|his\s+|her\s+|their\s+|your\s+)?"
@@ -119,13 +127,21 @@ _CODE_WORDS = ("pin", "otp", "one-time", "one time", "cvv", "cvc", "csc", "code"
 _ENGLISH = [(words, re.compile(pattern, re.IGNORECASE), group) for words, pattern, group in [
     (_PASSWORD_WORDS, _kind(_PASSWORD, rf"{_STRONG}|{_QUOTED}"), None),
     (_PASSWORD_WORDS, rf"\b(?:{_PASSWORD})\b{_FOR}{_IS}(?P<plain>{_PLAIN}){_CLAUSE_END}", "plain"),
-    (("phrase", "mnemonic"), rf"\b(?:{_PHRASE})\b{_GAP}{_IS}(?P<phrase>{_WORDS}){_CLAUSE_END}", "phrase"),
-    (("key",), rf"\bkey\s*[:=]\s*{_MIXED}", None),
+    # "Dana set the tablet password to butterfly".
+    (_PASSWORD_WORDS, rf"\b(?:set|changed|reset|made|updated)\b{_GAP}\b(?:{_PASSWORD})\s+to\s+(?P<plain>{_PLAIN})"
+                      rf"{_CLAUSE_END}", "plain"),
+    (("phrase", "mnemonic", "words"), _kind(_PHRASE, rf"{_STRONG}|{_QUOTED}"), None),
+    (("phrase", "mnemonic", "words"), rf"\b(?:{_PHRASE})\b{_GAP}{_IS}(?P<phrase>{_WORDS}){_CLAUSE_END}", "phrase"),
+    (("key", "token", "secret"), rf"\b(?:{_TOKEN})\b(?:{_FOR}|{_GAP}){_IS}{_MIXED}", None),
     (("pin",), _kind(_PIN, _DIGITS4), None),
     (_CODE_WORDS, _kind(rf"{_ONE_TIME}|{_DOOR}", rf"{_DIGITS3}|{_SPELLED}"), None),
     (("code",), _kind(_CODE, _NOT_YEAR + _DIGITS4), None),
+    (("code",), rf"\b{_CODE}\s*[:=]\s*{_SHORT}", None),
     (("backup", "recovery"), _kind(_RECOVERY, rf"{_MIXED}|{_DIGITS4}"), None),
-    (("key", "lock", "safe"), rf"\b(?:{_LOCK})\b(?:{_IS}|\s+(?:opens|unlocks)\s+with\s+(?:code\s+)?){_DIGITS3}", None),
+    (("key", "lock", "safe"), rf"\b(?:{_LOCK})\b(?:{_FOR}|{_GAP}){_IS}{_NOT_YEAR}{_DIGITS3}", None),
+    # "the holiday home alarm is set with 1-2-0-8".
+    (("alarm", "lock", "safe", "key", "door", "gate"),
+     rf"\b(?:alarm|lock|safe|keypad|door|gate)\b{_GAP}\b(?:set|armed|disarmed)\s+with\s+{_NOT_YEAR}{_DIGITS3}", None),
     # "the gate opens with 3390", "grandpa's phone unlocks with 111222".
     (("opens", "unlocks"),
      rf"\b(?:opens|unlocks)\s+with\s+(?:the\s+)?(?:code\s+|pin\s+|passcode\s+)?{_NOT_YEAR}{_DIGITS3}", None),
@@ -148,7 +164,13 @@ _ASCII_STRONG = _START + r"(?=[A-Za-z0-9#*@!$%^&_+=.\-]*[\d#*@!$%^&_+=])[A-Za-z0
 _ASCII_PLAIN = _START + r"[A-Za-z]{3,}(?=\s*(?:$|[.,;!?。，；！？了]))"
 _CHINESE = re.compile(both_scripts("|".join([
     rf"(?:{_ZH_PASSWORD}){_ZH_IS}(?:{_ASCII_STRONG}|{_ASCII_PLAIN}|{_QUOTED}|{_SPELLED})",
-    rf"(?:{_ZH_CODE}){_ZH_IS}(?:{_DIGITS3}|{_SPELLED})",
+    # The word, a few words, a colon: 提款卡密碼寫在紙上：7342.
+    rf"(?:{_ZH_PASSWORD}|{_ZH_CODE})[^，。；！？\n]{{0,12}}?[：:]\s*(?:{_ASCII_STRONG}|{_DIGITS3})",
+    # A sign-in's name and password: 路由器帳密 admin / Fritz!Box2024.
+    rf"(?:{_ZH_LOGIN})[^。\n]{{0,20}}?[^\s/]*[A-Za-z][^\s/]*\s*/\s*{_ASCII_STRONG}",
+    # Keys pressed at a door: 工作室大門按 5581 再按確認.
+    rf"(?:門|鎖|警報|保全)[^，。；\n]{{0,8}}?(?:按|輸入|鍵入)\s*{_NOT_YEAR}{_DIGITS3}",
+    rf"(?:{_ZH_CODE}){_ZH_IS}{_NOT_YEAR}(?:{_DIGITS3}|{_SPELLED})",
     rf"(?:{_ZH_CARD}){_ZH_IS}{_CARD_DIGITS}",
     rf"(?:{_ZH_ACCOUNT}){_ZH_IS}{_ACCOUNT_DIGITS}",
     rf"{_ASCII_STRONG}\s*(?:是|為|就是)\s*\w{{0,6}}?(?:{_ZH_PASSWORD}|{_ZH_CODE})",
@@ -162,14 +184,15 @@ unknown simple easy hard complicated complex blank empty mine yours his hers our
 attached fine ok okay good bad case sensitive lost forgotten missing gone invalid valid expired temporary default
 saved stored changed reset locked encrypted shared unchanged updated it this that what which none nothing something
 obvious too not also still now just being set due broken off working numeric alphanumeric lowercase uppercase
-forbidden useless safe unsafe personal different same somewhere elsewhere emailed texted
+forbidden useless safe unsafe personal different same somewhere elsewhere emailed texted weekly daily monthly
+yearly rarely only likely
 """.split())
 # Words a sentence about a passphrase holds and a passphrase seldom does.
 _SENTENCE_WORDS = frozenset("""
 the a an in on at under of to for with from by my our your his her their its it this that is are was be not no
 same as than too very written kept stored saved somewhere
 """.split())
-_DESCRIBING_ENDS = ("ed", "ing", "ly", "able", "ible", "ive", "ful", "less", "ous")
+_DESCRIBING_ENDS = ("ed", "ing", "ally", "ily", "able", "ible", "ive", "ful", "less", "ous")  # not "butterfly"
 
 _CARD_RUN = re.compile(r"(?<![\d.])\d(?:[ -]?\d){12,18}(?!\d)")
 _CARD_PREFIX = re.compile(r"4|5[1-5]|2[2-7]|3[47]|3[0689]|35|6(?:011|5|4[4-9]|2)")
