@@ -43,7 +43,8 @@ _PIN = r"pins?(?:\s*(?:number|code|碼))?|pin-code"
 _RECOVERY = r"(?:backup|recovery)\s+(?:codes?|keys?)"
 _ONE_TIME = (r"otp|totp|one[\s-]time\s+(?:code|password|passcode|pin)s?|cvv2?|cvc2?|csc"
              r"|(?:verification|security|authentication|auth|login|log-in|sign-in|signin|sms|text|2fa|two[\s-]factor"
-             r"|mfa|backup|recovery|unlock|access|authenticator)\s+codes?")
+             r"|mfa|backup|recovery|unlock|access|authenticator)\s+codes?|(?:verification|security)\s+numbers?"
+             r"|authenticator(?:\s+app)?(?=\s+(?:showed|shows|said|says|gave|gives|displayed|displays)\s)")
 _LOCKED = (r"door|front\s+door|back\s+door|gate|entry|entrance|keypad|key\s*pad|lock\s*box|lock|padlock|locker"
            r"|garage|alarm|safe|intercom|buzzer|house|apartment|flat|building\s+entry|bike\s+lock")
 # "the alarm panel code", "the 門禁 code": what is locked, a word of its own maybe, then its code.
@@ -65,12 +66,13 @@ _ACCOUNT = r"(?:bank|checking|savings|current|joint)\s+account(?:\s+(?:number|no
 _LOGIN = r"log-?in|sign-?in|credentials?|user\s*name|username"
 
 _ZH_PASSWORD = r"(?<!摩斯)(?<!達文西)密碼(?![學鎖器])|口令|通行碼|金鑰|密鑰|私鑰|令牌|權杖"
-_ZH_CODE = (r"驗證碼|認證碼|校驗碼|動態碼|授權碼|安全碼|門禁碼|解鎖碼|簡訊碼|取款碼|取件碼|取貨碼|提貨碼"
+_ZH_CODE = (r"驗證碼|認證碼|校驗碼|動態碼|授權碼|安全碼|門禁碼|解鎖碼|簡訊碼|取款碼|取件碼|取貨碼|提貨碼|存取碼|進入碼"
+            r"|開門碼|通關碼"
             r"|(?:後面?|背面的?|末)三碼|檢查碼|(?:保險箱|保險櫃|密碼鎖|鎖)的?(?:號碼|數字)"
             r"|鎖頭?(?=\s*(?:是|為|：|:))")
 _ZH_CARD = r"(?:信用|金融|銀行|簽帳|提款|借記)?卡(?:的)?卡?號(?:碼)?"
 _ZH_LOGIN = r"帳密|[帳賬]號|登入|登錄|登录"
-_ZH_ACCOUNT = r"(?:銀行|郵局|郵政|匯款|轉[帳賬])[帳賬][號戶](?:號碼)?|[帳賬]戶號碼"  # 账 is 賬 simplified
+_ZH_ACCOUNT = r"(?:銀行|郵局|郵政|匯款|轉[帳賬])[帳賬][號戶](?:號碼)?|[帳賬]戶號碼|[帳賬]戶(?=\s*[：:])"  # 账 is 賬 simplified
 
 # --- what a value looks like (never the tail of a word: "wifi1234" is no "wifi" and "1234") --------
 _START = r"(?<![A-Za-z0-9])"
@@ -105,7 +107,8 @@ _WORDS = _START + r"[A-Za-z]+(?:\s+[A-Za-z]+){2,11}"
 _IS = (r"\s*(?:[:=：是]|\s(?:is|was|are|were|is\s+now|is\s+still|now|became"
        r"|(?:(?:is|was|has\s+been|got)\s+)?(?:changed|set|reset|updated)\s+to|(?:changed|switched)\s+from)\b"
        r"|改成|改為|改为|設成|设成|換成|换成)\s*")
-_ANY = r"(?:" + _IS + r"|\s*[-–—]?\s*|\s+(?:to|as|is\s+set\s+to)\s+)"
+_ANY = (r"(?:" + _IS + r"|\s*[-–—,]?\s*|\s+(?:to|as|is\s+set\s+to|showed|shows|said|says|gave|gives|displayed"
+        r"|displays)\s+)")  # "dad keeps the safe code, 36-24-36, in his head"
 # What the word is for, between it and the value: "the password for the guest network is …".
 _FOR = (r"(?:\s+(?:for|to|of|on|at)\s+(?:the\s+|my\s+|our\s+|his\s+|her\s+|their\s+|your\s+)?"
         r"(?:[\w'’-]+\s+){0,2}?[\w'’-]+)?")
@@ -123,7 +126,8 @@ def _kind(kind: str, value: str) -> str:
 # Each English rule with the words one of its matches holds, looked for first (a substring search
 # is far cheaper than trying a pattern at every place of a text that has none of them).
 _PASSWORD_WORDS = ("pass", "pw", "key", "token")
-_CODE_WORDS = ("pin", "otp", "one-time", "one time", "cvv", "cvc", "csc", "code", "combination", "combo")
+_CODE_WORDS = ("pin", "otp", "one-time", "one time", "cvv", "cvc", "csc", "code", "combination", "combo",
+               "verification", "security", "authenticator")
 _ENGLISH = [(words, re.compile(pattern, re.IGNORECASE), group) for words, pattern, group in [
     (_PASSWORD_WORDS, _kind(_PASSWORD, rf"{_STRONG}|{_QUOTED}"), None),
     (_PASSWORD_WORDS, rf"\b(?:{_PASSWORD})\b{_FOR}{_IS}(?P<plain>{_PLAIN}){_CLAUSE_END}", "plain"),
@@ -145,9 +149,15 @@ _ENGLISH = [(words, re.compile(pattern, re.IGNORECASE), group) for words, patter
     # "the gate opens with 3390", "grandpa's phone unlocks with 111222".
     (("opens", "unlocks"),
      rf"\b(?:opens|unlocks)\s+with\s+(?:the\s+)?(?:code\s+|pin\s+|passcode\s+)?{_NOT_YEAR}{_DIGITS3}", None),
+    # "use 8080# to get into the building", "type 0426 on the panel to stop it".
     (("use", "enter", "type", "punch", "key", "dial", "press"),
-     rf"\b(?:use|enter|type|punch(?:\s+in)?|key\s+in|dial|press)\s+{_DIGITS3}\s+(?:to|for)\s+(?:get\s+in"
-     r"|get\s+into|open|unlock|enter|disarm|arm|access|come\s+in|let\s+yourself\s+in)\b", None),
+     rf"\b(?:use|enter|type|punch(?:\s+in)?|key\s+in|dial|press)\s+{_DIGITS3}\s+(?:(?:on|at|into)\s+the\s+"
+     r"(?:panel|keypad|pad|lock|alarm|door|gate)\b|(?:to|for)\s+(?:get\s+in|get\s+into|open|unlock|enter|disarm|arm"
+     r"|access|come\s+in|let\s+yourself\s+in|stop|silence|turn\s+off)\b)", None),
+    # A code's word, a few words, a comma or a colon, and four to eight digits ending the clause: "her
+    # iPhone passcode is her birth year backwards, 5891". Not a phone number ("…, 0912 345 678").
+    (_PASSWORD_WORDS + _CODE_WORDS, rf"\b(?:{_PASSWORD}|{_PIN}|{_ONE_TIME}|{_DOOR})\b[^.;:\n]{{0,40}}?[,:]\s*"
+                                    rf"{_NOT_YEAR}(?P<digits>{_DIGITS4}){_CLAUSE_END}", "digits"),
     (("card", "visa", "mastercard", "amex", "american express"), _kind(_CARD, _CARD_DIGITS), None),
     (("account", "iban"), _kind(_ACCOUNT, _ACCOUNT_DIGITS), None),
     # A sign-in's name and password: "login for the school portal: kai.silva / Spring2025!".
@@ -169,7 +179,7 @@ _CHINESE = re.compile(both_scripts("|".join([
     # A sign-in's name and password: 路由器帳密 admin / Fritz!Box2024.
     rf"(?:{_ZH_LOGIN})[^。\n]{{0,20}}?[^\s/]*[A-Za-z][^\s/]*\s*/\s*{_ASCII_STRONG}",
     # Keys pressed at a door: 工作室大門按 5581 再按確認.
-    rf"(?:門|鎖|警報|保全)[^，。；\n]{{0,8}}?(?:按|輸入|鍵入)\s*{_NOT_YEAR}{_DIGITS3}",
+    rf"(?:門|鎖|警報|保全)[^，。；\n]{{0,8}}?(?:按|輸入|鍵入|用)\s*{_NOT_YEAR}{_DIGITS3}",
     rf"(?:{_ZH_CODE}){_ZH_IS}{_NOT_YEAR}(?:{_DIGITS3}|{_SPELLED})",
     rf"(?:{_ZH_CARD}){_ZH_IS}{_CARD_DIGITS}",
     rf"(?:{_ZH_ACCOUNT}){_ZH_IS}{_ACCOUNT_DIGITS}",
@@ -216,7 +226,7 @@ def secret_in(text: str) -> bool:
                 return True
             continue
         for found in pattern.finditer(text):  # a plain word or a phrase is a value unless it describes one
-            if (not _describes(found[group])) if group == "plain" else _a_phrase(found[group]):
+            if _a_value(group, found[group]):
                 return True
     if not text.isascii() and _CHINESE.search(text):
         return True
@@ -226,6 +236,14 @@ def secret_in(text: str) -> bool:
 def secret_label(key: str) -> bool:
     """Whether a label names a secret (`wifi_password`, `door_code`): its every value is one."""
     return bool(_LABEL.search(key.replace("_", " ").replace("-", " ")))
+
+
+def _a_value(group: str, value: str) -> bool:
+    if group == "plain":
+        return not _describes(value)
+    if group == "phrase":
+        return _a_phrase(value)
+    return len(re.sub(r"\D", "", value)) <= 8  # "digits": a code, not a phone number
 
 
 def _a_phrase(words: str) -> bool:
