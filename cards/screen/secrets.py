@@ -156,8 +156,8 @@ _ENGLISH = [(words, re.compile(pattern, re.IGNORECASE), group) for words, patter
      r"|access|come\s+in|let\s+yourself\s+in|stop|silence|turn\s+off)\b)", None),
     # A code's word, a few words, a comma or a colon, and four to eight digits ending the clause: "her
     # iPhone passcode is her birth year backwards, 5891". Not a phone number ("…, 0912 345 678").
-    (_PASSWORD_WORDS + _CODE_WORDS, rf"\b(?:{_PASSWORD}|{_PIN}|{_ONE_TIME}|{_DOOR})\b[^.;:\n]{{0,40}}?[,:]\s*"
-                                    rf"{_NOT_YEAR}(?P<digits>{_DIGITS4}){_CLAUSE_END}", "digits"),
+    # Found from the value (a comma or colon is rarer than a code's word), the word looked for before it.
+    (_PASSWORD_WORDS + _CODE_WORDS, rf"[,:]\s*{_NOT_YEAR}(?P<digits>{_DIGITS4}){_CLAUSE_END}", "digits"),
     (("card", "visa", "mastercard", "amex", "american express"), _kind(_CARD, _CARD_DIGITS), None),
     (("account", "iban"), _kind(_ACCOUNT, _ACCOUNT_DIGITS), None),
     # A sign-in's name and password: "login for the school portal: kai.silva / Spring2025!".
@@ -207,6 +207,7 @@ _DESCRIBING_ENDS = ("ed", "ing", "ally", "ily", "able", "ible", "ive", "ful", "l
 _CARD_RUN = re.compile(r"(?<![\d.])\d(?:[ -]?\d){12,18}(?!\d)")
 _CARD_PREFIX = re.compile(r"4|5[1-5]|2[2-7]|3[47]|3[0689]|35|6(?:011|5|4[4-9]|2)")
 _IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b")
+_CODE_BEFORE = re.compile(rf"\b(?:{_PASSWORD}|{_PIN}|{_ONE_TIME}|{_DOOR})\b[^.;:\n]{{0,40}}$", re.IGNORECASE)
 # A label naming a card's number, not the card ("credit_card": which one they use; "visa": a permit).
 _LABEL = re.compile(rf"\b(?:{_PASSWORD}|{_PHRASE}|{_PIN}|{_ONE_TIME}|{_DOOR}|card\s*(?:number|no)|account\s+number"
                     r"|iban|secret)\b", re.IGNORECASE)
@@ -225,8 +226,8 @@ def secret_in(text: str) -> bool:
             if pattern.search(text):
                 return True
             continue
-        for found in pattern.finditer(text):  # a plain word or a phrase is a value unless it describes one
-            if _a_value(group, found[group]):
+        for found in pattern.finditer(text):  # a plain word, a phrase or digits: a value, or something else?
+            if _a_value(group, found, text):
                 return True
     if not text.isascii() and _CHINESE.search(text):
         return True
@@ -238,12 +239,15 @@ def secret_label(key: str) -> bool:
     return bool(_LABEL.search(key.replace("_", " ").replace("-", " ")))
 
 
-def _a_value(group: str, value: str) -> bool:
+def _a_value(group: str, found: re.Match, text: str) -> bool:
+    value = found[group]
     if group == "plain":
         return not _describes(value)
     if group == "phrase":
         return _a_phrase(value)
-    return len(re.sub(r"\D", "", value)) <= 8  # "digits": a code, not a phone number
+    # Digits: a code's length, not a phone number's, after a code's word in the same clause.
+    before = _CODE_BEFORE.search(text, max(0, found.start() - 60), found.start())
+    return len(re.sub(r"\D", "", value)) <= 8 and before is not None
 
 
 def _a_phrase(words: str) -> bool:
