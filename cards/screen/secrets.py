@@ -69,7 +69,7 @@ _ZH_PASSWORD = r"(?<!摩斯)(?<!達文西)密碼(?![學鎖器])|口令|通行碼
 _ZH_CODE = (r"驗證碼|認證碼|校驗碼|動態碼|授權碼|安全碼|門禁碼|解鎖碼|簡訊碼|取款碼|取件碼|取貨碼|提貨碼|存取碼|進入碼"
             r"|開門碼|通關碼"
             r"|(?:後面?|背面的?|末)三碼|檢查碼|(?:保險箱|保險櫃|密碼鎖|鎖)的?(?:號碼|數字)"
-            r"|鎖頭?(?=\s*(?:是|為|：|:))")
+            r"|鎖頭?(?=\s*(?:是|為|：|:))|密碼鎖(?=\s*(?:是|為|：|:|設成|設為|改成|改為))")
 _ZH_CARD = r"(?:信用|金融|銀行|簽帳|提款|借記)?卡(?:的)?卡?號(?:碼)?"
 _ZH_LOGIN = r"帳密|[帳賬]號|登入|登錄|登录"
 _ZH_ACCOUNT = r"(?:銀行|郵局|郵政|匯款|轉[帳賬])[帳賬][號戶](?:號碼)?|[帳賬]戶號碼|[帳賬]戶(?=\s*[：:])"  # 账 is 賬 simplified
@@ -104,7 +104,8 @@ _QUOTED = _START + r"""["“'‘「『][^"”'’」』\n]{1,60}["”'’」』]
 _PLAIN = _START + r"[A-Za-z]{3,}(?:-[A-Za-z]+)*"
 _WORDS = _START + r"[A-Za-z]+(?:\s+[A-Za-z]+){2,11}"
 # What separates the word and its value: "is", "was", a colon, "changed to" …
-_IS = (r"\s*(?:[:=：是]|\s(?:is|was|are|were|is\s+now|is\s+still|now|became"
+_IS = (r"\s*(?:[:=：是]|['’]s\b|,?\s*(?:it['’]s|it\s+is|which\s+is|which\s+was)\b"
+       r"|\s(?:is|was|are|were|is\s+now|is\s+still|now|became"
        r"|(?:(?:is|was|has\s+been|got)\s+)?(?:changed|set|reset|updated)\s+to|(?:changed|switched)\s+from)\b"
        r"|改成|改為|改为|設成|设成|換成|换成)\s*")
 _ANY = (r"(?:" + _IS + r"|\s*[-–—,]?\s*|\s+(?:to|as|is\s+set\s+to|showed|shows|said|says|gave|gives|displayed"
@@ -174,6 +175,8 @@ _ASCII_STRONG = _START + r"(?=[A-Za-z0-9#*@!$%^&_+=.\-]*[\d#*@!$%^&_+=])[A-Za-z0
 _ASCII_PLAIN = _START + r"[A-Za-z]{3,}(?=\s*(?:$|[.,;!?。，；！？了]))"
 _CHINESE = re.compile(both_scripts("|".join([
     rf"(?:{_ZH_PASSWORD}){_ZH_IS}(?:{_ASCII_STRONG}|{_ASCII_PLAIN}|{_QUOTED}|{_SPELLED})",
+    # The word, then what it is now: 警報器密碼改了，現在是 6402.
+    rf"(?:{_ZH_PASSWORD}|{_ZH_CODE})[^。；\n]{{0,8}}?(?:現在|目前|新的)(?:是|為)\s*(?:{_ASCII_STRONG}|{_DIGITS3})",
     # The word, a few words, a colon: 提款卡密碼寫在紙上：7342.
     rf"(?:{_ZH_PASSWORD}|{_ZH_CODE})[^，。；！？\n]{{0,12}}?[：:]\s*(?:{_ASCII_STRONG}|{_DIGITS3})",
     # A sign-in's name and password: 路由器帳密 admin / Fritz!Box2024.
