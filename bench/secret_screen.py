@@ -47,7 +47,7 @@ def figures(rows: list[dict]) -> dict:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--split", choices=["tune", "heldout1", "heldout2", "heldout3", "heldout4", "heldout5", "all"], default="all")
+    parser.add_argument("--split", choices=["tune", "heldout1", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "all"], default="all")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
 
