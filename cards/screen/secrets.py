@@ -39,20 +39,21 @@ _PASSWORD = (r"(?:pass(?:word|code)s?|passwd|pwd|pass\s+code|wi-?fi\s+key|wpa2?\
 _PHRASE = r"(?:pass\s*phrase|(?:seed|recovery|backup|secret)\s+(?:phrase|words)|mnemonic)s?"
 # A token, key or secret of letters and digits: "the deploy token for CI is ghp_8fK2mQ9xLw".
 _TOKEN = r"tokens?|keys?|secrets?"
-_PIN = r"pins?(?:\s*(?:number|code|碼))?|pin-code"
+_PIN = r"pins?(?:\s*(?:number|code|[碼码]))?|pin-code"
 _RECOVERY = r"(?:backup|recovery)\s+(?:codes?|keys?)"
 _ONE_TIME = (r"otp|totp|one[\s-]time\s+(?:code|password|passcode|pin)s?|cvv2?|cvc2?|csc"
              r"|(?:verification|security|authentication|auth|login|log-in|sign-in|signin|sms|text|2fa|two[\s-]factor"
              r"|mfa|backup|recovery|unlock|access|authenticator)\s+codes?|(?:verification|security)\s+numbers?"
-             r"|authenticator(?:\s+app)?(?=\s+(?:showed|shows|said|says|gave|gives|displayed|displays)\s)")
+             r"|authenticator(?:\s+app)?(?=\s+(?:showed|shows|said|says|gave|gives|displayed|displays)\s)"
+             r"|(?:security|hardware|bank|rsa)\s+tokens?")
 _LOCKED = (r"door|front\s+door|back\s+door|gate|entry|entrance|keypad|key\s*pad|lock\s*box|lock|padlock|locker"
-           r"|garage|alarm|safe|intercom|buzzer|house|apartment|flat|building\s+entry|bike\s+lock")
+           r"|garage|alarm|safe|intercom|buzzer|house|apartment|flat|building\s+entry|bike\s+lock|key\s*box|key\s+safe")
 # "the alarm panel code", "the 門禁 code": what is locked, a word of its own maybe, then its code.
 _DOOR = (rf"(?:{_LOCKED}|" + both_scripts("門禁|大門|門鎖|警報器?|保全|保險箱")
          + r")(?:['’]s)?(?:\s+\w+)?\s*(?:code|pin|combination|combo)s?|combination|combo")
 # A thing locked by a number alone: "the garage keypad is 1-9-8-4", "the padlock is set to 4419". Not a
 # door, gate or locker: "her door is 204" is a flat's number.
-_LOCK = r"keypad|key\s*pad|padlock|lock\s*box|lock|safe"
+_LOCK = r"keypad|key\s*pad|padlock|lock\s*box|lock|safe|key\s*box"
 # Any other code with four digits at least ("the code for the storage unit is 5521", "text message code:
 # 402913"), but the kinds that are no secret: an area, zip or error code, a course's or a product's, the
 # building code (its rules; "the building's code is 4455" still is one).
@@ -67,7 +68,7 @@ _LOGIN = r"log-?in|sign-?in|credentials?|user\s*name|username"
 
 _ZH_PASSWORD = r"(?<!摩斯)(?<!達文西)密碼(?![學鎖器])|口令|通行碼|金鑰|密鑰|私鑰|令牌|權杖"
 _ZH_CODE = (r"驗證碼|認證碼|校驗碼|動態碼|授權碼|安全碼|門禁碼|解鎖碼|簡訊碼|取款碼|取件碼|取貨碼|提貨碼|存取碼|進入碼"
-            r"|開門碼|通關碼"
+            r"|開門碼|開鎖碼|通關碼"
             r"|(?:後面?|背面的?|末)三碼|檢查碼|(?:保險箱|保險櫃|密碼鎖|鎖)的?(?:號碼|數字)"
             r"|鎖頭?(?=\s*(?:是|為|：|:))|密碼鎖(?=\s*(?:是|為|：|:|設成|設為|改成|改為))")
 _ZH_CARD = r"(?:信用|金融|銀行|簽帳|提款|借記)?卡(?:的)?卡?號(?:碼)?"
@@ -139,7 +140,9 @@ _ENGLISH = [(words, re.compile(pattern, re.IGNORECASE), group) for words, patter
     (("phrase", "mnemonic", "words"), rf"\b(?:{_PHRASE})\b{_GAP}{_IS}(?P<phrase>{_WORDS}){_CLAUSE_END}", "phrase"),
     (("key", "token", "secret"), rf"\b(?:{_TOKEN})\b(?:{_FOR}|{_GAP}){_IS}{_MIXED}", None),
     (("pin",), _kind(_PIN, _DIGITS4), None),
-    (_CODE_WORDS, _kind(rf"{_ONE_TIME}|{_DOOR}", rf"{_DIGITS3}|{_SPELLED}"), None),
+    (_CODE_WORDS, _kind(rf"{_ONE_TIME}|{_DOOR}", rf"{_DIGITS3}|{_SPELLED}|{_SHORT}"), None),
+    # "Wi-Fi: Silva-Cafe, pass cafe4you": "pass" alone is a password only beside a network.
+    (("pass",), rf"\b(?:wi-?fi|network|ssid)\b[^.;\n]{{0,40}}?\bpass\s+{_STRONG}", None),
     (("code",), _kind(_CODE, _NOT_YEAR + _DIGITS4), None),
     (("code",), rf"\b{_CODE}\s*[:=]\s*{_SHORT}", None),
     (("backup", "recovery"), _kind(_RECOVERY, rf"{_MIXED}|{_DIGITS4}"), None),
@@ -183,7 +186,9 @@ _CHINESE = re.compile(both_scripts("|".join([
     rf"(?:{_ZH_LOGIN})[^。\n]{{0,20}}?[^\s/]*[A-Za-z][^\s/]*\s*/\s*{_ASCII_STRONG}",
     # Keys pressed at a door: 工作室大門按 5581 再按確認.
     rf"(?:門|鎖|警報|保全)[^，。；\n]{{0,8}}?(?:按|輸入|鍵入|用)\s*{_NOT_YEAR}{_DIGITS3}",
-    rf"(?:{_ZH_CODE}){_ZH_IS}{_NOT_YEAR}(?:{_DIGITS3}|{_SPELLED})",
+    rf"(?:{_ZH_CODE}){_ZH_IS}{_NOT_YEAR}(?:{_DIGITS3}|{_SPELLED}|{_SHORT})",
+    # What the card or note says: 飯店 Wi-Fi 密碼卡上寫 8813-2291 (but 密碼寫在冰箱上 says where).
+    rf"(?:{_ZH_PASSWORD}|{_ZH_CODE})[^，。；！？\n]{{0,8}}?(?:寫[著着]?|印[著着]?|貼[著着]?)\s*(?:{_ASCII_STRONG}|{_DIGITS3})",
     rf"(?:{_ZH_CARD}){_ZH_IS}{_CARD_DIGITS}",
     rf"(?:{_ZH_ACCOUNT}){_ZH_IS}{_ACCOUNT_DIGITS}",
     rf"{_ASCII_STRONG}\s*(?:是|為|就是)\s*\w{{0,6}}?(?:{_ZH_PASSWORD}|{_ZH_CODE})",
