@@ -180,8 +180,7 @@ def never_store_rule(text: str) -> str | None:
     whole: a conversation log, or any clause that is never stored."""
     if is_conversation_log(text):
         return RAW_CONVERSATION_LOG
-    if secret_in(text):  # the whole, as a clause break may fall between a secret's word and its value
-        return SECRET
-    if policy_screen(text) is None:  # one pass over the whole; most texts end here
-        return None
+    found = policy_screen(text)  # one pass over the whole; most texts end here
+    if found is None or found == SECRET:  # a secret in the whole: a clause break may fall between word and value
+        return found
     return next((rule for clause in clauses(text) if (rule := policy_screen(clause))), None)

@@ -60,7 +60,8 @@ _LOCK = r"keypad|key\s*pad|padlock|lock\s*box|lock|safe|key\s*box"
 _NOT_SECRET_CODES = ("area zip postal post country calling phone dial dialling dialing dress promo discount coupon "
                      "voucher tax airport course error status colour color booking product item source qr bar sort "
                      "reference tracking bank branch swift bic icd hs style exam class building flight").split()
-_CODE = "".join(rf"(?<!{word}\s)" for word in _NOT_SECRET_CODES) + r"(?<!zip-)\bcodes?"
+# "code" first: the look-behinds are tried only where it stands.
+_CODE = r"\b(?=codes?\b)" + "".join(rf"(?<!{word}\s)" for word in _NOT_SECRET_CODES) + r"(?<!zip-)codes?"
 _CARD = (r"(?:credit|debit|bank|payment|visa|mastercard|amex)?\s*card\s*(?:number|no\.?|#)|credit\s+card|debit\s+card"
          r"|visa|mastercard|amex|american\s+express|bank\s+card")
 _ACCOUNT = r"(?:bank|checking|savings|current|joint)\s+account(?:\s+(?:number|no\.?|#))?|iban"
@@ -130,7 +131,9 @@ def _kind(kind: str, value: str) -> str:
 _PASSWORD_WORDS = ("pass", "pw", "key", "token")
 _CODE_WORDS = ("pin", "otp", "one-time", "one time", "cvv", "cvc", "csc", "code", "combination", "combo",
                "verification", "security", "authenticator")
-_ENGLISH = [(words, re.compile(pattern, re.IGNORECASE), group) for words, pattern, group in [
+# The patterns are matched against the lowered text, without IGNORECASE: the engine then skips an
+# alternative on its first character (as never_store.py does).
+_ENGLISH = [(words, re.compile(pattern), group) for words, pattern, group in [
     (_PASSWORD_WORDS, _kind(_PASSWORD, rf"{_STRONG}|{_QUOTED}"), None),
     (_PASSWORD_WORDS, rf"\b(?:{_PASSWORD})\b{_FOR}{_IS}(?P<plain>{_PLAIN}){_CLAUSE_END}", "plain"),
     # "Dana set the tablet password to butterfly".
@@ -192,7 +195,12 @@ _CHINESE = re.compile(both_scripts("|".join([
     rf"(?:{_ZH_CARD}){_ZH_IS}{_CARD_DIGITS}",
     rf"(?:{_ZH_ACCOUNT}){_ZH_IS}{_ACCOUNT_DIGITS}",
     rf"{_ASCII_STRONG}\s*(?:是|為|就是)\s*\w{{0,6}}?(?:{_ZH_PASSWORD}|{_ZH_CODE})",
-])), re.IGNORECASE)
+])))
+
+_TRIGGERS = frozenset(word for words, _, _ in _ENGLISH for word in words)
+# Every Chinese rule's value is ASCII (hunter2, 1234#, 7H2K9Q) or digits spelled out: a text with neither is let
+# through without trying them.
+_CHINESE_VALUE = re.compile(r"[A-Za-z0-9]|[零〇一二三四五六七八九]{4}")
 
 # A plain word after "the password is" that says something of the password, not what it is.
 _DESCRIBES = frozenset("""
@@ -215,7 +223,7 @@ _DESCRIBING_ENDS = ("ed", "ing", "ally", "ily", "able", "ible", "ive", "ful", "l
 _CARD_RUN = re.compile(r"(?<![\d.])\d(?:[ -]?\d){12,18}(?!\d)")
 _CARD_PREFIX = re.compile(r"4|5[1-5]|2[2-7]|3[47]|3[0689]|35|6(?:011|5|4[4-9]|2)")
 _IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b")
-_CODE_BEFORE = re.compile(rf"\b(?:{_PASSWORD}|{_PIN}|{_ONE_TIME}|{_DOOR})\b[^.;:\n]{{0,40}}$", re.IGNORECASE)
+_CODE_BEFORE = re.compile(rf"\b(?:{_PASSWORD}|{_PIN}|{_ONE_TIME}|{_DOOR})\b[^.;:\n]{{0,40}}$")
 # A label naming a card's number, not the card ("credit_card": which one they use; "visa": a permit).
 _LABEL = re.compile(rf"\b(?:{_PASSWORD}|{_PHRASE}|{_PIN}|{_ONE_TIME}|{_DOOR}|card\s*(?:number|no)|account\s+number"
                     r"|iban|secret)\b", re.IGNORECASE)
@@ -227,17 +235,18 @@ def secret_in(text: str) -> bool:
         return False
     text = unicodedata.normalize("NFKC", text)  # full-width ＃１２３４ is #1234
     folded = text.lower()
-    for words, pattern, group in _ENGLISH:
-        if not any(word in folded for word in words):
+    present = {word for word in _TRIGGERS if word in folded}
+    for words, pattern, group in _ENGLISH if present else ():
+        if present.isdisjoint(words):
             continue
         if group is None:
-            if pattern.search(text):
+            if pattern.search(folded):
                 return True
             continue
-        for found in pattern.finditer(text):  # a plain word, a phrase or digits: a value, or something else?
-            if _a_value(group, found, text):
+        for found in pattern.finditer(folded):  # a plain word, a phrase or digits: a value, or something else?
+            if _a_value(group, found, folded):
                 return True
-    if not text.isascii() and _CHINESE.search(text):
+    if not text.isascii() and _CHINESE_VALUE.search(text) and _CHINESE.search(folded):
         return True
     return _card_number_in(text) or _iban_in(text)
 
