@@ -1,17 +1,18 @@
 """How well the write screen tells a secret from a near miss (DESIGN §4 rule 8).
 
-    .venv/bin/python bench/secret_screen.py [--split tune|heldout|all] [--json]
+    .venv/bin/python bench/secret_screen.py [--split tune|heldout1|…|heldout6|all] [--json]
 
 Reads bench/secret_screen/phrasings.jsonl — one phrasing a line, {"text",
 "secret", "lang", "split"}: half secrets (a password, PIN, door or alarm code,
 card number or one-time code with its value), half near misses (the kind's word
 without a value, or a number that is no secret), in English, Traditional and
-Simplified Chinese and a mix. The rules were written against the `tune` half;
-the `heldout` half was written afterwards, in other phrasings, and is reported
-apart. Each text goes through the screen as a card's value (cards.screen
-content_finding) and counts as refused when the rule it names is `secret`.
-Prints precision and recall per split and per language, and every text
-classified wrongly. No database is needed.
+Simplified Chinese and a mix. The rules were written against `tune`; each
+`heldoutN` half was written afterwards, in other phrasings, run once, and only
+then tuned on (bench/README.md gives each half's first-run figures). Each text
+goes through the screen as a card's value (cards.screen content_finding) and
+counts as refused when the rule it names is `secret`. Prints precision and
+recall per split and per language, and every text classified wrongly; exits 1
+when the whole is below 0.95 on either. No database is needed.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ def figures(rows: list[dict]) -> dict:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--split", choices=["tune", "heldout1", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "all"], default="all")
+    parser.add_argument("--split", choices=["tune", *(f"heldout{n}" for n in range(1, 7)), "all"], default="all")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
 

@@ -7,13 +7,15 @@ number needs no word: a 13–19 digit run with a card's prefix that passes the
 Luhn check is one, as an IBAN that passes its mod-97 check is an account.
 
 Each kind says what its value looks like: a code is digits (1234#, 12-34-56,
-"eight six two zero"), a card number 12 to 19 of them, a password any word holding a digit or a symbol,
-a quoted word, or a plain word that ends the clause after "is" or a colon ("the
-guest wifi password is sunflower") unless it describes the password ("… is
+"eight six two zero"), a card number 12 to 19 of them, a key or token letters
+and digits, a password any word holding a digit or a symbol, a quoted word, or
+a plain word that ends the clause after "is" or a colon ("the guest wifi
+password is sunflower") unless it describes the password ("… is
 case-sensitive", "… is on the sticker"). The value may come first: "hunter2 is
 my email password". Chinese words are written in Traditional characters and
 matched in both scripts (scripts.both_scripts); a Chinese value is the ASCII
-run after the word (密碼是 hunter2).
+run after the word (密碼是 hunter2). How well this holds on phrasings the rules
+never saw: bench/README.md "secret_screen.py".
 
 never_store.py asks `secret_in` for each clause (ingest keeps "…, and I moved
 to Oslo" after "the wifi password is hunter2") and for a stored text as a
