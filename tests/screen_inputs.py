@@ -88,6 +88,21 @@ HELD: list[tuple[str, str, str]] = [
     ("用戶：我住哪裡？\n助手：你住在京都。", EXCLUDED, "raw_conversation_log"),
     ("用户：我住哪里？\n助手：你住在京都。", EXCLUDED, "raw_conversation_log"),
     ("今天有点难过", EXCLUDED, "transient_feeling"),
+    # Secrets: a kind's word with its value, or a card number on its own.
+    ("The wifi password is hunter2", EXCLUDED, "secret"),
+    ("PIN 4821", EXCLUDED, "secret"),
+    ("Door code 1234#", EXCLUDED, "secret"),
+    ("The alarm code is 9911", EXCLUDED, "secret"),
+    ("Card number 4111 1111 1111 1111", EXCLUDED, "secret"),
+    ("Paid with 4012 8888 8888 1881", EXCLUDED, "secret"),
+    ("One-time code 552910", EXCLUDED, "secret"),
+    ("IBAN GB29 NWBK 6016 1331 9268 19", EXCLUDED, "secret"),
+    ("WiFi密碼是hunter2", EXCLUDED, "secret"),
+    ("門禁密碼1234#", EXCLUDED, "secret"),
+    ("驗證碼：552910", EXCLUDED, "secret"),
+    ("信用卡號 4111 1111 1111 1111", EXCLUDED, "secret"),
+    ("WiFi密码是 hunter2", EXCLUDED, "secret"),
+    ("验证码 552910", EXCLUDED, "secret"),
 ]
 
 PASSED: list[str] = [
@@ -136,6 +151,18 @@ PASSED: list[str] = [
     "My dog was diagnosed with arthritis",
     "Step 1: unplug the router\nStep 2: wait ten seconds\nStep 3: plug it back in",
     "Address: 1 Main St\nPhone: 555-0101",
+    # A secret's word without a value, or a number that is no secret.
+    "The bus number is 12",
+    "PIN code of the post office",
+    "I forgot my password",
+    "My phone number is 0912 345 678",
+    "Our door is red",
+    "The alarm goes off at 7",
+    "Room 1234",
+    "My birthday is 1990-01-02",
+    "Order number 4411-2233",
+    "Follows the code of conduct",
+    "The wifi password is on the sticker under the router",
     # Traditional Chinese.
     "我喜歡逛聖誕市集",
     "星期二要去看醫生",
@@ -150,6 +177,9 @@ PASSED: list[str] = [
     "週末去爬山",
     "喜歡喝黑咖啡",
     "家裡用黑人牙膏",
+    "我忘了密碼",
+    "網路密碼貼在冰箱門上",
+    "我的電話是 0912 345 678",
     # Simplified Chinese.
     "我喜欢逛圣诞市集",
     "我在天主教大学工作",
@@ -161,4 +191,6 @@ PASSED: list[str] = [
     "我的女同学叫小红",
     "买了一辆新自行车",
     "喜欢吃原住民料理",
+    "我忘记密码了",
+    "订单号 4411-2233",
 ]

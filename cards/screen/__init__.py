@@ -1,8 +1,8 @@
 """The screen every write path calls before anything is stored (DESIGN §4 rule
-8): never-stored content is refused (`excluded`, naming the rule), and
-sensitive content — by its label, or by the words in its value, text, quote,
-object or perspectives — needs the person's explicit consent (`needs_consent`,
-naming the category). Consent never lets never-stored content through.
+8): never-stored content is refused (`excluded`, naming the rule; a secret by
+its label too, `wifi_password`), and sensitive content — by its label, or by
+the words in its value, text, quote, object or perspectives — needs the
+person's explicit consent (`needs_consent`, naming the category). Consent never lets never-stored content through.
 
 The card write plan (services/write_plan.py) calls it for remember, bulk,
 import, review approval and hypothesis confirmation alike; corrections and
@@ -17,6 +17,7 @@ from ..errors import Excluded, NeedsConsent
 from .lexicon import HEALTH, POLITICS, RELIGION, ETHNICITY, SEXUALITY
 from .never_store import (ONE_OFF_FRUSTRATION, RAW_CONVERSATION_LOG, SPECULATIVE_MOTIVE, TRANSIENT_FEELING,
                           never_store_rule)
+from .secrets import SECRET, secret_label
 from .sensitive import CATEGORIES, sensitive_match
 
 __all__ = ["Finding", "content_finding", "content_screen", "CATEGORIES", "NEVER_STORED"]
@@ -27,6 +28,8 @@ NEVER_STORED = {
     SPECULATIVE_MOTIVE: "a guess at why someone does something",
     RAW_CONVERSATION_LOG: "a conversation log with speaker turns: store the facts it holds as cards, "
                           "or send the conversation to ingest",
+    SECRET: "a secret (a password, PIN, door or alarm code, card number or one-time code) — keep it in a "
+            "password manager, not in memory",
 }
 CATEGORY_WORDS = {
     "health": "health", "religion": "religion or belief", "sexuality": "sexuality or gender identity",
@@ -70,6 +73,9 @@ def content_screen(*, fields: dict[str, str], consent: bool, label=None) -> Find
     if found is not None and found.rule:
         raise Excluded(f"Never stored: {NEVER_STORED[found.rule]} (in `{found.field}`).",
                        rule=found.rule, field=found.field)
+    if label is not None and secret_label(label.key):  # a `wifi_password` card's every value is one
+        raise Excluded(f"Never stored: {NEVER_STORED[SECRET]} (the label {label.key!r} names one).",
+                       rule=SECRET, field="label", label=label.key)
     if consent:
         return found
     if label is not None and label.sensitive:

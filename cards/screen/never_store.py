@@ -1,8 +1,9 @@
 """What is never stored (DESIGN §4 rule 8), decided per clause, on every write
 path: transient feelings ("I'm tired today", 今天好累), one-off frustrations
 ("ugh, the bus was late again"), speculative motives ("maybe he's only nice
-because he wants something", 他可能是想…) and raw conversation logs (a pasted
-transcript with speaker turns). Each refusal names its rule.
+because he wants something", 他可能是想…), raw conversation logs (a pasted
+transcript with speaker turns) and secrets ("the wifi password is hunter2",
+secrets.py). Each refusal names its rule.
 
 Ingest screens message by message and keeps the clauses that pass, so "I'm
 tired today, but my email is …" still keeps the email; a card's value, text or
@@ -15,6 +16,7 @@ from __future__ import annotations
 import re
 
 from .scripts import both_scripts
+from .secrets import SECRET, secret_in
 
 TRANSIENT_FEELING = "transient_feeling"
 ONE_OFF_FRUSTRATION = "one_off_frustration"
@@ -113,6 +115,8 @@ def is_conversation_log(text: str) -> bool:
 
 def policy_screen(sentence: str) -> str | None:
     """The rule that refuses this sentence (or clause), or None when it may be kept."""
+    if secret_in(sentence):
+        return SECRET
     folded = sentence.lower()
     for rule, pattern in _RULES_ENGLISH if sentence.isascii() else _RULES_EVERY:
         if pattern.search(folded):
@@ -176,6 +180,7 @@ def never_store_rule(text: str) -> str | None:
     whole: a conversation log, or any clause that is never stored."""
     if is_conversation_log(text):
         return RAW_CONVERSATION_LOG
-    if policy_screen(text) is None:  # one pass over the whole; most texts end here
-        return None
+    found = policy_screen(text)  # one pass over the whole; most texts end here
+    if found is None or found == SECRET:  # a secret in the whole: a clause break may fall between word and value
+        return found
     return next((rule for clause in clauses(text) if (rule := policy_screen(clause))), None)

@@ -187,8 +187,8 @@ class ErrorSerializer(serializers.Serializer):
     suggestions = serializers.ListField(child=serializers.CharField(), required=False,
                                         help_text="Close registered labels (unknown_label).")
     rule = serializers.CharField(required=False, help_text=(
-        "The rule that refused: for `excluded`, transient_feeling, one_off_frustration, speculative_motive or "
-        "raw_conversation_log; for `needs_consent`, sensitive_attribute."))
+        "The rule that refused: for `excluded`, transient_feeling, one_off_frustration, speculative_motive, "
+        "raw_conversation_log or secret; for `needs_consent`, sensitive_attribute."))
     category = serializers.CharField(required=False, help_text=(
         "needs_consent: what the sensitive attribute is about (health, religion, sexuality, ethnicity, politics, "
         "trade_union, criminal_record, immigration_status, or a sensitive label's key)."))

@@ -60,7 +60,7 @@ class Dropped:
     The text itself is not kept: raw conversation is never memory."""
 
     message_id: str
-    rule: str  # e.g. "transient_feeling", "one_off_frustration", "speculative_motive"
+    rule: str  # e.g. "transient_feeling", "one_off_frustration", "speculative_motive", "secret"
 
 
 @dataclass
