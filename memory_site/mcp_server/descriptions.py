@@ -41,7 +41,9 @@ call, or tell the person plainly.
 TOOLS = {
     "remember": """Store one fact, event, preference or guess the person told you (or that you inferred, as
 a hypothesis). Call it when something lasting is said. Returns {"outcome": "inserted|superseded|
-reinforced|duplicate", "card": {…}}; a new address supersedes the old one, which stays as history.
+reinforced|duplicate", "card": {…}, "current", "now", "closed", "note"}; a new address supersedes the old
+one, which stays as history. Give `when` only for when it began ("I moved here last month"); "I live in
+Kyoto" needs none. If `current` is false, tell the person what `note` says.
 With a propose-only token it returns {"outcome": "proposed"}: it waits for the person's review.
 Example: {"scope": "personal", "kind": "state", "subject": "me", "label": "address", "value": "Kyoto",
 "text": "Lives in Kyoto", "when": "last Friday", "reference_time": "2026-05-08T16:44:10+08:00"}""",
