@@ -261,6 +261,10 @@ class Card(ScopeRow):
     # a fact learned late that lands inside this card splits it at the first
     # statement after it, so no reaffirmation is lost.
     stated_at = ArrayField(models.DateTimeField(), default=list, blank=True)
+    # Of those, the statements that gave no start of their own ("I live in Lisbon": it held when said). A
+    # later statement whose stated start is earlier overrules them (DESIGN §4 rule 2); a stated start stands.
+    # Kept as a superset: only the times still in stated_at count.
+    said_at = ArrayField(models.DateTimeField(), default=list, blank=True)
 
     occurred_at = models.DateTimeField(null=True, blank=True)
     occurred_end = models.DateTimeField(null=True, blank=True)

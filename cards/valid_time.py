@@ -19,6 +19,12 @@ def valid_sql(alias: str = "c", at: str = "%(at)s") -> str:
     return (f"{alias}.effective_at <= {at} AND ({alias}.superseded_at IS NULL OR {alias}.superseded_at > {at})")
 
 
+def held_sql(alias: str = "c") -> str:
+    """SQL: the card aliased `alias` holds at some instant — not one a later statement overruled at its
+    start (closed where it began, kept in the history): the cards a timeline is placed among."""
+    return f"({alias}.superseded_at IS NULL OR {alias}.superseded_at > {alias}.effective_at)"
+
+
 def valid_q(at: dt.datetime, prefix: str = "") -> Q:
     """The ORM form of valid_sql (`prefix` for a related card, e.g. "card__")."""
     return Q(**{f"{prefix}effective_at__lte": at}) & (

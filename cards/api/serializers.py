@@ -235,6 +235,23 @@ class CardOut(serializers.Serializer):
     get_source.output_field = SourceOut()  # for the schema
 
 
+class NowOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    value = serializers.CharField()
+
+
+class ClosedOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    value = serializers.CharField()
+    since = serializers.DateTimeField(help_text="When the closed value had held from.")
+
+
+class SubjectOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    kind = serializers.CharField()
+
+
 class RememberOut(serializers.Serializer):
     outcome = serializers.ChoiceField(choices=["inserted", "superseded", "reinforced", "duplicate"])
     card = CardOut(allow_null=True, help_text="The card as stored, in your phrasing; null only when `forgotten`.")
@@ -243,6 +260,22 @@ class RememberOut(serializers.Serializer):
     forgotten = serializers.BooleanField(
         help_text="True when someone forgot the card after this write committed and before the answer was read: "
                   "the write happened (do not send it again) and the card is gone, as asked.")
+    current = serializers.BooleanField(
+        help_text="Whether the card written is the subject's current value for its label after the write. False "
+                  "when it was placed in the past (another value's start was stated after it, or it was said "
+                  "later) or is planned (it starts later): `note` says so, in words to relay.")
+    now = NowOut(allow_null=True, help_text="The value that is current for the subject and label after the write "
+                                            "(the written one or another); null for an event, or when none is.")
+    closed = ClosedOut(many=True, help_text="The values this write closed: a value only said to hold "
+                                            "(\"I live in Lisbon\") is closed by a later statement whose start is "
+                                            "earlier (\"I moved to Kyoto last month\").")
+    subject_resolved = SubjectOut(help_text="Whom or what `subject` was understood as.")
+    new_entity = serializers.BooleanField(help_text="True when this write created the subject's entity: a name "
+                                                    "nobody had used here before (check it is not a misspelling).")
+    label_from = serializers.CharField(allow_null=True, help_text="The words the label was understood from, when "
+                                                                  "they were not the label's key.")
+    note = serializers.CharField(allow_null=True, help_text="When the card written is not current: what holds "
+                                                            "and what to do, in words an agent can relay.")
 
 
 class BulkOut(serializers.Serializer):

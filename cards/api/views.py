@@ -23,6 +23,7 @@ from ..selectors.cards import card_forgettable_get, card_get, card_history
 from ..services import (Outcome, card_describe, card_forget, card_hold, card_remember, card_remember_batch,
                         card_verify, event_correct, perspectives_set)
 from ..services.asked import card_asked
+from ..services.write_told import writes_told
 from ..signals import cards_proposed
 from ..selectors.shape import card_out, card_shown, cards_shown, iso
 from .serializers import (AskedOut, BulkIn, BulkOut, BulkProposedOut, CardCorrectIn, CardListQuery, CardOut,
@@ -59,8 +60,9 @@ def _outcomes(principal, results) -> list[dict]:
     # By the written cards' scopes: on a cluster only their shards are asked.
     shown = cards_shown([r.card.pk for r in results], user=principal.user,
                         scope_ids=sorted({r.card.scope_id for r in results}))
+    told = writes_told(results, user=principal.user)
     return [{"outcome": r.outcome, "card": shown.get(r.card.pk), "card_id": r.card.pk, "superseded": r.superseded,
-             "forgotten": r.card.pk not in shown} for r in results]
+             "forgotten": r.card.pk not in shown, **said} for r, said in zip(results, told)]
 
 
 # Where a propose-only token's cards go instead of the store: the review queue,

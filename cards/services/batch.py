@@ -23,6 +23,7 @@ from scopes.models import Scope, User
 from ..drafts import CardDraft
 from ..errors import CardGone
 from ..models import VECTOR_FIELDS, Card, CardKind
+from ..valid_time import held_sql
 from .embedding import embed_outcomes_after_commit
 from .perspectives import perspectives_set
 from .remember import card_remember, successor_link
@@ -106,7 +107,8 @@ def card_remember_batch(*, actor: User, items: list[tuple[Scope, CardDraft]]) ->
                 perspectives_set(card=decision.card, actor=actor, phrasings=write.draft.perspectives,
                                  consent=write.draft.consent,
                                  new_card=decision.outcome in (Outcome.INSERTED, Outcome.SUPERSEDED))
-            results.append(WriteOutcome(decision.outcome, decision.card, [c.pk for c in decision.superseded]))
+            results.append(WriteOutcome(decision.outcome, decision.card, [c.pk for c in decision.superseded],
+                                        closed=decision.superseded, label_words=write.draft.label))
             placed_here.append(results[-1])
         except DomainError as error:
             error.extra.setdefault("index", index)
@@ -143,7 +145,8 @@ def _load(writes: list[Write]) -> dict[Key, Timeline]:
     cols = ", ".join(f"c.{column}" for column in COLUMNS)
     join3 = "JOIN unnest(%s::bigint[], %s::bigint[], %s::bigint[]) AS k(s, su, l)" \
             " ON c.scope_id = k.s AND c.subject_id = k.su AND c.label_id = k.l"
-    on_line = "c.kind = 'state' AND c.tag <> 'hypothesis' AND c.disputes_id IS NULL AND c.scope_id = ANY(%s::bigint[])"
+    on_line = (f"c.kind = 'state' AND c.tag <> 'hypothesis' AND c.disputes_id IS NULL AND {held_sql('c')}"
+               " AND c.scope_id = ANY(%s::bigint[])")
     # Each part also names its scopes as constants, as _flush's UPDATE does: a cluster prunes by those. A part
     # with nothing to look up is left out (an empty list prunes nothing there: every shard was asked).
     parts = [
@@ -253,14 +256,14 @@ def _flush(plan: _Plan) -> None:
             # text form per row is a STABLE call on a column, which Citus refuses in an UPDATE (and a slice
             # of one flat array crashes its planner).
             values = ", ".join(["(%s::bigint, %s::bigint, %s::timestamptz, %s::bigint, %s::timestamptz,"
-                                " %s::timestamptz[])"] * len(rows))
+                                " %s::timestamptz[], %s::timestamptz[])"] * len(rows))
             cursor.execute(
                 "UPDATE cards_card c SET superseded_at = v.at, superseded_by_id = v.by, verified_at = v.verified,"
-                " stated_at = v.stated"
-                f" FROM (VALUES {values}) AS v(id, scope, at, by, verified, stated)"
+                " stated_at = v.stated, said_at = v.said"
+                f" FROM (VALUES {values}) AS v(id, scope, at, by, verified, stated, said)"
                 " WHERE c.id = v.id AND c.scope_id = v.scope AND c.scope_id = ANY(%s::bigint[])",
                 [*(x for c in rows for x in (c.pk, c.scope_id, c.superseded_at, c.superseded_by_id, c.verified_at,
-                                             list(c.stated_at))), scopes_of(rows)])
+                                             list(c.stated_at), list(c.said_at))), scopes_of(rows)])
             if cursor.rowcount != len(rows):
                 # A forget committed since the timelines were read (it takes no timeline lock), as in
                 # card_remember: a value that is gone is neither closed into a successor that says it was,

@@ -34,6 +34,7 @@ def card_remember(*, scope: Scope, actor: User, draft: CardDraft) -> WriteOutcom
     decision = write_decide(write, timeline)
     decision_apply(decision, timeline)
     result = _execute(decision)
+    result.label_words = draft.label
     if draft.perspectives:
         perspectives_set(card=result.card, actor=actor, phrasings=draft.perspectives, consent=draft.consent,
                          new_card=result.outcome in (Outcome.INSERTED, Outcome.SUPERSEDED))
@@ -50,8 +51,9 @@ def card_stated_again(card: Card, seen: dt.datetime) -> None:
 
 
 def _restate(restate: Restate) -> None:
-    restate.card.verified_at, restate.card.stated_at = restate.verified_at, restate.stated_at
-    card_update(restate.card, verified_at=restate.verified_at, stated_at=restate.stated_at)
+    card = restate.card
+    card.verified_at, card.stated_at, card.said_at = restate.verified_at, restate.stated_at, restate.said_at
+    card_update(card, verified_at=restate.verified_at, stated_at=restate.stated_at, said_at=restate.said_at)
 
 
 # --- reading the timeline a decision needs ------------------------------------------------
@@ -71,6 +73,11 @@ def _timeline_read(write: Write) -> Timeline:
     return Timeline(current=found, beside=any(c.tag == Tag.HYPOTHESIS for c in found))
 
 
+# The values said between a stated start and its statement that one write reads: a person's timeline
+# changes a few times a year, so past this many the rest stay as they are.
+OVERRULED_READ = 100
+
+
 def _line_read(write: Write) -> Timeline:
     """In one query: the card starting at or before the write's instant, the
     first card after it, whether a guess or a dispute stands beside the
@@ -78,12 +85,17 @@ def _line_read(write: Write) -> Timeline:
     effective = write.effective
     same, key = timeline_filter(write)
     beside, beside_key = beside_filter(write)
+    # A write whose start was stated may overrule the values said between that start and when it was said
+    # (write_decision._overruled): those are read too, then the first card after them.
+    said = max(effective, write.reference) if write.start_stated else effective
     sql = (f"(SELECT {{columns}} FROM cards_card c WHERE {same} AND c.effective_at <= %s"
            "  ORDER BY c.effective_at DESC, c.id DESC LIMIT 1)"
            f" UNION ALL (SELECT {{columns}} FROM cards_card c WHERE {same} AND c.effective_at > %s"
+           f"  AND c.effective_at <= %s ORDER BY c.effective_at, c.id LIMIT {OVERRULED_READ})"
+           f" UNION ALL (SELECT {{columns}} FROM cards_card c WHERE {same} AND c.effective_at > %s"
            "  ORDER BY c.effective_at, c.id LIMIT 1)"
            f" UNION ALL (SELECT {{columns}} FROM cards_card c WHERE {beside} LIMIT 1)")
-    params = [*key, effective, *key, effective, *beside_key]
+    params = [*key, effective, *key, effective, said, *key, said, *beside_key]
     if about_someone_else(write):
         sql += (" UNION ALL (SELECT {columns} FROM cards_card c WHERE c.scope_id = %s AND c.subject_id = %s"
                 " AND c.label_id = %s AND c.value_norm = %s AND c.disputes_id IS NOT NULL"
@@ -123,27 +135,29 @@ def _execute(decision: Decision) -> WriteOutcome:
     UPDATE of a distributed table, and the scope in the WHERE sends the UPDATE
     to the one shard holding the card."""
     inserts = decision.inserts
-    if decision.close is not None:
-        close = decision.close
+    if decision.closes:
         with connection.cursor() as cursor:
             cursor.execute("SELECT nextval(pg_get_serial_sequence('cards_card', 'id')) FROM generate_series(1, %s)",
                            [len(inserts)])
             for card, (new_id,) in zip(inserts, cursor.fetchall()):
                 card.pk = card.id = new_id
-            cursor.execute(
-                "UPDATE cards_card SET superseded_at = %s, stated_at = %s, verified_at = %s, superseded_by_id = %s"
-                " WHERE id = %s AND scope_id = %s",
-                [close.at, close.stated_at, close.verified_at, close.by.pk, close.card.pk, close.card.scope_id])
-            if cursor.rowcount != 1:
-                # A forget committed since the card was read (it takes no timeline lock): the value is gone,
-                # and the part of its timeline after the close must not be written back from the copy.
-                raise CardGone(gettext("That card was forgotten meanwhile."))
+            for close in decision.closes:  # in order: a card reopened after those closed (one current value)
+                cursor.execute(
+                    "UPDATE cards_card SET superseded_at = %s, stated_at = %s, said_at = %s, verified_at = %s,"
+                    " superseded_by_id = %s WHERE id = %s AND scope_id = %s",
+                    [close.at, close.stated_at, list(close.card.said_at), close.verified_at,
+                     close.by.pk if close.by is not None else None, close.card.pk, close.card.scope_id])
+                if cursor.rowcount != 1:
+                    # A forget committed since the card was read (it takes no timeline lock): the value is gone,
+                    # and the part of its timeline after the close must not be written back from the copy.
+                    raise CardGone(gettext("That card was forgotten meanwhile."))
     if decision.restate is not None:
         _restate(decision.restate)
     for card in inserts:
         successor_link(card)
         card_insert(card)
-    return WriteOutcome(decision.outcome, decision.card, [c.pk for c in decision.superseded], decision.settle)
+    return WriteOutcome(decision.outcome, decision.card, [c.pk for c in decision.superseded], decision.settle,
+                        closed=decision.superseded)
 
 
 def successor_link(card: Card) -> None:

@@ -32,6 +32,7 @@ from django.db import connection
 from django.utils import timezone
 
 from ..models import Card, CardKind, CardRevision, Cardinality, Tag
+from ..valid_time import held_sql
 
 
 # --- 1. guesses stand beside ----------------------------------------------------------
@@ -53,7 +54,7 @@ def timeline_filter(write) -> tuple[str, list]:
     """SQL over `c` selecting the cards of the write's timeline (never guesses
     or disputes, which stand beside it), and its parameters."""
     base = ("c.scope_id = %s AND c.subject_id = %s AND c.kind = 'state'"
-            f" AND c.tag <> '{Tag.HYPOTHESIS}' AND c.disputes_id IS NULL")
+            f" AND c.tag <> '{Tag.HYPOTHESIS}' AND c.disputes_id IS NULL AND {held_sql('c')}")
     if write.label.cardinality == Cardinality.SINGLE:
         return base + " AND c.label_id = %s", [write.scope.pk, write.subject.pk, write.label.pk]
     return (base + " AND c.label_id IN (%s, %s) AND c.value_norm = %s",

@@ -34,20 +34,22 @@ class Timeline:
 
 @dataclass(frozen=True)
 class Close:
-    """Close `card` at `at` into `by`, keeping the statements made before `at`."""
+    """Close `card` at `at` into `by`, keeping the statements made before `at`; `at` None opens it again
+    (a value stated again over what it had been closed into, when a later statement overrules that)."""
     card: Card
-    at: dt.datetime
-    by: Card
+    at: dt.datetime | None
+    by: Card | None
     stated_at: list[dt.datetime]
     verified_at: dt.datetime
 
 
 @dataclass(frozen=True)
 class Restate:
-    """`card`'s value was stated true again: its verified_at and stated_at become these."""
+    """`card`'s value was stated true again: its verified_at, stated_at and said_at become these."""
     card: Card
     verified_at: dt.datetime
     stated_at: list[dt.datetime]
+    said_at: list[dt.datetime]
 
 
 @dataclass(frozen=True)
@@ -55,14 +57,14 @@ class Decision:
     outcome: str
     card: Card                       # the card the write ends in: the first of `inserts`, or one read
     inserts: tuple[Card, ...] = ()   # new cards, ids not drawn; superseded_by may name another of them
-    close: Close | None = None
+    closes: tuple[Close, ...] = ()   # in the order they are written: a card reopened comes after those closed
     restate: Restate | None = None   # None when a restatement changes nothing
     settle: bool = True
     lane: str = "line"               # where the inserts join the timeline: line, current, events, disputes
 
     @property
     def superseded(self) -> list[Card]:
-        return [] if self.close is None else [self.close.card]
+        return [close.card for close in self.closes if close.at is not None]
 
 
 def write_decide(write: Write, timeline: Timeline) -> Decision:
@@ -75,34 +77,50 @@ def write_decide(write: Write, timeline: Timeline) -> Decision:
     return _accumulated(write, timeline)
 
 
-def restatement(card: Card, seen: dt.datetime, *, now: dt.datetime) -> Restate | None:
-    """The card's value was stated true at `seen`. A single value keeps the date
-    (a split of the timeline resumes there); verified_at is the last
+def restatement(card: Card, seen: dt.datetime, *, now: dt.datetime, only_said: bool = True,
+                also: dt.datetime | None = None) -> Restate | None:
+    """The card's value was stated true at `seen` (`only_said`: with no start of its own, as "still
+    true" is; `also`: a start stated at `seen`, and the value said to hold at `also`, when it was said). A
+    single value keeps the dates (a split of the timeline resumes there); verified_at is the last
     confirmation, and nobody confirmed anything later than now."""
-    stated = card.stated_at
-    if card.kind == CardKind.STATE and card.cardinality == Cardinality.SINGLE and seen not in stated:
-        stated = sorted([*stated, seen])[-STATED_AT_KEEP:]
-    verified = max(card.verified_at, min(seen, now))
+    stated, said = card.stated_at, card.said_at
+    times = [(seen, only_said)] + ([(also, True)] if also is not None and also > seen else [])
+    if card.kind == CardKind.STATE and card.cardinality == Cardinality.SINGLE:
+        for at, only in times:
+            if at not in stated:
+                stated = sorted([*stated, at])[-STATED_AT_KEEP:]
+                if only:
+                    said = sorted({*said, at})
+        said = [s for s in said if s in stated]
+    verified = max(card.verified_at, min(max(at for at, _ in times), now))
     if verified == card.verified_at and stated is card.stated_at:
         return None
-    return Restate(card, verified, list(stated))
+    return Restate(card, verified, list(stated), list(said))
 
 
 def decision_apply(decision: Decision, timeline: Timeline) -> None:
     """Make the decision true of the cards in memory, and let its new cards
     join the timeline the next write of the key is decided against."""
-    if decision.close is not None:
-        close = decision.close
+    for close in decision.closes:
         close.card.superseded_at, close.card.superseded_by = close.at, close.by
         close.card.stated_at, close.card.verified_at = close.stated_at, close.verified_at
     if decision.restate is not None:
         decision.restate.card.verified_at = decision.restate.verified_at
         decision.restate.card.stated_at = decision.restate.stated_at
+        decision.restate.card.said_at = decision.restate.said_at
     getattr(timeline, decision.lane).extend(decision.inserts)
 
 
 def _reinforced(card: Card, write: Write, seen: dt.datetime, *, settle: bool = True) -> Decision:
-    return Decision(Outcome.REINFORCED, card, restate=restatement(card, seen, now=write.now), settle=settle)
+    return Decision(Outcome.REINFORCED, card, restate=restatement(
+        card, seen, now=write.now, only_said=not write.start_stated, also=_said_then(write)), settle=settle)
+
+
+def _said_then(write: Write) -> dt.datetime | None:
+    """For a statement whose start was given: when it was said, the value held then too ("I moved to
+    Kyoto last month", said in June: Kyoto in June) — a time with no start of its own, so a later
+    statement of an earlier start overrules it as it would "I live in Kyoto" said that day."""
+    return write.reference if write.start_stated else None
 
 
 def _inserted(card: Card, *, lane: str, settle: bool = True) -> Decision:
@@ -127,6 +145,7 @@ def _said(write: Write) -> dt.datetime:
 def neighbours(line: list[Card], at: dt.datetime) -> tuple[Card | None, Card | None]:
     """The card true at `at` (if any) and the first card starting after it. Cards
     not yet written sort after those read, in the order they were decided."""
+    line = [card for card in line if _held(card)]
     position = {id(card): index for index, card in enumerate(line)}
 
     def order(card: Card) -> tuple:
@@ -139,44 +158,127 @@ def neighbours(line: list[Card], at: dt.datetime) -> tuple[Card | None, Card | N
 
 def _placed(write: Write, timeline: Timeline) -> Decision:
     effective, settle = write.effective, timeline.beside
-    covering, successor = neighbours(timeline.line, effective)
-    if covering is not None and same_statement(write, covering):
-        return _reinforced(covering, write, effective, settle=settle)
+    covering, _ = neighbours(timeline.line, effective)
     if disputes_own(write, covering):
         return _disputed(write, covering, timeline)
+    run = _run(write, timeline.line, covering)
+    if covering is not None and same_statement(write, covering):
+        if not run.overruled:
+            return _reinforced(covering, write, effective, settle=settle)
+        # Said again from the start it has, over values the statement overrules: it holds again, past them.
+        return _ended(write, covering, run, closes=[], settle=settle)
+    then = _said_then(write)
+    stated = [effective, then] if then is not None and then > effective else [effective]
+    # A start given is a statement that stands; a value only said held then, its start unsaid.
+    card = write.new_card(effective_at=effective, verified_at=min(stated[-1], write.now), stated_at=stated,
+                          said_at=stated[1:] if write.start_stated else [effective])
+    closes = []
     if covering is not None:
-        return _forked(write, covering, effective, settle=settle)
-    # Earlier than anything we hold (or nothing yet): true from t until the first card we know.
-    card = write.new_card(effective_at=effective, verified_at=min(effective, write.now), stated_at=[effective],
-                          superseded_at=successor.effective_at if successor else None, superseded_by=successor)
-    return _inserted(card, lane="line", settle=settle)
+        # Closing confirms nothing: neither part is verified later than `covering` was.
+        earlier = [s for s in covering.stated_at if s < effective]
+        closes.append(Close(covering, effective, card, earlier,
+                            min(max(earlier, default=covering.effective_at), covering.verified_at)))
+    return _ended(write, card, run, closes=closes, settle=settle)
 
 
-def _forked(write: Write, covering: Card, effective: dt.datetime, *, settle: bool) -> Decision:
-    """Close `covering` at `effective` and start the new value there; if
-    `covering`'s value was stated true again after `effective`, it resumes at
-    the first such statement. Closing confirms nothing: neither part is
-    verified later than `covering` was."""
-    earlier = [s for s in covering.stated_at if s < effective]
-    later = [s for s in covering.stated_at if s > effective]
-    card = write.new_card(effective_at=effective, verified_at=min(effective, write.now), stated_at=[effective],
-                          superseded_at=later[0] if later else covering.superseded_at)
-    inserts = [card]
-    if later:
-        rest = copy.copy(covering)
-        rest.pk = rest.id = None
-        rest.effective_at, rest.stated_at = later[0], later
-        rest.verified_at = min(later[-1], covering.verified_at)
-        rest.recorded_at = write.now
-        card.superseded_by = rest
-        inserts.append(rest)
-    elif Card.superseded_by.is_cached(covering):  # a card decided earlier in the same batch
-        card.superseded_by = covering.superseded_by
-    else:
-        card.superseded_by_id = covering.superseded_by_id
-    close = Close(covering, effective, card, earlier,
-                  min(max(earlier, default=covering.effective_at), covering.verified_at))
-    return Decision(Outcome.SUPERSEDED, card, inserts=tuple(inserts), close=close, settle=settle)
+# --- how far a statement's value runs: Supersede-Fork, and a later statement wins -----------
+#
+# A statement's value holds from its start until the first statement after it that stands: the start of
+# the next value, or the value it split stated true again. Every statement stands against one whose
+# start was not stated. Against a statement whose start was stated ("I moved to Kyoto last month"), one
+# that only said its value held when said ("I live in Lisbon", "still Lisbon") and was said before it
+# does not: the person is telling us what changed (DESIGN §4 rule 2). Its card is overruled — closed
+# at its own start, held by no instant, kept in the history. A statement whose start was itself stated,
+# or one said after, stands: the later-learned, earlier-dated value stays in the past.
+
+@dataclass(frozen=True)
+class Run:
+    """Where the write's value ends: at `end`, a statement of `ends_in` (`end` None: it is current; `ends_in`
+    None with an `end`: where the timeline had a gap, a value forgotten after `gap`, whose successor
+    link it takes); the values after its start it overrules on the way, in order."""
+    overruled: tuple[Card, ...] = ()
+    ends_in: Card | None = None
+    end: dt.datetime | None = None
+    gap: Card | None = None
+
+
+def _held(card: Card) -> bool:
+    """Held at some instant: not a value overruled at its start (valid_time.held_sql, in memory)."""
+    return card.superseded_at is None or card.superseded_at > card.effective_at
+
+
+def only_said(card: Card, at: dt.datetime) -> bool:
+    """Whether the card's statement at `at` gave no start of its own (it held when said)."""
+    return at in card.said_at
+
+
+def _run(write: Write, line: list[Card], covering: Card | None) -> Run:
+    effective = write.effective
+    said = write.reference
+    successors = sorted((c for c in line if c.effective_at > effective and _held(c)),
+                        key=lambda c: (c.effective_at, c.pk is None, c.pk or 0))
+    overruled: list[Card] = []
+    cards = ([covering] if covering is not None else []) + successors
+    for index, card in enumerate(cards):
+        statements = sorted({s for s in (*card.stated_at, card.effective_at) if s > effective})
+        for at in statements:
+            if not write.start_stated or at > said or not only_said(card, at):
+                return Run(tuple(overruled), card, at)
+        if card is not covering:
+            overruled.append(card)
+        following = cards[index + 1] if index + 1 < len(cards) else None
+        if card.superseded_at is not None and (following is None or following.effective_at > card.superseded_at):
+            return Run(tuple(overruled), None, card.superseded_at, gap=card)  # a forgotten value left it closed
+    return Run(tuple(overruled))
+
+
+def _ended(write: Write, card: Card, run: Run, *, closes: list[Close], settle: bool) -> Decision:
+    """`card` (new, or one said again) holds from its start until `run.end`: where the value it ends in
+    begins, or where that value resumes at the statement that stands (a new card of it from then, with
+    its statements from then). The cards overruled are closed into it at their own start."""
+    inserts = [card] if card.pk is None else []
+    ends_in, end = run.ends_in, run.end
+    by, resumed = ends_in, None
+    if ends_in is not None and end != ends_in.effective_at:
+        resumed = _resumed(ends_in, end, now=write.now)
+        inserts.append(resumed)
+        by = resumed
+    closing = list(closes)
+    for other in run.overruled:
+        closing.append(Close(other, other.effective_at, card, other.stated_at, other.verified_at))
+    if resumed is not None and ends_in is not (closes[0].card if closes else None):
+        # A value after the start, overruled there, that resumes at a later statement of it.
+        earlier = [s for s in ends_in.stated_at if s < end]
+        closing.append(Close(ends_in, ends_in.effective_at, card, earlier,
+                             min(max(earlier, default=ends_in.effective_at), ends_in.verified_at)))
+    if card.pk is None:
+        card.superseded_at = end
+        if run.gap is not None and Card.superseded_by.is_cached(run.gap):  # decided earlier in the same batch
+            card.superseded_by = run.gap.superseded_by
+        elif run.gap is not None:
+            card.superseded_by_id = run.gap.superseded_by_id
+        elif by is not None and by.pk is None:
+            card.superseded_by = by        # decided here: its id is drawn before the write
+        elif by is not None:
+            card.superseded_by_id = by.pk
+    else:  # said again: it holds again until the end, after the values it overrules are closed
+        by = by if run.gap is None else run.gap.superseded_by
+        again = restatement(card, write.effective, now=write.now, only_said=False, also=_said_then(write))
+        stated = again.stated_at if again is not None else card.stated_at
+        card.said_at = again.said_at if again is not None else card.said_at
+        closing.append(Close(card, end, by, stated, again.verified_at if again is not None else card.verified_at))
+    outcome = Outcome.SUPERSEDED if any(c.at is not None for c in closing) else Outcome.INSERTED
+    return Decision(outcome, card, inserts=tuple(inserts), closes=tuple(closing), settle=settle)
+
+
+def _resumed(card: Card, at: dt.datetime, *, now: dt.datetime) -> Card:
+    """`card`'s value again from `at`, with its statements from then, to where it ended (a new card)."""
+    rest = copy.copy(card)
+    rest.pk = rest.id = None
+    rest.effective_at, rest.stated_at = at, [s for s in card.stated_at if s >= at]
+    rest.verified_at = min(max(rest.stated_at, default=at), card.verified_at)
+    rest.recorded_at = now
+    return rest
 
 
 def _disputed(write: Write, own: Card, timeline: Timeline) -> Decision:

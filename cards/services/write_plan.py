@@ -46,6 +46,8 @@ class WriteOutcome:
     # False when the write path saw no guess or dispute beside the timeline: the
     # tag rules that follow a write (services/tags.py) have nothing to close.
     settle: bool = True
+    closed: list[Card] = field(default_factory=list)   # the cards of `superseded`, as the write left them
+    label_words: str = ""                              # the label as the caller said it
 
 
 @dataclass
@@ -72,6 +74,12 @@ class Write:
     def effective(self) -> dt.datetime:
         """When the statement says its value became true: the stated effective time, else the reference time."""
         return aware(self.draft.effective_at, self.tz) if self.draft.effective_at else self.reference
+
+    @property
+    def start_stated(self) -> bool:
+        """Whether the statement gave its value's start ("since May", an effective time), rather than
+        only saying it holds when said."""
+        return self.draft.effective_at is not None
 
     @cached_property
     def occurrence(self) -> Occurrence:

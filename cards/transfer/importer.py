@@ -159,6 +159,8 @@ class _Import:
             draft.reference_time = when(card.get("verified_at")) if draft.occurred_at else when(card["effective_at"])
         else:
             draft.effective_at = statement or when(card["effective_at"])
+            # Said when it was stated to hold (a file is not said today: the import adds no statement of its own).
+            draft.reference_time = draft.effective_at
             if card.get("cardinality") != Cardinality.SINGLE:
                 draft.reference_time = when(card.get("verified_at"))
         return draft

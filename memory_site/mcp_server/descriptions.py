@@ -42,7 +42,9 @@ call, or tell the person plainly.
 TOOLS = {
     "remember": """Store one fact, event, preference or guess the person told you (or that you inferred, as
 a hypothesis). Call it when something lasting is said. Returns {"outcome": "inserted|superseded|
-reinforced|duplicate", "card": {…}}; a new address supersedes the old one, which stays as history.
+reinforced|duplicate", "card": {…}, "current", "now", "closed", "note"}; a new address supersedes the old
+one, which stays as history. Give `when` only for when it began ("I moved here last month"); "I live in
+Kyoto" needs none. If `current` is false, tell the person what `note` says.
 With a propose-only token it returns {"outcome": "proposed"}: it waits for the person's review.
 An event told wrongly before (its date, place or description) is fixed with `correct`, not remembered again.
 Example: {"scope": "personal", "kind": "state", "subject": "me", "label": "address", "value": "Kyoto",

@@ -116,12 +116,12 @@ def test_late_fact_with_the_current_value_is_kept_as_its_own_statement(alice, sc
 
 
 def test_late_fact_inside_a_reaffirmed_value_splits_it(alice, scope, t0):
-    """Taipei since January, said again in June; then we learn of Osaka from
-    March: Osaka holds March–June and Taipei resumes from the June statement."""
-    jan, mar, apr, jun, jul = (t0.replace(month=m) for m in (1, 3, 4, 6, 7))
+    """Taipei since January, said again in June; then a message from May, processed late, says Osaka
+    from March: Osaka holds March–June and Taipei resumes from the June statement, said after it."""
+    jan, mar, apr, may, jun, jul = (t0.replace(month=m) for m in (1, 3, 4, 5, 6, 7))
     taipei = card_remember(scope=scope, actor=alice, draft=address("Taipei", jan)).card
     assert card_remember(scope=scope, actor=alice, draft=address("Taipei", jun)).outcome == "reinforced"
-    result = card_remember(scope=scope, actor=alice, draft=address("Osaka", jul, effective_at=mar))
+    result = card_remember(scope=scope, actor=alice, draft=address("Osaka", may, effective_at=mar))
     assert result.outcome == "superseded" and result.superseded == [taipei.pk]
     history = card_history(card=taipei)
     assert [(c.value, c.effective_at, c.superseded_at) for c in history] == [

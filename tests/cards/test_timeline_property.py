@@ -52,6 +52,7 @@ class Span:
     start: dt.datetime
     end: dt.datetime | None
     stated: list[dt.datetime] = field(default_factory=list)
+    said: set[dt.datetime] = field(default_factory=set)  # of `stated`, those that gave no start of their own
 
     def covers(self, at: dt.datetime) -> bool:
         return self.start <= at and (self.end is None or self.end > at)
@@ -86,29 +87,60 @@ class Oracle:
         successor = min(after, key=lambda s: (s.start, s.card)) if after else None
         return (prev if prev is not None and prev.covers(at) else None), successor
 
-    def state(self, label: str, value: str, at: dt.datetime, result: dict) -> Span:
-        """Mirror of a statement; returns the span the statement ended in."""
+    def state(self, label: str, value: str, at: dt.datetime, result: dict, *, said: dt.datetime,
+              start_stated: bool = True) -> Span:
+        """Mirror of a statement at `at`, said at `said` (`start_stated`: it gave its value's start; else
+        it only said the value held then); returns the span the statement ended in."""
         key, shown = self.chain_key(label, value)
         chain = self.chains.setdefault(key, [])
-        covering, successor = self.neighbours(chain, at)
+        covering, _ = self.neighbours(chain, at)
+        # A start given also says the value held when said: a time with no start of its own.
+        then = [said] if start_stated and said > at else []
+        own_said = set(then) if start_stated else {at}
         card = result["card"]["id"]
-        if covering is not None and covering.value == shown:
+        # How far the value runs: to the first later statement that stands; against a start given, one
+        # that only said its value held, said no later than this statement, does not — it is overruled.
+        overruled, ends_in, end = [], None, None
+        spans = ([covering] if covering else []) + sorted((x for x in chain if x.start > at),
+                                                            key=lambda x: (x.start, x.card))
+        for index, span in enumerate(spans):
+            times = sorted({t for t in (*span.stated, span.start) if t > at})
+            standing = [t for t in times if not start_stated or t > said or t not in span.said]
+            if standing:
+                ends_in, end = span, standing[0]
+                break
+            if span is not covering:
+                overruled.append(span)
+            following = spans[index + 1] if index + 1 < len(spans) else None
+            if span.end is not None and (following is None or following.start > span.end):
+                end = span.end      # a value forgotten after it left it closed
+                break
+        same = covering is not None and covering.value == shown
+        if same and label == "city":     # a single value keeps the dates it was said again
+            covering.stated = sorted({*covering.stated, at, *then})
+            covering.said |= own_said
+        if same and not overruled:
             assert result["outcome"] == "reinforced" and card == covering.card, result["outcome"]
-            covering.stated.append(at)
             return covering
-        if covering is not None:
+        for span in overruled:
+            chain.remove(span)
+        if ends_in is not None and end != ends_in.start:
+            chain.append(Span(result["card"]["superseded_by"], ends_in.value, end, ends_in.end,
+                              [t for t in ends_in.stated if t >= end], set(ends_in.said)))
+            if ends_in is not covering:
+                chain.remove(ends_in)   # overruled at its start, held again from its later statement
+        if same:  # said again from its start, over values it overrules: it holds again, to the end
+            assert (result["outcome"], card) == ("superseded", covering.card), result["outcome"]
+            covering.end = end
+            return covering
+        if covering is not None or overruled:
             assert result["outcome"] == "superseded", result["outcome"]
-            later = sorted(s for s in covering.stated if s > at)
-            old_end, covering.end = covering.end, at
-            covering.stated = [s for s in covering.stated if s < at]
-            span = Span(card, shown, at, later[0] if later else old_end, [at])
-            chain.append(span)
-            if later:
-                rest = result["card"]["superseded_by"]
-                chain.append(Span(rest, covering.value, later[0], old_end, later))
-            return span
-        assert result["outcome"] == "inserted", result["outcome"]
-        span = Span(card, shown, at, successor.start if successor else None, [at])
+        else:
+            assert result["outcome"] == "inserted", result["outcome"]
+        if covering is not None:
+            covering.end = at
+            covering.stated = [t for t in covering.stated if t < at]
+        span = Span(card, shown, at, end, [at, *then], own_said if not start_stated else set(then))
         chain.append(span)
         return span
 
@@ -173,6 +205,13 @@ def instants():
     return st.one_of(days, change, days.map(lambda t: t.replace(hour=0, minute=0, second=0)))
 
 
+def past_instants():
+    """Reference points up to the real now: when a person said something."""
+    now = timezone.now().replace(microsecond=0)
+    return st.integers(min_value=-400, max_value=0).map(lambda d: now + dt.timedelta(days=d)) | st.sampled_from(
+        DST_CHANGES)
+
+
 def in_zone(at: dt.datetime, zone: str) -> str:
     return at.astimezone(zoneinfo.ZoneInfo(zone)).isoformat()
 
@@ -219,9 +258,10 @@ class Timelines(RuleBasedStateMachine):
           zone=st.sampled_from(ZONES), tag=st.sampled_from(["fact", "preference"]), ref_zone=st.sampled_from(ZONES))
     def state(self, label, pick, at, zone, tag, ref_zone):
         value = CITIES[pick] if label == "city" else FOODS[pick % 2]
+        said = timezone.now()
         result = self.post({"label": label, "value": value, "tag": tag, "effective_at": in_zone(at, zone),
-                            "reference_time": in_zone(timezone.now(), ref_zone)})
-        span = self.oracle.state(label, value, at, result)
+                            "reference_time": in_zone(said, ref_zone)})
+        span = self.oracle.state(label, value, at, result, said=said)
         self.oracle.settle(label, value, span, timezone.now())
         self.last = (label, at)
 
@@ -235,9 +275,19 @@ class Timelines(RuleBasedStateMachine):
         at = speakers_day(expression, said.astimezone(zoneinfo.ZoneInfo(zone)), self.user.time_zone)
         if result["outcome"] != "reinforced":  # a restatement keeps the card it confirms
             assert dt.datetime.fromisoformat(result["card"]["effective_at"]) == at, (expression, zone, said)
-        span = self.oracle.state(label, value, at, result)
+        span = self.oracle.state(label, value, at, result, said=said)
         self.oracle.settle(label, value, span, timezone.now())
         self.last = (label, at)
+
+    @rule(label=st.sampled_from(["city", "city", "likes", "dislikes"]), pick=st.integers(0, 2), said=past_instants(),
+          zone=st.sampled_from(ZONES))
+    def state_said(self, label, pick, said, zone):
+        """A value said to hold, with no start of its own ("I live in Kyoto"), at `said`."""
+        value = CITIES[pick] if label == "city" else FOODS[pick % 2]
+        result = self.post({"label": label, "value": value, "reference_time": in_zone(said, zone)})
+        span = self.oracle.state(label, value, said, result, said=said, start_stated=False)
+        self.oracle.settle(label, value, span, timezone.now())
+        self.last = (label, said)
 
     @rule(label=st.sampled_from(["city", "likes", "dislikes"]), pick=st.integers(0, 2), at=instants(),
           zone=st.sampled_from(ZONES), confidence=st.sampled_from([0.3, 0.6, 0.9]))
@@ -263,9 +313,13 @@ class Timelines(RuleBasedStateMachine):
         at = dt.datetime.fromisoformat(stated["effective_at"])
         key, shown = self.oracle.chain_key(guess.label, guess.value)
         covering, _ = self.oracle.neighbours(self.oracle.chains.get(key, []), at)
-        # Confirming is stating the value now: the outcome is the one the oracle predicts.
+        # Confirming is stating the value now, with no start of its own: the outcome is the one the oracle
+        # predicts; a value already holding was stated again at the instant it was verified.
         outcome = "inserted" if covering is None else "reinforced" if covering.value == shown else "superseded"
-        span = self.oracle.state(guess.label, guess.value, at, {"outcome": outcome, "card": stated})
+        if outcome == "reinforced":
+            at = dt.datetime.fromisoformat(stated["verified_at"])
+        span = self.oracle.state(guess.label, guess.value, at, {"outcome": outcome, "card": stated}, said=at,
+                                 start_stated=False)
         self.oracle.settle(guess.label, guess.value, span, timezone.now())
         self.last = (guess.label, guess.start)
 
@@ -355,6 +409,18 @@ SCRIPTED = {
                           ref_zone="America/New_York"),
         lambda m: m.forget_card(_card_of(m, "Osaka")),
         lambda m: m.state(label="city", pick=2, at=_days(30), zone="Europe/Lisbon", tag="fact", ref_zone="UTC"),
+    ],
+    # A later statement whose start is earlier overrules a value only said to hold (DESIGN §4 rule 2);
+    # a value said again after that statement was said holds again from then; a start stated stands.
+    "later-statement-overrules-a-value-only-said": [
+        lambda m: m.state_said(label="city", pick=2, said=_days(-30), zone="Europe/Lisbon"),
+        lambda m: m.state_said(label="city", pick=2, said=_days(-5), zone="Asia/Taipei"),
+        lambda m: m.state_when(label="city", pick=0, said=_days(-10), zone="UTC", expression="yesterday"),
+        lambda m: m.state(label="city", pick=1, at=_days(-60), zone="UTC", tag="fact", ref_zone="UTC"),
+        lambda m: m.state(label="city", pick=2, at=_days(-2), zone="UTC", tag="fact", ref_zone="UTC"),
+        lambda m: m.state(label="city", pick=0, at=_days(-3), zone="UTC", tag="fact", ref_zone="UTC"),
+        lambda m: m.state_said(label="likes", pick=0, said=_days(-20), zone="UTC"),
+        lambda m: m.state(label="dislikes", pick=0, at=_days(-40), zone="UTC", tag="preference", ref_zone="UTC"),
     ],
     # A guess promoted by a statement of its value goes when that statement is forgotten.
     "guess-promoted-then-forgotten": [

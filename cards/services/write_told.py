@@ -1,0 +1,88 @@
+"""What a write tells its caller is true now (API "Remember"): whether the card written is the
+subject's current value for its label, which value is, what the write closed, whom the subject was
+understood as and whether it was new, the words the label was understood from — and, when the card
+written is not current (placed in the past, or planned), a sentence saying so and what to do, in
+words an agent can relay to its person (dates in the person's day, never an instant)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.db import connection
+from django.utils import timezone
+
+from core.dates import date_shown
+from scopes.models import User
+from scopes.zones import person_zone
+
+from ..models import Card, CardKind, Tag
+from ..text import normalize
+from ..valid_time import is_valid_at, valid_sql
+from .write_plan import Outcome, WriteOutcome
+
+
+def writes_told(results: list[WriteOutcome], *, user: User, new_entities: set[int] = frozenset()) -> list[dict]:
+    """One dict per write, in order: current, now, closed, subject_resolved, new_entity, label_from, note."""
+    now = timezone.now()
+    holding = _holding(results, now)
+    zone = person_zone(user)
+    told = []
+    for result in results:
+        card = result.card
+        current = is_valid_at(card, now)
+        key = (card.scope_id, card.subject_id, card.label_id)
+        holds = card if current else holding.get(key)
+        if card.kind == CardKind.EVENT:
+            holds = None
+        told.append({
+            "current": current,
+            "now": None if holds is None else {"id": holds.pk, "value": _value(holds)},
+            "closed": [{"id": c.pk, "value": _value(c), "since": c.effective_at} for c in result.closed],
+            "subject_resolved": {"id": card.subject.pk, "name": card.subject.name, "kind": card.subject.kind},
+            "new_entity": card.subject_id in new_entities,
+            "label_from": _label_from(result.label_words, card.label.key),
+            "note": None if current or result.outcome == Outcome.DUPLICATE else _note(card, holds, now, zone),
+        })
+    return told
+
+
+def _holding(results: list[WriteOutcome], now: dt.datetime) -> dict[tuple[int, int, int], Card]:
+    """The current card of each written single-value timeline not left current by its write (one query)."""
+    keys = sorted({(r.card.scope_id, r.card.subject_id, r.card.label_id) for r in results
+                   if r.card.kind == CardKind.STATE and not is_valid_at(r.card, now)})
+    if not keys:
+        return {}
+    scopes, subjects, labels = (list(column) for column in zip(*keys))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT c.id FROM cards_card c JOIN unnest(%(scopes)s::bigint[], %(subjects)s::bigint[],"
+            " %(labels)s::bigint[]) AS k(s, su, l) ON c.scope_id = k.s AND c.subject_id = k.su AND c.label_id = k.l"
+            f" WHERE c.scope_id = ANY(%(scopes)s) AND {valid_sql('c')} AND c.kind = 'state'"
+            f" AND c.tag <> '{Tag.HYPOTHESIS}' AND c.disputes_id IS NULL ORDER BY c.id",
+            {"scopes": scopes, "subjects": subjects, "labels": labels, "at": now})
+        ids = [row[0] for row in cursor.fetchall()]
+    found = Card.objects.filter(pk__in=ids, scope_id__in=scopes).select_related("object")
+    return {(c.scope_id, c.subject_id, c.label_id): c for c in found}
+
+
+def _value(card: Card) -> str:
+    return card.value or (card.object.name if card.object_id else "") or card.text
+
+
+def _label_from(words: str, key: str) -> str | None:
+    """The caller's words for the label, when they were not its key."""
+    return words if words and normalize(words).replace(" ", "_") != key else None
+
+
+def _note(card: Card, holds: Card | None, now: dt.datetime, zone) -> str:
+    value, start = _value(card), date_shown(card.effective_at, zone=zone, language="en")
+    if card.effective_at > now:
+        then = f"; until then {_value(holds)!r} is current" if holds is not None else ""
+        return f"{value!r} is planned: it holds from {start}{then}."
+    if card.superseded_at is not None and card.superseded_at <= card.effective_at:
+        ended = "it was overruled by a later statement"
+    else:
+        ended = f"it held from {start} until {date_shown(card.superseded_at, zone=zone, language='en')}"
+    current = f"{_value(holds)!r} is current" if holds is not None else "nothing is current for it now"
+    return (f"{value!r} is recorded as past: {ended}; {current}. If {value!r} is true now, remember it again "
+            "without `when` (it then holds from now).")
