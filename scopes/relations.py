@@ -14,7 +14,7 @@ import re
 import unicodedata
 
 from django.db import transaction
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
 from core.errors import InvalidInput
@@ -176,21 +176,29 @@ def relation_words_checked(relation: str | None, *, required: bool = True) -> st
     return said
 
 
-def shared_scope_ids(scope_ids) -> QuerySet:
-    """Of `scope_ids`, those with other members (not personal, not global), as a subquery."""
-    return Scope.objects.filter(pk__in=scope_id_values(scope_ids)).exclude(kind__in=(ScopeKind.PERSONAL, ScopeKind.GLOBAL)).values("id")
+def fellow_scope_ids(scope_ids) -> QuerySet:
+    """The shared scopes whose members are people in `scope_ids`, as a subquery: the
+    shared ones among them and, for a personal scope among them, every shared scope
+    its owner belongs to. A member is who their name means in each fellow member's
+    personal scope too (DESIGN §3 "People are entities"); a stranger is nobody there."""
+    ids = scope_id_values(scope_ids)
+    owners = Scope.objects.filter(pk__in=ids, kind=ScopeKind.PERSONAL).values("owner_id")
+    theirs = Membership.objects.filter(user_id__in=owners).values("scope_id")
+    return (Scope.objects.filter(Q(pk__in=ids) | Q(pk__in=theirs))
+            .exclude(kind__in=(ScopeKind.PERSONAL, ScopeKind.GLOBAL)).values("id"))
 
 
 def members_of(scope_ids) -> QuerySet:
-    """User ids of the members of the shared scopes among `scope_ids`."""
-    return Membership.objects.filter(scope_id__in=shared_scope_ids(scope_ids)).values("user_id")
+    """User ids of the people in `scope_ids`: the members of their fellow_scope_ids."""
+    return Membership.objects.filter(scope_id__in=fellow_scope_ids(scope_ids)).values("user_id")
 
 
 def members_by_relation(*, scope_ids, speaker_id: int, keys) -> QuerySet:
     """User ids of the members who are, from the speaker's side, one of the
-    relations `keys` (`relation_keys_meant` of a word) in the shared scopes among
-    `scope_ids`; both must still be members there."""
-    shared = shared_scope_ids(scope_ids)
+    relations `keys` (`relation_keys_meant` of a word) in the fellow_scope_ids of
+    `scope_ids` (Kai's "Mom" is Dana in the family and in Kai's personal scope);
+    both must still be members there."""
+    shared = fellow_scope_ids(scope_ids)
     rows = MemberRelation.objects.filter(scope_id__in=shared, of_id=speaker_id, relation__in=keys)
     current = Membership.objects.filter(scope_id__in=shared)
     return (rows.filter(member_id__in=current.values("user_id"), of_id__in=current.values("user_id"))

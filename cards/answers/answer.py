@@ -59,13 +59,27 @@ class Answer:
     conflicting: bool = False
     planned: list[Planned] = field(default_factory=list)
     disputes: list[int] = field(default_factory=list)  # others' statements beside a member's own card
+    # An ambiguous name: the answer about each entity it may mean, in the binding's order (each names
+    # its entity by its binding). The fields above are theirs together, the tier the surest of theirs.
+    parts: list[Answer] = field(default_factory=list)
+
+
+# The surest first: an ambiguous name's answer is as sure as its surest candidate's.
+TIERS = ("recorded", "derived", "guessed", "no_evidence")
 
 
 def answer(*, binding: Binding, label: Label, scope_ids: list[int], as_of: dt.datetime | None = None,
            likeness: bool = True, rules: list | None = None) -> Answer:
     """`likeness`: with no record nor derivation, also guess from subjects whose cards
     look like this one's (`ask` asks without: a plain answer offers only hypotheses).
-    `rules`: the approved rules, when the caller answers several labels at once."""
+    `rules`: the approved rules, when the caller answers several labels at once.
+    A name two entities answer to (a member and a thing called like them, two
+    members) is answered about each of them, never `no_evidence` for lack of one's."""
+    if binding.status == "ambiguous" and binding.candidates:
+        rules = approved_rules() if rules is None else rules
+        return _over_candidates(binding, label, [
+            answer(binding=candidate, label=label, scope_ids=scope_ids, as_of=as_of, likeness=likeness, rules=rules)
+            for candidate in binding.candidates])
     if binding.status != "bound":
         return Answer("no_evidence", binding, label)
     facts = FactBase(scope_ids, as_of)
@@ -76,6 +90,20 @@ def answer(*, binding: Binding, label: Label, scope_ids: list[int], as_of: dt.da
     found.disputes += [pk for pk in facts.overruled.get((label.key, binding.term), []) if pk not in found.disputes]
     found.conflicting = found.conflicting or bool(found.disputes)
     return found
+
+
+def _over_candidates(binding: Binding, label: Label, parts: list[Answer]) -> Answer:
+    together = Answer(min((part.tier for part in parts), key=TIERS.index), binding, label, parts=parts)
+    for part in parts:
+        together.values += part.values
+        together.evidence += part.evidence
+        together.derived += part.derived
+        together.contradictions += part.contradictions
+        together.guesses += part.guesses
+        together.planned += part.planned
+        together.disputes += part.disputes
+        together.conflicting = together.conflicting or part.conflicting
+    return together
 
 
 def _answer(binding: Binding, label: Label, scope_ids: list[int], deriver: Deriver, at: dt.datetime, *,

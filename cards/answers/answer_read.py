@@ -71,4 +71,8 @@ def answer_read(*, principal: Principal, scope_id: int | str | None, subject: st
         # Not yet true: each value from its date on (the values above hold until then).
         "planned": [{"value": p.value, "starts": iso(p.starts), "card": shaper.cards[p.card_id]} for p in found.planned],
         # Others' statements about a member that disagree with the member's own, for the member to settle.
-        "disputes": [shaper.cards[pk] for pk in found.disputes]}
+        "disputes": [shaper.cards[pk] for pk in found.disputes],
+        # A name several entities answer to: what is known of each, by whom it is about.
+        "by_subject": [{"entities": [entity_brief(e) for e in part.binding.entities or part.binding.roots],
+                        "tier": part.tier, "values": part.values, "evidence": part.evidence}
+                       for part in found.parts]}

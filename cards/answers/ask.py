@@ -22,7 +22,8 @@ from scopes.principals import Principal
 from ..selectors.read_scopes import scope_ids_read
 from .answer import answer
 from .derive import approved_rules
-from .ask_words import asked_value, day_words, form_of, is_yes_no, language_of, listed, no_record, sentence, whose
+from .ask_words import (asked_value, candidate_names, day_words, form_of, is_yes_no, language_of, listed, no_record,
+                        sentence, whose)
 from .count import count_cards
 from ..labels import label_lookup
 from ..embeddings import EmbeddingError
@@ -39,6 +40,7 @@ from ..time.when import anchor_zone, speaker_zone, zone_label
 from .answer_read import Shaper
 from .ask_subject import Subject, Unbound, subject_of, unbound_name, we_mean_me
 from ..selectors.recall import EmbeddingDown
+from ..selectors.entities import entity_brief
 from ..selectors.shape import cards_out, iso
 
 # Words of a "when" question that say nothing of which event ("when did I last go on a trip?").
@@ -164,6 +166,8 @@ class _Asking:
                            likeness=False, rules=rules)
             if found.tier != "no_evidence":
                 break
+        if found.parts:
+            return self._over_candidates(found)
         label = found.label
         if label.key == "name" and self.subject.hops and found.tier == "no_evidence":
             # "What's my dog called?": the one the pet card names.
@@ -215,6 +219,33 @@ class _Asking:
                 "evidence": [shaper.cards[pk] for pk in found.evidence], "chain": chain,
                 "cards": list(dict.fromkeys([*self.subject.hops, *found.evidence, *guessed])),
                 **({"yes": yes} if yes is not None else {})}
+
+    def _over_candidates(self, found) -> dict:
+        """A name several entities answer to ("Sam": the member, and a thing written under
+        that name): what is known of each, each named, one sentence apiece."""
+        label, names = found.label, candidate_names([part.binding for part in found.parts], self.language)
+        shaper = Shaper([*found.derived, *found.contradictions], found.evidence, self.user, self.scope_ids)
+        said = [sentence("ambiguous", self.language, asked=self.subject.asked, count=len(found.parts))]
+        for part, name in zip(found.parts, names):
+            values = list(part.values) if part.tier != "guessed" else [g.value for g in part.guesses[:1]]
+            parts = {"whose": whose(name, self.language, mine=False), "label": label_words(label, self.language),
+                     "values": listed(values, self.language)}
+            if part.tier == "no_evidence":
+                said.append(no_record(label, self.language, name=name, mine=False))
+            elif part.tier == "derived":
+                said.append(sentence("derived", self.language, how=part.derived[0].rule.name, **parts))
+            elif part.tier == "guessed":
+                said.append(sentence("guessed", self.language, **parts))
+            else:
+                said.append(sentence("recorded" if len(values) == 1 else "recorded_many", self.language, **parts))
+        guessed = [g.card_id for part in found.parts if part.tier == "guessed" for g in part.guesses]
+        return {"answer": (" " if self.language == "en" else "").join(said), "tier": found.tier, "form": "answer",
+                "label": label.key, "values": found.values, "evidence": [shaper.cards[pk] for pk in found.evidence],
+                "chain": [shaper.chain(p) for p in found.derived],
+                "cards": list(dict.fromkeys([*found.evidence, *guessed])),
+                "by_subject": [{"entities": [entity_brief(e) for e in part.binding.entities or part.binding.roots],
+                                "name": name, "tier": part.tier, "values": part.values, "evidence": part.evidence}
+                               for part, name in zip(found.parts, names)]}
 
     def _the_hop_itself(self, label: Label) -> dict:
         """The last hop's card answers ("your pet is Bolacha"): the subject reached is what it names."""

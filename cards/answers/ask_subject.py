@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from django.db import connection
 from django.utils import timezone
 
-from scopes.relations import RELATION_WORDS, relation_key
+from scopes.relations import RELATION_WORDS, fellow_scope_ids, members_of, relation_key
 
 from ..labels import label_lookup, registry
 from ..words.lexical import CJK, query_terms, simplified, singular
@@ -88,7 +88,9 @@ def named(text: str, scope_ids: list[int], user) -> Subject | None:
         if normalize(run) in {"i", "me", "my", "我"} or (label_lookup(run) and run not in RELATION_WORDS):
             continue
         binding = entity_bind(name=run, scope_ids=scope_ids, speaker=user, suggest=False)
-        if binding.status == "bound":
+        # A name several entities answer to is still what the question is about: it is answered
+        # over each of them (cards.answers.answer), never as a name nothing answers to.
+        if binding.status != "unknown":
             return Subject(_as_said(text, run), binding, spoken=_as_said(text, run))
     return None
 
@@ -96,27 +98,30 @@ def named(text: str, scope_ids: list[int], user) -> Subject | None:
 def _unbound_relation(text: str, scope_ids: list[int], user) -> Unbound | None:
     """A relation word of the asker's that names no member and no card ("my cousin", 表哥)."""
     for word in _relation_words(text):
-        if entity_bind(name=word, scope_ids=scope_ids, speaker=user, suggest=False).status != "bound":
+        if entity_bind(name=word, scope_ids=scope_ids, speaker=user, suggest=False).status == "unknown":
             return Unbound(_as_said(text, word))
     return None
 
 
 def _binding_runs(runs: list[str], scope_ids: list[int]) -> list[str]:
     """Of a question's word runs, those that are a name here (an entity's, an alias, a
-    member's display name or username), found in one statement: the binder is then
-    asked only about them, not about every run of words."""
+    member's display name or username, or an alias a member has where they are one), found
+    in one statement: the binder is then asked only about them, not about every run of
+    words. Who the members are is the binder's rule (scopes.relations.members_of)."""
     if not runs:
         return []
+    members_sql, members_params = members_of(scope_ids).query.sql_with_params()
+    fellow_sql, fellow_params = fellow_scope_ids(scope_ids).query.sql_with_params()
     with connection.cursor() as cursor:
         cursor.execute(
-            """SELECT e.name_norm FROM cards_entity e WHERE e.name_norm = ANY(%(runs)s) AND e.scope_id = ANY(%(scopes)s)
+            f"""SELECT e.name_norm FROM cards_entity e WHERE e.name_norm = ANY(%s) AND e.scope_id = ANY(%s)
                UNION SELECT a.name_norm FROM cards_alias a
-                WHERE a.name_norm = ANY(%(runs)s) AND a.scope_id = ANY(%(scopes)s)
-               UNION SELECT r.run FROM unnest(%(runs)s::text[]) AS r(run)
+                WHERE a.name_norm = ANY(%s) AND (a.scope_id = ANY(%s) OR a.scope_id IN ({fellow_sql}))
+               UNION SELECT r.run FROM unnest(%s::text[]) AS r(run)
                  JOIN scopes_user u ON lower(u.display_name) = r.run OR lower(u.username) = r.run
                    OR u.id IN (SELECT e.user_id FROM cards_entity e WHERE e.name_norm = r.run AND e.user_id IS NOT NULL)
-                WHERE u.id IN (SELECT m.user_id FROM scopes_membership m WHERE m.scope_id = ANY(%(scopes)s))""",
-            {"runs": runs, "scopes": list(scope_ids)})
+                WHERE u.id IN ({members_sql})""",
+            [runs, list(scope_ids), runs, list(scope_ids), *fellow_params, runs, *members_params])
         return [row[0] for row in cursor.fetchall()]
 
 

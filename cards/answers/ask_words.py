@@ -9,6 +9,8 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+from scopes.models import User
+
 from ..words.label_names import label_words
 from ..words.lexical import CJK, in_script, simplified
 
@@ -115,6 +117,7 @@ TEMPLATES = {
         "recall_none": "I have no record that answers this.",
         "yes_has": "Yes — as recorded of {name}: {values}.",
         "has_none": "I have no record of {name} being {value}.",
+        "ambiguous": "“{asked}” names {count} here.",
     },
     "zh": {
         "recorded": "{whose}{label}是{values}。",
@@ -135,6 +138,7 @@ TEMPLATES = {
         "recall_none": "我没有能回答这个问题的纪录。",
         "yes_has": "是的——{name}：{values}。",
         "has_none": "我没有{name}{value}的纪录。",
+        "ambiguous": "「{asked}」在这里指 {count} 个对象。",
     },
 }
 
@@ -146,6 +150,30 @@ def sentence(key: str, language: str, **parts) -> str:
         text = TEMPLATES["en"][key].format(**parts)
         return text[:1].upper() + text[1:]
     return in_script(TEMPLATES["zh"][key], language).format(**parts)
+
+
+# How the entities one name means are told apart: a member, else its kind (English; Chinese).
+_WHICH = {"member": ("member", "成员"), "person": ("person", "人物"), "place": ("place", "地点"),
+          "organization": ("organization", "组织"), "thing": ("thing", "事物"), "kind": ("kind", "类别"),
+          "event": ("event", "事件"), "concept": ("concept", "概念")}
+
+
+def candidate_names(bindings, language: str) -> list[str]:
+    """The entities an ambiguous name means, one per binding, each told apart from the
+    others: "Sam (member)", "Sam (thing)"; two members alike by their usernames too,
+    "Sam (member, sam2)" (they share a scope with the asker, who may see them)."""
+    entities = [next(iter(b.roots or b.entities)) for b in bindings]
+    which = [_WHICH.get("member" if e.user_id is not None else e.kind, (e.kind, e.kind)) for e in entities]
+    which = [words[0] if language == "en" else in_script(words[1], language) for words in which]
+    said = [(e.name, w) for e, w in zip(entities, which)]
+    usernames = dict(User.objects.filter(pk__in=[e.user_id for e in entities if e.user_id is not None])
+                     .values_list("pk", "username"))
+    names = []
+    for entity, (name, kind) in zip(entities, said):
+        if said.count((name, kind)) > 1:
+            kind = f"{kind}, {usernames.get(entity.user_id) or f'#{entity.pk}'}"
+        names.append(f"{name} ({kind})" if language == "en" else f"{name}（{kind}）")
+    return names
 
 
 # What "no record of …" says for labels a plain "Bob's address" reads stiffly for:

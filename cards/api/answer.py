@@ -90,6 +90,13 @@ class PlannedOut(serializers.Serializer):
 TIERS = ["recorded", "derived", "guessed", "no_evidence"]
 
 
+class SubjectAnswerOut(serializers.Serializer):
+    entities = EntityBrief(many=True, help_text="The entity this part is about (with any merged into it).")
+    tier = serializers.ChoiceField(choices=TIERS)
+    values = serializers.ListField(child=serializers.CharField())
+    evidence = serializers.ListField(child=serializers.IntegerField(), help_text="Its cards, among `evidence`.")
+
+
 class AnswerOut(serializers.Serializer):
     tier = serializers.ChoiceField(choices=TIERS)
     subject = SubjectOut()
@@ -106,6 +113,11 @@ class AnswerOut(serializers.Serializer):
     planned = PlannedOut(many=True, help_text="Values from a future date: not yet true; `values` hold until then.")
     disputes = CardOut(many=True, help_text="Others' statements about a member that disagree with the member's "
                                             "own card: they stand beside it until the member settles them.")
+    by_subject = SubjectAnswerOut(many=True, help_text="When the subject's name is ambiguous (`subject.binding`): "
+                                                       "the answer about each entity it may mean — a member and "
+                                                       "a thing called like them, two members — the fields above "
+                                                       "being theirs together, never `no_evidence` for lack of "
+                                                       "one's. Empty otherwise.")
 
 
 class CountOut(serializers.Serializer):

@@ -12,7 +12,7 @@ from core.api.errors import error_responses
 from scopes.api.entry import View
 
 from ..answers.ask import ask_read
-from .answer import TIERS, ChainOut
+from .answer import TIERS, ChainOut, SubjectAnswerOut
 from .serializers import CardOut
 
 MAX_QUESTION = 500
@@ -44,6 +44,10 @@ class UnderstoodOut(serializers.Serializer):
     language = serializers.ChoiceField(choices=["en", "zh-Hant", "zh-Hans"])
 
 
+class AskSubjectOut(SubjectAnswerOut):
+    name = serializers.CharField(help_text="How `answer` names it.")
+
+
 class AskOut(serializers.Serializer):
     answer = serializers.CharField(help_text="One sentence in the question's language and script.")
     tier = serializers.ChoiceField(choices=TIERS)
@@ -59,6 +63,11 @@ class AskOut(serializers.Serializer):
     count = serializers.IntegerField(required=False, help_text="form count: events dated in the range.")
     exact = serializers.BooleanField(required=False, help_text="form count: no undated event could also count.")
     undated = serializers.IntegerField(required=False)
+    by_subject = AskSubjectOut(many=True, required=False,
+                               help_text="A name several entities answer to (a member and a thing called like "
+                                         "them, two members): the answer about each, each named in `answer` "
+                                         "(\"Sam (member)\", \"Sam (thing)\"); `values` and `evidence` are "
+                                         "theirs together, never no_evidence for lack of one's.")
 
 
 class AskView(View):

@@ -69,6 +69,10 @@ def ask_answer(request, form, principal) -> dict | None:
     # The page's sentences take the names as one list, separated as the page's language separates them.
     found["entity_names"] = _listed(_("%(name)s (%(kind)s)") % {"name": e["name"], "kind": _(e["kind"])}
                                     for e in found["subject"].get("entities") or ())
+    # An ambiguous name is answered about each entity it may mean, each named as the list above names it.
+    for part in found["by_subject"]:
+        shown = part["entities"][:1]
+        part["shown"] = _listed(_("%(name)s (%(kind)s)") % {"name": e["name"], "kind": _(e["kind"])} for e in shown)
     found["did_you_mean_names"] = _listed(d["entity"]["name"] for d in found["subject"].get("did_you_mean") or ())
     # A person reads a planned value's day in their own zone, never as an ISO instant.
     zone = person_zone(request.user)

@@ -4,7 +4,9 @@ list filters, answer, count, resolve, recall and the dashboard all ask here.
 
 A name binds only to
 - an entity of those scopes with exactly that name, or a name registered there as an alias;
-- a member of a shared scope among them, by display name, username or their person entity's name;
+- a member of a shared scope among them, by display name, username, their person entity's name or
+  an alias it has there — and from a personal scope, any fellow member of its owner (someone who
+  shares a family or team with them: scopes.relations.fellow_scope_ids), never a stranger;
 - a member named by a relation word from the speaker's side (Kai's "Mom" is Dana; Sam's is nobody);
 and then to whatever it was merged into. Two different entities answering to
 one name make it ambiguous — reported, never guessed. Look-alikes are offered
@@ -29,7 +31,7 @@ from core.compiled import Compiled
 from core.errors import DomainError, NotAllowed
 from scopes.principals import scope_ids_for
 from scopes.selectors import read_scope_ids, scope_get
-from scopes.relations import members_by_relation, members_of, relation_keys_meant
+from scopes.relations import fellow_scope_ids, members_by_relation, members_of, relation_keys_meant
 
 from ..models import Alias, Entity, EntityKind
 from ..text import name_skeleton, normalize
@@ -55,14 +57,24 @@ class Binding:
     status: str  # bound | ambiguous | unknown
     term: str | None = None
     entities: list[Entity] = field(default_factory=list)  # what the caller may be shown
-    entity_ids: list[int] = field(default_factory=list)  # what cards are matched by (merged ones included)
+    # What cards are matched by (merged ones included); for an ambiguous name, any candidate's.
+    entity_ids: list[int] = field(default_factory=list)
     did_you_mean: list[tuple[int, float]] = field(default_factory=list)
     roots: list[Entity] = field(default_factory=list)  # the entities bound to, merges followed
+    # An ambiguous name: one bound binding per entity it may mean (a read answers over each, named).
+    candidates: list[Binding] = field(default_factory=list)
 
-    def one(self, asked: str, *, prefer_scope: int | None = None) -> Entity | None:
-        """The entity a write or a filter means: None when unknown, refused when ambiguous."""
+    def one(self, asked: str, *, prefer_scope: int | None = None, members_first: bool = False) -> Entity | None:
+        """The entity a write or a filter means: None when unknown, refused when ambiguous.
+        `members_first` (a write): a name one member answers to is that member, whatever
+        else answers to it here (an entity written under their name before the name
+        bound them, DESIGN §3: a second entity is never made, nor written to, for a
+        member); two members answering to it stay ambiguous."""
         if self.status == "unknown":
             return None
+        people = [e for e in self.roots if e.user_id is not None]
+        if self.status == "ambiguous" and members_first and len(people) == 1:
+            return people[0]
         if self.status == "ambiguous":
             raise AmbiguousEntity(gettext("%(name)s names more than one entity here; name one by id or a unique name.")
                                   % {"name": repr(asked)},
@@ -174,7 +186,11 @@ def _bound_query(*, related: bool, scopes, norm, name, speaker, keys):
     members = (Entity.objects.in_scopes(ids, include="members")
                .filter(Q(name_norm=norm) | Q(user__username__iexact=name) | Q(user__display_name__iexact=name))
                .values("id"))
-    direct = own.union(aliased, members)
+    # A member's alias is theirs wherever they are a member: one given in the family binds in a
+    # fellow member's personal scope too (the alias of a thing stays in its scope).
+    member_aliases = Alias.objects.in_scopes(fellow_scope_ids(ids)).filter(name_norm=norm).values("entity_id")
+    members_aliased = Entity.objects.in_scopes(ids, include="members").filter(pk__in=member_aliases).values("id")
+    direct = own.union(aliased, members, members_aliased)
     if related:
         relatives = members_by_relation(scope_ids=ids, speaker_id=speaker,
                                       keys=RawSQL("SELECT unnest(%s::text[])", [keys]))
@@ -238,8 +254,15 @@ def entity_bind(*, name: str, scope_ids, speaker=None, suggest: bool = True) -> 
     if len(by_term) == 1:
         (term, entities), = by_term.items()
         return Binding("bound", term, [e for e in entities if shown(e)], [e.pk for e in entities], roots=roots)
+    # Each candidate shown by its root first, then what was merged into it.
+    candidates = [Binding("bound", term, sorted((e for e in entities if shown(e)),
+                                                key=lambda e: (e.merged_into_id is not None, e.pk)),
+                          [e.pk for e in entities],
+                          roots=[e for e in entities if e.merged_into_id is None])
+                  for term, entities in by_term.items()]
     return Binding("ambiguous", entities=[e for group in by_term.values() for e in group if shown(e)],
-                   roots=roots)
+                   entity_ids=[pk for candidate in candidates for pk in candidate.entity_ids], roots=roots,
+                   candidates=candidates)
 
 
 def entity_binding(entity_id: int, scope_ids) -> Binding | None:

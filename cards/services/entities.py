@@ -9,7 +9,8 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from scopes.models import LADDER_SEEN_SQL, MAX_LADDER_DEPTH, Membership, Scope, User, ladder_seen_ids
+from scopes.models import LADDER_SEEN_SQL, MAX_LADDER_DEPTH, Scope, User, ladder_seen_ids
+from scopes.relations import members_of
 
 from ..errors import ConfusableName, InvalidCard
 from ..models import Alias, Entity, EntityKind
@@ -96,19 +97,34 @@ def entity_for_write(*, scope: Scope, actor: User, ref: Entity | str, kind: str 
                      memo: dict | None = None) -> Entity:
     """Subject or object of a card being written: "me", an entity, or a name bound
     (or created) in the card's scope. `memo` lets a batch bind each name once."""
+    return entity_for_write_resolved(scope=scope, actor=actor, ref=ref, kind=kind, memo=memo)[0]
+
+
+def entity_for_write_resolved(*, scope: Scope, actor: User, ref: Entity | str, kind: str = EntityKind.THING,
+                              memo: dict | None = None) -> tuple[Entity, bool]:
+    """entity_for_write's entity, and whether this call created it (a write's
+    `new_entity`): False for "me", an entity given, a name that bound, and a name
+    a concurrent writer or an earlier card of the batch (`memo`) created first.
+    A name binds as entity_bind binds it in the card's scope, as `actor` says it:
+    a member of the scope, or from the writer's personal scope any fellow member,
+    by name, username, alias or a relation word ("Dana", Kai's "Mom") — never a
+    second entity. When a member and something else answer to the name, the
+    member is meant (Binding.one's `members_first`); two members are refused
+    (AmbiguousEntity, with the candidates), and nothing is written."""
     if isinstance(ref, Entity):
-        return ref
+        return ref, False
     if normalize(ref) == ME:
-        return entity_of_user(actor)
+        return entity_of_user(actor), False
     if memo is not None:
         key = (scope.pk, normalize(ref))
-        if key not in memo:
-            memo[key] = entity_for_write(scope=scope, actor=actor, ref=ref, kind=kind)
-        return memo[key]
-    # A member of a shared scope is their own entity there ("Dana", Kai's "Mom"), never a new one.
-    bound = entity_bind(name=ref, scope_ids=[scope.pk], speaker=actor, suggest=False).one(ref, prefer_scope=scope.pk)
+        if key in memo:
+            return memo[key], False
+        memo[key], created = entity_for_write_resolved(scope=scope, actor=actor, ref=ref, kind=kind)
+        return memo[key], created
+    bound = entity_bind(name=ref, scope_ids=[scope.pk], speaker=actor, suggest=False).one(
+        ref, prefer_scope=scope.pk, members_first=True)
     if bound is not None:
-        return bound
+        return bound, False
     return _entity_insert_or_get(scope=scope, name=ref.strip(), kind=kind)
 
 
@@ -156,9 +172,10 @@ def _confusable(name: str, look_alikes: list[tuple]) -> ConfusableName:
                     for pk, scope_id, alike_name, kind in look_alikes])
 
 
-def _entity_insert_or_get(*, scope: Scope, name: str, kind: str) -> Entity:
+def _entity_insert_or_get(*, scope: Scope, name: str, kind: str) -> tuple[Entity, bool]:
     """Create the entity, or take the one a concurrent writer just created (the
-    unique index decides; ON CONFLICT waits for the other transaction) — unless
+    unique index decides; ON CONFLICT waits for the other transaction; the flag
+    says which) — unless
     it looks like a name seen from its scope (look_alikes_refuse's rule): one
     statement inserts only when no look-alike is found, and returns them; the
     same statement proposes the trigram-close ones as possible duplicates
@@ -194,12 +211,12 @@ def _entity_insert_or_get(*, scope: Scope, name: str, kind: str) -> Entity:
     if look_alikes:
         raise _confusable(name, look_alikes)
     if not rows:
-        return Entity.objects.get(scope=scope, name_norm=norm)
+        return Entity.objects.get(scope=scope, name_norm=norm), False
     row = rows[0]
     entity = Entity(id=row[0], scope=scope, name=name, name_norm=norm, name_skeleton=skeleton, kind=kind,
                     created_at=now)
     entity._state.adding, entity._state.db = False, connection.alias
-    return entity
+    return entity, True
 
 
 def duplicates_propose(entity: Entity) -> None:
@@ -246,9 +263,9 @@ def entity_merge(*, duplicate: Entity, into: Entity) -> Entity:
     if duplicate.pk == root.pk or duplicate.user_id is not None:
         raise InvalidCard(gettext("An entity cannot be merged into itself, and a person's own entity is never merged."),
                           fields={"entity": ["cannot be merged"]})
-    # A member's own entity is who they are in every scope they belong to.
-    member_here = root.user_id is not None and Membership.objects.filter(scope_id=duplicate.scope_id,
-                                                                        user_id=root.user_id).exists()
+    # A member's own entity is who they are in every scope they belong to, and in their fellow members'
+    # personal scopes (scopes.relations.members_of).
+    member_here = root.user_id is not None and members_of([duplicate.scope_id]).filter(user_id=root.user_id).exists()
     if root.scope_id not in ladder and root.scope.kind != "global" and not member_here:
         raise InvalidCard(gettext("Merge into an entity of the same scope, a scope above it, or global: members of "
                                   "this scope could not see it otherwise."),

@@ -141,9 +141,12 @@ def test_two_entities_with_one_name_in_two_visible_scopes_are_ambiguous(alice, b
     state(alice.personal_scope, alice, "Alex", "job_title", "nurse")
     state(family, alice, "Alex", "job_title", "pilot")
     body = ask(bearer(alice), family, "Alex", "job_title")
-    assert body["tier"] == "no_evidence" and body["values"] == []
     assert body["subject"]["binding"] == "ambiguous"
     assert sorted(e["scope"] for e in body["subject"]["entities"]) == sorted([alice.personal_scope.pk, family.pk])
+    # Answered over each of them, each value with whose it is (issue 48): never one picked, never no evidence.
+    assert body["tier"] == "recorded" and sorted(body["values"]) == ["nurse", "pilot"]
+    assert {part["entities"][0]["scope"]: part["values"] for part in body["by_subject"]} == {
+        alice.personal_scope.pk: ["nurse"], family.pk: ["pilot"]}
 
 
 def test_guesses_are_labelled_and_never_stored(alice, bearer):

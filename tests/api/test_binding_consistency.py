@@ -83,7 +83,12 @@ def test_an_ambiguous_name_is_refused_by_filters_and_reported_by_answers(world, 
     assert {c["id"] for c in listed.json()["candidates"]} >= {world["robert"].pk, other.pk}
     answered = agent.post("/api/v1/answer/", {"scope": family.pk, "subject": "Rob", "label": "skill"},
                           format="json").json()
-    assert answered["subject"]["binding"] == "ambiguous" and answered["tier"] == "no_evidence"
+    # Answered over both, each named: Robert's skills, and nothing of the other Rob's (issue 48) — never
+    # `no_evidence` for the whole because one of them has none.
+    assert answered["subject"]["binding"] == "ambiguous" and answered["tier"] == "recorded"
+    assert set(answered["values"]) == {"chess", "go"}
+    assert {part["entities"][0]["id"]: (part["tier"], set(part["values"])) for part in answered["by_subject"]} == {
+        world["robert"].pk: ("recorded", {"chess", "go"}), other.pk: ("no_evidence", set())}
     resolved = agent.post("/api/v1/entities/resolve/", {"scope": family.pk, "name": "Rob"}, format="json").json()
     assert resolved["ambiguous"] and resolved["entity"] is None
     assert Entity.objects.filter(name="Rob").count() == 1  # nothing was created on the way
