@@ -108,7 +108,8 @@ def card_remember_batch(*, actor: User, items: list[tuple[Scope, CardDraft]]) ->
                                  consent=write.draft.consent,
                                  new_card=decision.outcome in (Outcome.INSERTED, Outcome.SUPERSEDED))
             results.append(WriteOutcome(decision.outcome, decision.card, [c.pk for c in decision.superseded],
-                                        closed=decision.superseded, label_words=write.draft.label))
+                                        closed=decision.superseded, label_words=write.draft.label,
+                                        new_entity=write.new_subject))
             placed_here.append(results[-1])
         except DomainError as error:
             error.extra.setdefault("index", index)

@@ -34,7 +34,7 @@ def card_remember(*, scope: Scope, actor: User, draft: CardDraft) -> WriteOutcom
     decision = write_decide(write, timeline)
     decision_apply(decision, timeline)
     result = _execute(decision)
-    result.label_words = draft.label
+    result.label_words, result.new_entity = draft.label, write.new_subject
     if draft.perspectives:
         perspectives_set(card=result.card, actor=actor, phrasings=draft.perspectives, consent=draft.consent,
                          new_card=result.outcome in (Outcome.INSERTED, Outcome.SUPERSEDED))

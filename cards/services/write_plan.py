@@ -24,7 +24,7 @@ from ..models import Card, CardKind, Cardinality, Entity, EntityKind, Label, Pre
 from ..screen import content_screen
 from ..text import normalize
 from ..time.when import zone_from_label, zone_label
-from .entities import entity_for_write
+from .entities import entity_for_write_resolved
 from .tags import lock_label
 
 ONE_MICROSECOND = dt.timedelta(microseconds=1)
@@ -48,6 +48,7 @@ class WriteOutcome:
     settle: bool = True
     closed: list[Card] = field(default_factory=list)   # the cards of `superseded`, as the write left them
     label_words: str = ""                              # the label as the caller said it
+    new_entity: bool = False                           # the write made its subject's entity
 
 
 @dataclass
@@ -64,6 +65,7 @@ class Write:
     reference: dt.datetime
     now: dt.datetime
     tz: dt.tzinfo  # the write's anchoring zone: the speaker's day
+    new_subject: bool = False  # the subject's entity was made by this write (a name not used here before)
 
     @property
     def is_single(self) -> bool:
@@ -153,7 +155,8 @@ def write_prepare(*, scope: Scope, actor: User, draft: CardDraft, entities: dict
     draft = draft_text_in(draft)
     label = draft_label(draft)
     tz = zone_from_label(draft.time_zone) if draft.time_zone else person_zone(actor)
-    subject = entity_named(scope=scope, actor=actor, ref=draft.subject, field="subject", memo=entities)
+    subject, new_subject = entity_named_resolved(scope=scope, actor=actor, ref=draft.subject, field="subject",
+                                                 memo=entities)
     obj = None
     if draft.object not in (None, ""):
         # What something "is a" is a kind: derivation matches kinds by name across scopes.
@@ -161,13 +164,18 @@ def write_prepare(*, scope: Scope, actor: User, draft: CardDraft, entities: dict
         obj = entity_named(scope=scope, actor=actor, ref=draft.object, kind=kind, field="object", memo=entities)
     return Write(scope=scope, actor=actor, draft=draft, label=label, subject=subject, object=obj,
                  value_norm=value_key(draft.value, draft.text, obj.pk if obj else None),
-                 reference=reference_time_of(draft, tz), now=timezone.now(), tz=tz)
+                 reference=reference_time_of(draft, tz), now=timezone.now(), tz=tz, new_subject=new_subject)
 
 
 def entity_named(*, field: str, **given) -> Entity:
     """entity_for_write, a refusal naming the draft's field (a form shows it there)."""
+    return entity_named_resolved(field=field, **given)[0]
+
+
+def entity_named_resolved(*, field: str, **given) -> tuple[Entity, bool]:
+    """entity_named, and whether the write created the entity (the answer's `new_entity`)."""
     try:
-        return entity_for_write(**given)
+        return entity_for_write_resolved(**given)
     except ConfusableName as refused:
         refused.extra.setdefault("fields", {field: [refused.detail]})
         raise

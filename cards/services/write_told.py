@@ -21,7 +21,7 @@ from ..valid_time import is_valid_at, valid_sql
 from .write_plan import Outcome, WriteOutcome
 
 
-def writes_told(results: list[WriteOutcome], *, user: User, new_entities: set[int] = frozenset()) -> list[dict]:
+def writes_told(results: list[WriteOutcome], *, user: User) -> list[dict]:
     """One dict per write, in order: current, now, closed, subject_resolved, new_entity, label_from, note."""
     now = timezone.now()
     holding = _holding(results, now)
@@ -39,7 +39,7 @@ def writes_told(results: list[WriteOutcome], *, user: User, new_entities: set[in
             "now": None if holds is None else {"id": holds.pk, "value": _value(holds)},
             "closed": [{"id": c.pk, "value": _value(c), "since": c.effective_at} for c in result.closed],
             "subject_resolved": {"id": card.subject.pk, "name": card.subject.name, "kind": card.subject.kind},
-            "new_entity": card.subject_id in new_entities,
+            "new_entity": result.new_entity,
             "label_from": _label_from(result.label_words, card.label.key),
             "note": None if current or result.outcome == Outcome.DUPLICATE else _note(card, holds, now, zone),
         })

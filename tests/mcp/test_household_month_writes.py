@@ -82,6 +82,8 @@ def test_a_household_month_of_writes_ends_in_what_the_person_meant(mcp_world):
     sam_entity = Entity.objects.get(user=sam)
     assert got["sam_job"]["subject_resolved"]["id"] == sam_entity.pk
     assert got["sam_likes"]["subject_resolved"]["id"] == sam_entity.pk and not got["sam_likes"]["new_entity"]
+    assert got["wedding"]["new_entity"] is True          # Ana, a name first used here
+    assert got["wedding"]["subject_resolved"]["name"] == "Ana"
     assert not Entity.objects.filter(name__iexact="Sam", user__isnull=True).exists()
     assert not Card.objects.filter(value__icontains="hunter2").exists()
     assert not Card.objects.filter(text__icontains="hunter2").exists()
