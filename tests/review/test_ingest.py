@@ -158,3 +158,24 @@ def test_the_task_names_the_jobs_scope_and_a_message_queued_without_it_still_run
     assert sent == [{"job_id": job.pk, "scope_id": alice.personal_scope.pk}]
     assert ingest_extract.apply(kwargs={"job_id": job.pk}).get() == "done"  # the old message's one argument
     assert Candidate.objects.filter(job=job, label="city").exists()
+
+
+def test_a_move_said_later_with_its_start_overrules_a_city_only_said_on_the_ingest_path(alice, bearer, ingest,
+                                                                                       as_user):
+    """DESIGN §4 rule 2 through ingest and approval: "I live in Lisbon" (said 8 May), then "We moved to
+    Kyoto last month" (said 20 May): approved, Kyoto is the city now, Lisbon history."""
+    agent = bearer(alice, write=True)
+    person = as_user(alice)
+    ingest(agent, alice.personal_scope, "I live in Lisbon.", at="2026-05-08T10:00:00+08:00")
+    approve(person, Candidate.objects.get(label="city", value="Lisbon"))
+    ingest(agent, alice.personal_scope, "We moved to Kyoto last month.", session="s2", at="2026-05-20T10:00:00+08:00")
+    kyoto = Candidate.objects.get(label="city", value="Kyoto")
+    assert kyoto.effective_at is not None          # the move's own start, from "last month"
+    approve(person, kyoto)
+    current = Card.objects.filter(scope=alice.personal_scope, label__key="city", superseded_at__isnull=True)
+    assert [c.value for c in current] == ["Kyoto"]
+
+
+def approve(client, candidate):
+    response = client.post(f"/api/v1/review/{candidate.pk}/approve/", {}, format="json")
+    assert response.status_code == 200, response.content
