@@ -94,7 +94,7 @@ def test_rest_now_of_an_opposite_pair_is_the_value_current_on_its_timeline(alice
     assert dislikes["now"] == {"id": likes["card"]["id"], "value": "sushi"}, dislikes["now"]
 
 
-def test_rest_bulk_answer_reads_no_entity_or_label_per_card(alice, bearer, django_assert_max_num_queries):
+def test_rest_bulk_answer_reads_no_entity_or_label_per_card(alice, bearer):
     """Said again in bulk, every card is one read from the database: the answer must not ask for its
     subject and label one card at a time."""
     from django.db import connection
@@ -181,7 +181,6 @@ def test_a_reference_time_ahead_of_the_clock_plans_no_return(alice, scope, month
     """An agent's clock a few hours ahead: "Kyoto since May", said (it claims) three hours from now. Then
     "Lisbon", said now: Lisbon is the address, and nothing brings Kyoto back in three hours."""
     from django.utils import timezone
-    import datetime as dt
 
     ahead = timezone.now() + dt.timedelta(hours=3)
     card_remember(scope=scope, actor=alice, draft=address("Kyoto", ahead, effective_at=months[5]))
