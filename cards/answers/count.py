@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from ..models import CardKind, Label, Tag
 from ..reads import in_read_sql, read_params
-from ..valid_time import planned_sql, valid_sql
+from ..valid_time import held_sql, planned_sql, valid_sql
 
 
 @dataclass
@@ -97,7 +97,8 @@ def _count_values(cursor, where: str, params: dict) -> Count:
     value restated or updated to itself is one value, however often logged.
     A value that only starts later than now is planned; one that also held
     before is counted (its card that held is the one listed)."""
-    held = where + f" AND c.kind <> '{CardKind.EVENT}'"
+    # A value a later statement overruled held at no instant (valid_time.held_sql): it is not one of them.
+    held = where + f" AND c.kind <> '{CardKind.EVENT}' AND {held_sql('c')}"
     if params["end"] is not None:
         held += " AND c.effective_at < %(end)s"
     if params["start"] is not None:

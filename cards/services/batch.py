@@ -65,7 +65,7 @@ class _Plan:
         # A card read and stated true again is written even when nothing of it moves: the UPDATE is what
         # finds that it was forgotten meanwhile.
         touched = [decision.card] if decision.outcome == Outcome.REINFORCED else []
-        for card in (*touched, *decision.superseded):
+        for card in (*touched, *(close.card for close in decision.closes)):
             if card.pk in self.existing_ids:
                 self.changed[card.pk] = card
 
@@ -102,6 +102,8 @@ def card_remember_batch(*, actor: User, items: list[tuple[Scope, CardDraft]]) ->
         try:
             if decision is None:
                 results.append(card_remember(scope=write.scope, actor=actor, draft=write.draft))
+                # Its subject was bound (made, if new) by the batch's own write_prepare, before card_remember's.
+                results[-1].new_entity = write.new_subject
                 continue
             if write.draft.perspectives:
                 perspectives_set(card=decision.card, actor=actor, phrasings=write.draft.perspectives,

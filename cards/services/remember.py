@@ -87,7 +87,7 @@ def _line_read(write: Write) -> Timeline:
     beside, beside_key = beside_filter(write)
     # A write whose start was stated may overrule the values said between that start and when it was said
     # (write_decision._overruled): those are read too, then the first card after them.
-    said = max(effective, write.reference) if write.start_stated else effective
+    said = max(effective, min(write.reference, write.now)) if write.start_stated else effective
     sql = (f"(SELECT {{columns}} FROM cards_card c WHERE {same} AND c.effective_at <= %s"
            "  ORDER BY c.effective_at DESC, c.id DESC LIMIT 1)"
            f" UNION ALL (SELECT {{columns}} FROM cards_card c WHERE {same} AND c.effective_at > %s"

@@ -64,7 +64,8 @@ class Decision:
 
     @property
     def superseded(self) -> list[Card]:
-        return [close.card for close in self.closes if close.at is not None]
+        # The card written may be closed too (said again, up to a statement that stands): it is not one it closed.
+        return [close.card for close in self.closes if close.at is not None and close.card is not self.card]
 
 
 def write_decide(write: Write, timeline: Timeline) -> Decision:
@@ -91,6 +92,9 @@ def restatement(card: Card, seen: dt.datetime, *, now: dt.datetime, only_said: b
                 stated = sorted([*stated, at])[-STATED_AT_KEEP:]
                 if only:
                     said = sorted({*said, at})
+            if not only and at in said:
+                said = [s for s in said if s != at]   # its start stated now: it stands
+                stated = list(stated)                  # a change to write (restatement is not None)
         said = [s for s in said if s in stated]
     verified = max(card.verified_at, min(max(at for at, _ in times), now))
     if verified == card.verified_at and stated is card.stated_at:
@@ -120,7 +124,7 @@ def _said_then(write: Write) -> dt.datetime | None:
     """For a statement whose start was given: when it was said, the value held then too ("I moved to
     Kyoto last month", said in June: Kyoto in June) — a time with no start of its own, so a later
     statement of an earlier start overrules it as it would "I live in Kyoto" said that day."""
-    return write.reference if write.start_stated else None
+    return _said(write) if write.start_stated else None
 
 
 def _inserted(card: Card, *, lane: str, settle: bool = True) -> Decision:
@@ -162,12 +166,15 @@ def _placed(write: Write, timeline: Timeline) -> Decision:
     if disputes_own(write, covering):
         return _disputed(write, covering, timeline)
     run = _run(write, timeline.line, covering)
+    then = _said_then(write)
+    if then is not None and run.end is not None and then >= run.end:
+        then = None  # the value no longer holds when it was said: a statement that stands ended it first
     if covering is not None and same_statement(write, covering):
         if not run.overruled:
-            return _reinforced(covering, write, effective, settle=settle)
+            return Decision(Outcome.REINFORCED, covering, settle=settle, restate=restatement(
+                covering, effective, now=write.now, only_said=not write.start_stated, also=then))
         # Said again from the start it has, over values the statement overrules: it holds again, past them.
-        return _ended(write, covering, run, closes=[], settle=settle)
-    then = _said_then(write)
+        return _ended(write, covering, run, closes=[], settle=settle, then=then, again=True)
     stated = [effective, then] if then is not None and then > effective else [effective]
     # A start given is a statement that stands; a value only said held then, its start unsaid.
     card = write.new_card(effective_at=effective, verified_at=min(stated[-1], write.now), stated_at=stated,
@@ -178,7 +185,7 @@ def _placed(write: Write, timeline: Timeline) -> Decision:
         earlier = [s for s in covering.stated_at if s < effective]
         closes.append(Close(covering, effective, card, earlier,
                             min(max(earlier, default=covering.effective_at), covering.verified_at)))
-    return _ended(write, card, run, closes=closes, settle=settle)
+    return _ended(write, card, run, closes=closes, settle=settle, then=then, again=False)
 
 
 # --- how far a statement's value runs: Supersede-Fork, and a later statement wins -----------
@@ -214,7 +221,7 @@ def only_said(card: Card, at: dt.datetime) -> bool:
 
 def _run(write: Write, line: list[Card], covering: Card | None) -> Run:
     effective = write.effective
-    said = write.reference
+    said = _said(write)
     successors = sorted((c for c in line if c.effective_at > effective and _held(c)),
                         key=lambda c: (c.effective_at, c.pk is None, c.pk or 0))
     overruled: list[Card] = []
@@ -232,11 +239,12 @@ def _run(write: Write, line: list[Card], covering: Card | None) -> Run:
     return Run(tuple(overruled))
 
 
-def _ended(write: Write, card: Card, run: Run, *, closes: list[Close], settle: bool) -> Decision:
+def _ended(write: Write, card: Card, run: Run, *, closes: list[Close], settle: bool,
+           then: dt.datetime | None, again: bool) -> Decision:
     """`card` (new, or one said again) holds from its start until `run.end`: where the value it ends in
     begins, or where that value resumes at the statement that stands (a new card of it from then, with
     its statements from then). The cards overruled are closed into it at their own start."""
-    inserts = [card] if card.pk is None else []
+    inserts = [] if again else [card]
     ends_in, end = run.ends_in, run.end
     by, resumed = ends_in, None
     if ends_in is not None and end != ends_in.effective_at:
@@ -251,7 +259,7 @@ def _ended(write: Write, card: Card, run: Run, *, closes: list[Close], settle: b
         earlier = [s for s in ends_in.stated_at if s < end]
         closing.append(Close(ends_in, ends_in.effective_at, card, earlier,
                              min(max(earlier, default=ends_in.effective_at), ends_in.verified_at)))
-    if card.pk is None:
+    if not again:
         card.superseded_at = end
         if run.gap is not None and Card.superseded_by.is_cached(run.gap):  # decided earlier in the same batch
             card.superseded_by = run.gap.superseded_by
@@ -263,10 +271,10 @@ def _ended(write: Write, card: Card, run: Run, *, closes: list[Close], settle: b
             card.superseded_by_id = by.pk
     else:  # said again: it holds again until the end, after the values it overrules are closed
         by = by if run.gap is None else run.gap.superseded_by
-        again = restatement(card, write.effective, now=write.now, only_said=False, also=_said_then(write))
-        stated = again.stated_at if again is not None else card.stated_at
-        card.said_at = again.said_at if again is not None else card.said_at
-        closing.append(Close(card, end, by, stated, again.verified_at if again is not None else card.verified_at))
+        restate = restatement(card, write.effective, now=write.now, only_said=False, also=then)
+        stated = restate.stated_at if restate is not None else card.stated_at
+        card.said_at = restate.said_at if restate is not None else card.said_at
+        closing.append(Close(card, end, by, stated, restate.verified_at if restate is not None else card.verified_at))
     outcome = Outcome.SUPERSEDED if any(c.at is not None for c in closing) else Outcome.INSERTED
     return Decision(outcome, card, inserts=tuple(inserts), closes=tuple(closing), settle=settle)
 

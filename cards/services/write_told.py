@@ -9,29 +9,35 @@ from __future__ import annotations
 import datetime as dt
 
 from django.db import connection
+from django.db.models import prefetch_related_objects
 from django.utils import timezone
 
 from core.dates import date_shown
 from scopes.models import User
 from scopes.zones import person_zone
 
-from ..models import Card, CardKind, Tag
+from ..models import Card, CardKind, Cardinality, Tag
 from ..text import normalize
 from ..valid_time import is_valid_at, valid_sql
+from .tags import stands_beside
 from .write_plan import Outcome, WriteOutcome
+
+Key = tuple  # scope, subject, the timeline's labels (a label and its opposite), its value (None: a single value)
 
 
 def writes_told(results: list[WriteOutcome], *, user: User) -> list[dict]:
     """One dict per write, in order: current, now, closed, subject_resolved, new_entity, label_from, note."""
     now = timezone.now()
+    # A card read from the database knows its subject, label and object by id only: each is read once for all.
+    prefetch_related_objects([c for r in results for c in (r.card, *r.closed)], "subject", "label", "object")
     holding = _holding(results, now)
     zone = person_zone(user)
     told = []
     for result in results:
         card = result.card
-        current = is_valid_at(card, now)
-        key = (card.scope_id, card.subject_id, card.label_id)
-        holds = card if current else holding.get(key)
+        # A guess or a dispute stands beside the record (DESIGN §4 rule 7): what holds is the record's value.
+        current = is_valid_at(card, now) and not stands_beside(card)
+        holds = card if current else holding.get(_key(card))
         if card.kind == CardKind.EVENT:
             holds = None
         told.append({
@@ -46,23 +52,34 @@ def writes_told(results: list[WriteOutcome], *, user: User) -> list[dict]:
     return told
 
 
-def _holding(results: list[WriteOutcome], now: dt.datetime) -> dict[tuple[int, int, int], Card]:
-    """The current card of each written single-value timeline not left current by its write (one query)."""
-    keys = sorted({(r.card.scope_id, r.card.subject_id, r.card.label_id) for r in results
-                   if r.card.kind == CardKind.STATE and not is_valid_at(r.card, now)})
+def _key(card: Card) -> Key:
+    """The timeline `card` is on: a single value's label; a multi value's own value, under either of a
+    pair of opposite labels (likes/dislikes: services/tags.timeline_filter)."""
+    labels = tuple(sorted(filter(None, (card.label_id, card.label.opposite_id))))
+    value = None if card.cardinality == Cardinality.SINGLE else card.value_norm
+    return card.scope_id, card.subject_id, labels, value
+
+
+def _holding(results: list[WriteOutcome], now: dt.datetime) -> dict[Key, Card]:
+    """The current card of each written timeline its write did not leave current (one query)."""
+    keys = sorted({_key(r.card) for r in results if r.card.kind == CardKind.STATE
+                   and not (is_valid_at(r.card, now) and not stands_beside(r.card))}, key=repr)
     if not keys:
         return {}
-    scopes, subjects, labels = (list(column) for column in zip(*keys))
+    scopes = [k[0] for k in keys]
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT c.id FROM cards_card c JOIN unnest(%(scopes)s::bigint[], %(subjects)s::bigint[],"
-            " %(labels)s::bigint[]) AS k(s, su, l) ON c.scope_id = k.s AND c.subject_id = k.su AND c.label_id = k.l"
+            " %(labels)s::bigint[], %(opposites)s::bigint[], %(values)s::text[]) AS k(s, su, l, o, v)"
+            " ON c.scope_id = k.s AND c.subject_id = k.su AND c.label_id IN (k.l, k.o)"
+            " AND (k.v IS NULL OR c.value_norm = k.v)"
             f" WHERE c.scope_id = ANY(%(scopes)s) AND {valid_sql('c')} AND c.kind = 'state'"
             f" AND c.tag <> '{Tag.HYPOTHESIS}' AND c.disputes_id IS NULL ORDER BY c.id",
-            {"scopes": scopes, "subjects": subjects, "labels": labels, "at": now})
+            {"scopes": scopes, "subjects": [k[1] for k in keys], "labels": [k[2][0] for k in keys],
+             "opposites": [k[2][-1] for k in keys], "values": [k[3] for k in keys], "at": now})
         ids = [row[0] for row in cursor.fetchall()]
-    found = Card.objects.filter(pk__in=ids, scope_id__in=scopes).select_related("object")
-    return {(c.scope_id, c.subject_id, c.label_id): c for c in found}
+    found = Card.objects.filter(pk__in=ids, scope_id__in=scopes).select_related("object", "label")
+    return {_key(c): c for c in found}
 
 
 def _value(card: Card) -> str:
@@ -76,6 +93,9 @@ def _label_from(words: str, key: str) -> str | None:
 
 def _note(card: Card, holds: Card | None, now: dt.datetime, zone) -> str:
     value, start = _value(card), date_shown(card.effective_at, zone=zone, language="en")
+    if stands_beside(card):
+        current = f"{_value(holds)!r} is what is recorded" if holds is not None else "nothing is recorded for it"
+        return f"{value!r} is kept beside the record, not as it: {current}."
     if card.effective_at > now:
         then = f"; until then {_value(holds)!r} is current" if holds is not None else ""
         return f"{value!r} is planned: it holds from {start}{then}."

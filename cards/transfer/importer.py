@@ -129,6 +129,11 @@ class _Import:
             effective = when(card.get("effective_at")) or when(card.get("occurred_at"))
             if effective is None:
                 raise ImportFileError(f"Card {card['id']} has no effective_at.")
+            if card.get("kind") == CardKind.STATE and when(card.get("superseded_at")) == effective:
+                # Overruled by a later statement (DESIGN §4 rule 2): it held at no instant, and replayed as a
+                # start stated it would hold again, up to the next value.
+                self.counts["overruled values left out"] += 1
+                continue
             steps.append(_Step(effective, 1, card["id"]))
             if card.get("kind") == CardKind.STATE and card.get("cardinality") == Cardinality.SINGLE:
                 for stated in card.get("stated_at") or []:

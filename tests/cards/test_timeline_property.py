@@ -115,10 +115,12 @@ class Oracle:
             if span.end is not None and (following is None or following.start > span.end):
                 end = span.end      # a value forgotten after it left it closed
                 break
+        if end is not None and then and then[0] >= end:
+            then, own_said = [], (set() if start_stated else own_said)  # it no longer held when said
         same = covering is not None and covering.value == shown
         if same and label == "city":     # a single value keeps the dates it was said again
             covering.stated = sorted({*covering.stated, at, *then})
-            covering.said |= own_said
+            covering.said = (covering.said - {at} if start_stated else covering.said) | own_said
         if same and not overruled:
             assert result["outcome"] == "reinforced" and card == covering.card, result["outcome"]
             return covering
