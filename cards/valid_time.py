@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 
 
@@ -23,6 +23,11 @@ def held_sql(alias: str = "c") -> str:
     """SQL: the card aliased `alias` holds at some instant — not one a later statement overruled at its
     start (closed where it began, kept in the history): the cards a timeline is placed among."""
     return f"({alias}.superseded_at IS NULL OR {alias}.superseded_at > {alias}.effective_at)"
+
+
+def held_q(prefix: str = "") -> Q:
+    """The ORM form of held_sql."""
+    return Q(**{f"{prefix}superseded_at__isnull": True}) | Q(**{f"{prefix}superseded_at__gt": F(f"{prefix}effective_at")})
 
 
 def valid_q(at: dt.datetime, prefix: str = "") -> Q:

@@ -18,7 +18,7 @@ from ..models import Cardinality, CardKind, EntityKind, Label, Tag
 from ..reads import in_read_sql, read_params
 from ..selectors.entities import Binding
 from ..text import normalize
-from ..valid_time import valid_sql
+from ..valid_time import held_sql, valid_sql
 
 # A neighbour's value is offered as a guess only when the two subjects' cards are alike: the cosine of their
 # mean card vectors, of the current space only, at least its `guess_threshold` (cards/embeddings/spaces.py),
@@ -145,8 +145,7 @@ def _beside(binding: Binding, label: Label, scope_ids: list[int], at: dt.datetim
                   FROM cards_card c LEFT JOIN cards_entity o ON o.id = c.object_id
                  WHERE {in_read_sql("c", read)} AND c.subject_id = ANY(%(ids)s) AND c.label_id = %(label)s
                    AND c.kind <> '{CardKind.EVENT}' AND c.tag <> '{Tag.HYPOTHESIS}'
-                   AND ((c.disputes_id IS NULL AND c.effective_at > %(at)s
-                         AND (c.superseded_at IS NULL OR c.superseded_at > c.effective_at))
+                   AND ((c.disputes_id IS NULL AND c.effective_at > %(at)s AND {held_sql("c")})
                         OR (c.disputes_id IS NOT NULL AND {valid_sql("c")}))
                  ORDER BY c.effective_at, c.id""",
             {**read, "ids": binding.entity_ids, "label": label.pk, "at": at})

@@ -25,6 +25,7 @@ from ..models import Card, CardKind, Entity, Tag
 from ..provenance import approvals_of
 from ..reads import Read
 from ..recall.aging import aging_card_ids
+from ..valid_time import held_q
 from .cards import cards_filtered
 from .entity_reads import entity_get
 from .read_scopes import scope_ids_read
@@ -108,9 +109,10 @@ def person_read(*, principal: Principal, entity: Entity, now: dt.datetime) -> Pe
         about.filter(kind=CardKind.EVENT)
         .order_by(F("occurred_at").desc(nulls_last=True), "-effective_at", "-id"), user=user)[:GROUP_LIMIT]]
     # The history of moves and jobs, superseded values included; a guess or another's
-    # disputing word stands outside a timeline (DESIGN §4 rule 7), so outside this one too.
+    # disputing word stands outside a timeline (DESIGN §4 rule 7), so outside this one too, and so does
+    # a value a later statement overruled (held by no instant).
     moves_and_jobs = [card_out(row, now) for row in card_rows(
-        about.filter(kind=CardKind.STATE, label__key__in=LIFE_LABELS, disputes__isnull=True)
+        about.filter(held_q(), kind=CardKind.STATE, label__key__in=LIFE_LABELS, disputes__isnull=True)
         .exclude(tag=Tag.HYPOTHESIS).order_by("-effective_at", "-id"), user=user)[:LIFE_LIMIT]]
 
     scope_ids = sorted({c["scope"] for c in holding + events + moves_and_jobs})

@@ -94,15 +94,15 @@ def _label_from(words: str, key: str) -> str | None:
 def _note(card: Card, holds: Card | None, now: dt.datetime, zone) -> str:
     value, start = _value(card), date_shown(card.effective_at, zone=zone, language="en")
     if stands_beside(card):
-        current = f"{_value(holds)!r} is what is recorded" if holds is not None else "nothing is recorded for it"
-        return f"{value!r} is kept beside the record, not as it: {current}."
+        current = f"“{_value(holds)}” is what is recorded" if holds is not None else "nothing is recorded for it"
+        return f"“{value}” is kept beside the record, not as it: {current}."
     if card.effective_at > now:
-        then = f"; until then {_value(holds)!r} is current" if holds is not None else ""
-        return f"{value!r} is planned: it holds from {start}{then}."
+        then = f"; until then “{_value(holds)}” is current" if holds is not None else ""
+        return f"“{value}” is planned: it holds from {start}{then}."
     if card.superseded_at is not None and card.superseded_at <= card.effective_at:
         ended = "it was overruled by a later statement"
     else:
         ended = f"it held from {start} until {date_shown(card.superseded_at, zone=zone, language='en')}"
-    current = f"{_value(holds)!r} is current" if holds is not None else "nothing is current for it now"
-    return (f"{value!r} is recorded as past: {ended}; {current}. If {value!r} is true now, remember it again "
+    current = f"“{_value(holds)}” is current" if holds is not None else "nothing is current for it now"
+    return (f"“{value}” is recorded as past: {ended}; {current}. If “{value}” is true now, remember it again "
             "without `when` (it then holds from now).")

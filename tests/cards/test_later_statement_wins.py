@@ -138,3 +138,16 @@ def test_rest_a_write_placed_in_the_past_says_so_and_what_to_do(alice, bearer):
     assert "T" not in kyoto["note"].replace("True", "")       # days as people say them, never an instant
     planned = post(api, {"label": "address", "value": "Nara", "effective_at": "2099-01-01"})
     assert planned["current"] is False and "planned" in planned["note"] and planned["now"]["value"] == "Lisbon"
+
+
+def test_the_life_timeline_leaves_out_a_value_a_later_statement_overruled(alice, scope, months):
+    """The person page draws moves that held; Lisbon, overruled at its start, held at no instant."""
+    from django.utils import timezone
+
+    from cards.selectors.person import person_read
+    from scopes.principals import Principal
+
+    card_remember(scope=scope, actor=alice, draft=address("Lisbon", months[6]))
+    card_remember(scope=scope, actor=alice, draft=address("Kyoto", months[6].replace(day=20), effective_at=months[5]))
+    life = person_read(principal=Principal(alice), entity=alice.entity, now=timezone.now()).life
+    assert [item.card["value"] for item in life] == ["Kyoto"]

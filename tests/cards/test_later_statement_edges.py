@@ -1,4 +1,5 @@
-"""Review: edge cases of DESIGN §4 rule 2 (a later statement wins over a value only said)."""
+"""Edge cases of DESIGN §4 rule 2 (a later statement wins over a value only said): batches, instants,
+pairs, guesses and multi values in the answer, count, export and import."""
 
 import datetime as dt
 
