@@ -246,7 +246,7 @@ class ClosedOut(serializers.Serializer):
     since = serializers.DateTimeField(help_text="When the closed value had held from.")
 
 
-class SubjectOut(serializers.Serializer):
+class ResolvedSubjectOut(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     kind = serializers.CharField()
@@ -269,7 +269,7 @@ class RememberOut(serializers.Serializer):
     closed = ClosedOut(many=True, help_text="The values this write closed: a value only said to hold "
                                             "(\"I live in Lisbon\") is closed by a later statement whose start is "
                                             "earlier (\"I moved to Kyoto last month\").")
-    subject_resolved = SubjectOut(help_text="Whom or what `subject` was understood as.")
+    subject_resolved = ResolvedSubjectOut(help_text="Whom or what `subject` was understood as.")
     new_entity = serializers.BooleanField(help_text="True when this write created the subject's entity: a name "
                                                     "nobody had used here before (check it is not a misspelling).")
     label_from = serializers.CharField(allow_null=True, help_text="The words the label was understood from, when "
