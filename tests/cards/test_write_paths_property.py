@@ -60,7 +60,8 @@ def drafts(draw) -> CardDraft:
 
 def snapshot(scope, since: dt.datetime) -> list[tuple]:
     """Every card of the scope as the rules leave it. An instant since the test began is a write's own
-    now (a planned value confirmed when it was said, a guess closed by a fact): the two runs' nows differ."""
+    now (a planned value confirmed when it was said, a guess closed by a fact, a start stated ahead of
+    the clock said to hold now): the two runs' nows differ."""
     until = timezone.now()
 
     def instant(at):
@@ -68,7 +69,7 @@ def snapshot(scope, since: dt.datetime) -> list[tuple]:
     cards = list(Card.objects.filter(scope=scope).select_related("label"))
     values = {c.pk: (c.label.key, c.value) for c in cards}
     return sorted(((c.kind, c.tag, c.label.key, c.value, c.effective_at, instant(c.superseded_at), c.occurred_at,
-                   c.occurred_end, instant(c.verified_at), tuple(c.stated_at),
+                   c.occurred_end, instant(c.verified_at), tuple(instant(s) for s in c.stated_at),
                    values.get(c.superseded_by_id), c.disputes_id is not None)
                   for c in cards), key=str)
 
