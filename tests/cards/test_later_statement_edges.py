@@ -8,6 +8,7 @@ import pytest
 from cards.drafts import CardDraft
 from cards.models import Card
 from cards.services import card_remember, card_remember_many
+from tests.cards.test_later_statement_wins import post
 
 pytestmark = pytest.mark.django_db
 FAR = dt.datetime(9999, 1, 1, tzinfo=dt.timezone.utc)
@@ -72,13 +73,6 @@ def test_when_said_outside_the_card_it_lands_in_does_not_split_it_later(alice, s
     card_remember(scope=scope, actor=alice, draft=address("Porto", months[4]))
     assert overlaps(scope) == []
     assert current(scope) == ["Lisbon"]
-
-
-def post(api, body, status=(200, 201)):
-    response = api.post("/api/v1/cards/", {"scope": "personal", "kind": "state", "subject": "me", **body},
-                        format="json")
-    assert response.status_code in status, response.content
-    return response.json()
 
 
 def test_rest_now_of_an_opposite_pair_is_the_value_current_on_its_timeline(alice, bearer):
