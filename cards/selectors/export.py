@@ -22,7 +22,8 @@ VERSION = 1
 CARD_COLUMNS = (
     "id", "scope_id", "kind", "tag", "subject_id", "label__key", "cardinality", "value", "object_id", "text",
     "perspective_text", "effective_at", "superseded_at", "superseded_by_id", "recorded_at", "verified_at",
-    "stated_at", "occurred_at", "occurred_end", "precision", "time_source", "anchor_zone", "source_actor__username",
+    "stated_at", "said_at", "occurred_at", "occurred_end", "precision", "time_source", "anchor_zone",
+    "source_actor__username",
     "source_session", "source_message", "source_quote", "confidence", "impact", "long_term_at", "demoted_at",
     "demoted_why",
 )
@@ -87,6 +88,8 @@ def _card_out(row: dict, revisions: list[dict]) -> dict:
         "recorded_at": iso(row["recorded_at"]),
         "verified_at": iso(row["verified_at"]),
         "stated_at": [iso(at) for at in sorted(row["stated_at"] or [])],
+        # Of those, the statements that gave no start of their own (a later move may overrule them).
+        "said_at": [iso(at) for at in sorted(set(row["said_at"] or []) & set(row["stated_at"] or []))],
         "occurred_at": iso(row["occurred_at"]),
         "occurred_end": iso(row["occurred_end"]),
         "precision": row["precision"],

@@ -168,6 +168,9 @@ class _Import:
             draft.reference_time = draft.effective_at
             if card.get("cardinality") != Cardinality.SINGLE:
                 draft.reference_time = when(card.get("verified_at"))
+            elif draft.effective_at in {when(at) for at in card.get("said_at") or []}:
+                draft.effective_at = None   # only said to hold then, with no start of its own: replayed so
+
         return draft
 
     @staticmethod

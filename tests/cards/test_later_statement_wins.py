@@ -151,3 +151,23 @@ def test_the_life_timeline_leaves_out_a_value_a_later_statement_overruled(alice,
     card_remember(scope=scope, actor=alice, draft=address("Kyoto", months[6].replace(day=20), effective_at=months[5]))
     life = person_read(principal=Principal(alice), entity=alice.entity, now=timezone.now()).life
     assert [item.card["value"] for item in life] == ["Kyoto"]
+
+
+def test_an_export_imported_keeps_which_values_were_only_said(alice, scope, months, as_user, tmp_path):
+    """Lisbon only said, exported and imported by carol: her later "Kyoto since May" still overrules it."""
+    import json
+
+    from tests.cards.test_export import _import, export
+    from tests.factories import UserFactory
+
+    card_remember(scope=scope, actor=alice, draft=address("Lisbon", months[6]))
+    document = export(as_user(alice), scope.pk).json()
+    lisbon = next(c for c in document["cards"] if c["value"] == "Lisbon")
+    assert lisbon["said_at"] == lisbon["stated_at"] and len(lisbon["said_at"]) == 1
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(document))
+    carol = UserFactory(username="carol", time_zone="UTC")
+    _import(path, carol, carol.personal_scope.pk)
+    card_remember(scope=carol.personal_scope, actor=carol,
+                  draft=address("Kyoto", months[6].replace(day=20), effective_at=months[5]))
+    assert current(carol.personal_scope) == ["Kyoto"]
