@@ -41,6 +41,7 @@ class Close:
     by: Card | None
     stated_at: list[dt.datetime]
     verified_at: dt.datetime
+    said_at: list[dt.datetime] | None = None  # None: as they were
 
 
 @dataclass(frozen=True)
@@ -108,6 +109,8 @@ def decision_apply(decision: Decision, timeline: Timeline) -> None:
     for close in decision.closes:
         close.card.superseded_at, close.card.superseded_by = close.at, close.by
         close.card.stated_at, close.card.verified_at = close.stated_at, close.verified_at
+        if close.said_at is not None:
+            close.card.said_at = close.said_at
     if decision.restate is not None:
         decision.restate.card.verified_at = decision.restate.verified_at
         decision.restate.card.stated_at = decision.restate.stated_at
@@ -254,8 +257,8 @@ def _ended(write: Write, card: Card, run: Run, *, closes: list[Close], settle: b
     closing = list(closes)
     for other in run.overruled:
         closing.append(Close(other, other.effective_at, card, other.stated_at, other.verified_at))
-    if resumed is not None and ends_in is not (closes[0].card if closes else None):
-        # A value after the start, overruled there, that resumes at a later statement of it.
+    if resumed is not None and not any(close.card is ends_in for close in closes):
+        # A value after the start (not the one split at it), overruled there, resuming at a later statement.
         earlier = [s for s in ends_in.stated_at if s < end]
         closing.append(Close(ends_in, ends_in.effective_at, card, earlier,
                              min(max(earlier, default=ends_in.effective_at), ends_in.verified_at)))
@@ -272,9 +275,10 @@ def _ended(write: Write, card: Card, run: Run, *, closes: list[Close], settle: b
     else:  # said again: it holds again until the end, after the values it overrules are closed
         by = by if run.gap is None else run.gap.superseded_by
         restate = restatement(card, write.effective, now=write.now, only_said=False, also=then)
-        stated = restate.stated_at if restate is not None else card.stated_at
-        card.said_at = restate.said_at if restate is not None else card.said_at
-        closing.append(Close(card, end, by, stated, restate.verified_at if restate is not None else card.verified_at))
+        if restate is None:
+            closing.append(Close(card, end, by, card.stated_at, card.verified_at))
+        else:
+            closing.append(Close(card, end, by, restate.stated_at, restate.verified_at, said_at=restate.said_at))
     outcome = Outcome.SUPERSEDED if any(c.at is not None for c in closing) else Outcome.INSERTED
     return Decision(outcome, card, inserts=tuple(inserts), closes=tuple(closing), settle=settle)
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import datetime as dt
 
-from django.db import connection
 from django.db.models import prefetch_related_objects
 from django.utils import timezone
 
@@ -19,6 +18,7 @@ from scopes.zones import person_zone
 from ..models import Card, CardKind, Cardinality, Tag
 from ..text import normalize
 from ..valid_time import is_valid_at, valid_sql
+from .sql import cards_sql
 from .tags import stands_beside
 from .write_plan import Outcome, WriteOutcome
 
@@ -61,24 +61,22 @@ def _key(card: Card) -> Key:
 
 
 def _holding(results: list[WriteOutcome], now: dt.datetime) -> dict[Key, Card]:
-    """The current card of each written timeline its write did not leave current (one query)."""
+    """The current card of each written timeline its write did not leave current (one statement)."""
     keys = sorted({_key(r.card) for r in results if r.card.kind == CardKind.STATE
                    and not (is_valid_at(r.card, now) and not stands_beside(r.card))}, key=repr)
     if not keys:
         return {}
     scopes = [k[0] for k in keys]
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT c.id FROM cards_card c JOIN unnest(%(scopes)s::bigint[], %(subjects)s::bigint[],"
-            " %(labels)s::bigint[], %(opposites)s::bigint[], %(values)s::text[]) AS k(s, su, l, o, v)"
-            " ON c.scope_id = k.s AND c.subject_id = k.su AND c.label_id IN (k.l, k.o)"
-            " AND (k.v IS NULL OR c.value_norm = k.v)"
-            f" WHERE c.scope_id = ANY(%(scopes)s) AND {valid_sql('c')} AND c.kind = 'state'"
-            f" AND c.tag <> '{Tag.HYPOTHESIS}' AND c.disputes_id IS NULL ORDER BY c.id",
-            {"scopes": scopes, "subjects": [k[1] for k in keys], "labels": [k[2][0] for k in keys],
-             "opposites": [k[2][-1] for k in keys], "values": [k[3] for k in keys], "at": now})
-        ids = [row[0] for row in cursor.fetchall()]
-    found = Card.objects.filter(pk__in=ids, scope_id__in=scopes).select_related("object", "label")
+    found = cards_sql(
+        "SELECT {columns} FROM cards_card c JOIN unnest(%(scopes)s::bigint[], %(subjects)s::bigint[],"
+        " %(labels)s::bigint[], %(opposites)s::bigint[], %(values)s::text[]) AS k(s, su, l, o, v)"
+        " ON c.scope_id = k.s AND c.subject_id = k.su AND c.label_id IN (k.l, k.o)"
+        " AND (k.v IS NULL OR c.value_norm = k.v)"
+        f" WHERE c.scope_id = ANY(%(scopes)s) AND {valid_sql('c')} AND c.kind = 'state'"
+        f" AND c.tag <> '{Tag.HYPOTHESIS}' AND c.disputes_id IS NULL ORDER BY c.id",
+        {"scopes": scopes, "subjects": [k[1] for k in keys], "labels": [k[2][0] for k in keys],
+         "opposites": [k[2][-1] for k in keys], "values": [k[3] for k in keys], "at": now})
+    prefetch_related_objects(found, "object", "label")
     return {_key(c): c for c in found}
 
 
