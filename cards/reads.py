@@ -25,6 +25,12 @@ class Read(list):
         self.shared = tuple(sorted({triple for triple in shared if triple[0] not in whole}))
 
 
+def reads_joined(reads) -> Read:
+    """One Read covering every read of `reads` (an iterable of Reads or scope id lists)."""
+    reads = list(reads)
+    return Read(sorted(set().union(*reads)) if reads else [], {t for read in reads for t in shared_of(read)})
+
+
 def shared_of(scope_ids) -> tuple[tuple[int, int, int], ...]:
     return getattr(scope_ids, "shared", ())
 

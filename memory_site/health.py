@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from cards.models import Tag
 from cards.recall.aging import aging_now
-from cards.reads import Read
+from cards.reads import Read, reads_joined
 from cards.recall.contradictions import contradictions_in, contradictions_seen
 from cards.selectors.read_scopes import reads_of
 from cards.valid_time import valid_sql
@@ -83,8 +83,7 @@ def _card_counts(scope_ids: list[int]) -> dict[int, tuple[int, int]]:
 def _contradiction_counts(reads: dict[int, Read]) -> dict[int, int]:
     """Contradictions a read in each scope meets, the shares it reads included: found once over
     every scope, then kept per scope where the sides it sees still differ."""
-    every = Read(sorted(set().union(*reads.values())) if reads else [],
-                 {triple for read in reads.values() for triple in read.shared})
+    every = reads_joined(reads.values())
     found = contradictions_in(scope_ids=every)
     if not found:
         return {}

@@ -10,7 +10,7 @@ import dataclasses
 from django.db import connection
 
 from ..models import Card
-from ..reads import Read, read_params, shared_of
+from ..reads import read_params, reads_joined, shared_of
 from .answer import Contradiction
 from .candidates import candidates_sql
 from .questions import asked_join, sensitive_sql, single_sql
@@ -41,8 +41,7 @@ def contradictions_seen(found: list[Contradiction], *, reads: dict[int, list[int
     """Of `found` (contradictions_in over every scope of `reads`, and their shares), those a read in each
     scope of `reads` ({scope: what its read sees, a cards.reads.Read}) meets: where the sides it can see
     still differ. Each keeps only the cards that read sees. The home page counts these."""
-    every = Read(sorted(set().union(*reads.values())) if reads else [],
-                 {triple for read in reads.values() for triple in shared_of(read)})
+    every = reads_joined(reads.values())
     sides = {row["id"]: row for row in Card.objects.in_scopes(every)
              .filter(pk__in={i for c in found for i in c.card_ids})
              .values("id", "scope_id", "subject_id", "label_id", "value_norm", "object_id")}
