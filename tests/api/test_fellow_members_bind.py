@@ -10,8 +10,8 @@ from cards.drafts import CardDraft
 from cards.models import Card, Entity
 from cards.services import card_remember
 from cards.services.entities import entity_for_write_resolved
-from scopes.relations import relation_set
 from scopes.services import membership_set
+from tests.api.test_members_are_entities import silva_household
 from tests.factories import UserFactory, family_scope
 
 pytestmark = pytest.mark.django_db
@@ -19,17 +19,11 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def household(db):
-    dana = UserFactory(username="dana", display_name="Dana")
-    sam = UserFactory(username="sam", display_name="Sam")
-    kai = UserFactory(username="kai", display_name="Kai")
-    family = family_scope(owner=dana)
-    membership_set(scope=family, user=sam, role="member")
-    membership_set(scope=family, user=kai, role="member")
-    relation_set(scope=family, member=dana, of=kai, relation="mother")
+    world = silva_household()
     # Zed shares no scope with any of them: a stranger, whose username is never theirs to bind.
     zed = UserFactory(username="zed", display_name="Zed")
     family_scope(owner=zed, name="Zed's")
-    return {"dana": dana, "sam": sam, "kai": kai, "zed": zed, "family": family}
+    return {**world, "zed": zed}
 
 
 def write(agent, scope, subject, label="allergy", value="peanuts", status=(200, 201)):

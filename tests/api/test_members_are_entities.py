@@ -14,6 +14,11 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def household(db):
+    return silva_household()
+
+
+def silva_household() -> dict:
+    """Dana owns the family; Sam (her husband) and Kai (their son) are members."""
     dana = UserFactory(username="dana", display_name="Dana")
     sam = UserFactory(username="sam", display_name="Sam")
     kai = UserFactory(username="kai", display_name="Kai")
